@@ -1,0 +1,142 @@
+//! `etrace iss`: run an ELF on the hart model and write its instruction trace as a spike CSV
+//! and / or an encoder-input CSV.
+
+use crate::error::{CliError, InputContext};
+use clap::Args;
+use etrace_model::formats::encoder_input::EncoderInputWriter;
+use etrace_model::formats::spike_csv::SpikeCsvWriter;
+use etrace_model::hart::{Hart, HartConfig, IngressSink};
+use etrace_model::ingress::{IngressRecord, ItypeWidth};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `etrace iss`.
+#[derive(Args)]
+pub struct IssArgs {
+    /// Statically linked RISC-V ELF program (RV32 or RV64, detected from the file).
+    pub elf: PathBuf,
+    /// Stop with an error after this many retired instructions.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub max_instructions: u64,
+    /// Start at spike's boot ROM (0x1000) so that traces line up with spike's.
+    #[arg(long)]
+    pub spike_bootrom: bool,
+    /// Width of the itype field in the encoder input (3 or 4).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=4))]
+    pub itype_width: u8,
+    /// Write the spike instruction trace CSV here.
+    #[arg(long, value_name = "OUT")]
+    pub spike_csv: Option<PathBuf>,
+    /// Write the encoder-input CSV here.
+    #[arg(long, value_name = "OUT")]
+    pub encoder_input: Option<PathBuf>,
+}
+
+/// Writes every record to the requested files.
+struct FileSinks {
+    spike: Option<SpikeCsvWriter<BufWriter<File>>>,
+    encoder_input: Option<EncoderInputWriter<BufWriter<File>>>,
+    error: Option<std::io::Error>,
+}
+
+impl IngressSink for FileSinks {
+    fn record(&mut self, rec: &IngressRecord, insn: u32) {
+        if self.error.is_some() {
+            return;
+        }
+        let result = (|| {
+            if let Some(w) = &mut self.spike {
+                w.write_record(rec, insn)?;
+            }
+            if let Some(w) = &mut self.encoder_input {
+                w.write_record(rec)?;
+            }
+            Ok(())
+        })();
+        if let Err(e) = result {
+            self.error = Some(e);
+        }
+    }
+}
+
+fn create(path: &Path) -> Result<BufWriter<File>, CliError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).at(dir.display())?;
+    }
+    Ok(BufWriter::with_capacity(
+        1 << 20,
+        File::create(path).at(path.display())?,
+    ))
+}
+
+/// Runs `etrace iss`.
+pub fn run(args: IssArgs) -> Result<(), CliError> {
+    let bytes = std::fs::read(&args.elf).at(args.elf.display())?;
+    let itype_width = if args.itype_width == 3 {
+        ItypeWidth::W3
+    } else {
+        ItypeWidth::W4
+    };
+    let config = HartConfig {
+        max_instructions: args.max_instructions,
+        spike_bootrom: args.spike_bootrom,
+        itype_width,
+        ..HartConfig::default()
+    };
+    let mut hart = Hart::from_elf(&bytes, config).at(args.elf.display())?;
+    let mut sinks = FileSinks {
+        spike: match &args.spike_csv {
+            Some(p) => Some(SpikeCsvWriter::new(create(p)?).at(p.display())?),
+            None => None,
+        },
+        encoder_input: match &args.encoder_input {
+            Some(p) => Some(EncoderInputWriter::new(create(p)?).at(p.display())?),
+            None => None,
+        },
+        error: None,
+    };
+    let start = Instant::now();
+    let outcome = hart.run(&mut sinks);
+    let elapsed = start.elapsed();
+    if let Some(e) = sinks.error.take() {
+        return Err(CliError::input(e, "writing the trace files"));
+    }
+    if let Some(w) = sinks.spike.take() {
+        w.into_inner().and_then(|mut f| f.flush()).at("spike CSV")?;
+    }
+    if let Some(w) = sinks.encoder_input.take() {
+        w.into_inner().and_then(|mut f| f.flush()).at("encoder input")?;
+    }
+    let console = hart.console();
+    if !console.is_empty() {
+        print!("{console}");
+        if !console.ends_with('\n') {
+            println!();
+        }
+    }
+    let outcome = outcome.map_err(|e| {
+        CliError::input(e, args.elf.display())
+            .with_context("the trace files hold the instructions retired up to this point")
+    })?;
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    eprintln!(
+        "{}: {} ({}), exit code {}, {} instructions retired, {} traps, {} privilege changes, {:.1} M instructions/s",
+        args.elf.display(),
+        hart.xlen_name(),
+        if args.spike_bootrom { "spike boot ROM" } else { "ELF entry" },
+        outcome.exit_code,
+        outcome.retired,
+        outcome.trap_count(),
+        outcome.privilege_changes,
+        outcome.retired as f64 / secs / 1e6,
+    );
+    if outcome.exit_code != 0 {
+        return Err(CliError::check(
+            format!("the program exited with code {}", outcome.exit_code),
+            args.elf.display(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,4 @@
+//! One module per `etrace` sub-command.
+
+pub mod convert;
+pub mod iss;

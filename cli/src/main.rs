@@ -1,0 +1,39 @@
+//! `etrace`: the project's one command-line tool (sub-commands and option names fixed in
+//! `CONVENTIONS.md`).
+//!
+//! Exit codes: 0 success, 1 a check failed (a mismatch), 2 bad input or usage. Errors go to
+//! stderr as one line `error: <what> (<where>)`, with context lines below where useful.
+
+mod commands;
+mod error;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// RISC-V E-Trace encoder model, tools and flows.
+#[derive(Parser)]
+#[command(name = "etrace", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run an ELF on the hart model; write spike CSV / encoder-input CSV.
+    Iss(commands::iss::IssArgs),
+    /// Convert a spike CSV into an encoder-input CSV.
+    Convert(commands::convert::ConvertArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Iss(args) => commands::iss::run(args),
+        Command::Convert(args) => commands::convert::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => err.report(),
+    }
+}

@@ -1,0 +1,302 @@
+//! The golden instruction trace encoder: the algorithm of `exampleAlgorithm.adoc` (figure
+//! `fig:algo`) over the single-retirement ingress stream, producing te_inst packets of
+//! `payload.adoc`.
+//!
+//! One [`Encoder`] traces one hart. Records enter one at a time ([`Encoder::push`]); the
+//! encoder keeps the previous / current / next window and decides packets for the current
+//! instruction ([`decision`]). [`Encoder::finish`] reports the final traced instruction and
+//! ends the trace with a support packet.
+
+pub mod branch_map;
+mod build;
+pub mod decision;
+pub mod options;
+pub mod resync;
+pub mod window;
+
+pub use decision::Reason;
+pub use options::EncoderOptions;
+
+use crate::ingress::{IngressRecord, Itype};
+use crate::packet::{QualStatus, TeInst};
+use crate::params::Params;
+use branch_map::BranchMap;
+use decision::{Action, Classify, State};
+use resync::ResyncCounter;
+use window::{Slot, Window};
+
+/// One te_inst packet with where and why the encoder sent it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodedPacket {
+    /// The packet.
+    pub packet: TeInst,
+    /// Index (0-based) of the ingress record that was current when the packet was sent.
+    pub record_index: u64,
+    /// The chart's reasons for the packet.
+    pub reasons: Vec<Reason>,
+}
+
+/// A combination of parameters and options the encoder cannot honour.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EncoderError {
+    /// An option needs a hardware parameter that is not set.
+    #[error("option `{option}` needs parameter {needs}")]
+    OptionNeedsParameter {
+        /// The run-time option.
+        option: &'static str,
+        /// The parameter setting it needs.
+        needs: &'static str,
+    },
+}
+
+/// The instruction trace encoder (golden model).
+#[derive(Debug)]
+pub struct Encoder {
+    params: Params,
+    options: EncoderOptions,
+    window: Window,
+    branch_map: BranchMap,
+    resync: ResyncCounter,
+    /// Address reported by the last packet that carried one (for differential addresses).
+    last_address: u64,
+    /// The trap of the current slot was reported with `thaddr = 0`.
+    curr_trap_reported: bool,
+    /// The trap of the previous slot was reported with `thaddr = 0`.
+    prev_trap_reported: bool,
+    /// The last packet reported the target of an uninferable discontinuity (for
+    /// `qual_status = ended_ntr`).
+    last_packet_was_updiscon_target: bool,
+    /// Index of the record in the `next` slot.
+    next_index: u64,
+    finished: bool,
+    packets: Vec<EncodedPacket>,
+}
+
+impl Encoder {
+    /// An enabled encoder. It sends the support packet that announces its configuration
+    /// (`payload.adoc`, `sec:format33`: "When trace is enabled, and before the first sync").
+    pub fn new(params: &Params, options: EncoderOptions) -> Result<Encoder, EncoderError> {
+        if options.sijump && params.sijump_p == 0 {
+            return Err(EncoderError::OptionNeedsParameter {
+                option: "sijump",
+                needs: "sijump_p = 1",
+            });
+        }
+        if options.implicit_return {
+            return Err(EncoderError::OptionNeedsParameter {
+                option: "implicit-return",
+                needs: "an implicit-return implementation (not in this model yet)",
+            });
+        }
+        if options.branch_prediction && params.bpred_size_p == 0 {
+            return Err(EncoderError::OptionNeedsParameter {
+                option: "branch-prediction",
+                needs: "bpred_size_p > 0",
+            });
+        }
+        let mut enc = Encoder {
+            params: params.clone(),
+            options,
+            window: Window::default(),
+            branch_map: BranchMap::default(),
+            resync: ResyncCounter::new(options.resync_max),
+            last_address: 0,
+            curr_trap_reported: false,
+            prev_trap_reported: false,
+            last_packet_was_updiscon_target: false,
+            next_index: 0,
+            finished: false,
+            packets: Vec::new(),
+        };
+        let support = build::support(&enc.params, &enc.options, true, QualStatus::NoChange);
+        enc.send(support, 0, vec![Reason::Enabled], false);
+        Ok(enc)
+    }
+
+    /// The parameters the encoder was built with.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The run-time options.
+    pub fn options(&self) -> &EncoderOptions {
+        &self.options
+    }
+
+    /// Presents one ingress record, qualified and without notification.
+    pub fn push(&mut self, rec: &IngressRecord) {
+        self.push_with(rec, true, false);
+    }
+
+    /// Presents one ingress record with its qualification (filtering and trace enable) and
+    /// trace-notify trigger.
+    pub fn push_with(&mut self, rec: &IngressRecord, qualified: bool, notify: bool) {
+        debug_assert!(!self.finished, "push after finish");
+        self.clock(Slot::new(*rec, qualified, notify));
+        self.next_index += 1;
+    }
+
+    /// Ends the trace: reports the final traced instruction and sends the support packet
+    /// with `ienable = 0` (`payload.adoc`, `sec:qual-status`).
+    pub fn finish(&mut self) {
+        if self.finished {
+            return;
+        }
+        self.finished = true;
+        self.clock(Slot::default());
+        self.clock(Slot::default());
+    }
+
+    /// Packets sent so far.
+    pub fn packets(&self) -> &[EncodedPacket] {
+        &self.packets
+    }
+
+    /// Takes the packets sent so far.
+    pub fn take_packets(&mut self) -> Vec<EncodedPacket> {
+        std::mem::take(&mut self.packets)
+    }
+
+    /// Encodes a whole stream: support, packets, final report and support.
+    pub fn encode_all<'a>(
+        params: &Params,
+        options: EncoderOptions,
+        records: impl IntoIterator<Item = &'a IngressRecord>,
+    ) -> Result<Vec<EncodedPacket>, EncoderError> {
+        let mut enc = Encoder::new(params, options)?;
+        for rec in records {
+            enc.push(rec);
+        }
+        enc.finish();
+        Ok(enc.take_packets())
+    }
+
+    fn clock(&mut self, next: Slot) {
+        self.window.shift(next);
+        self.prev_trap_reported = self.curr_trap_reported;
+        self.curr_trap_reported = false;
+        let index = self.next_index.saturating_sub(1);
+        let w = self.window;
+        if !w.curr.traced() {
+            if w.prev.traced() {
+                // The previous instruction was the last traced one (its packet was sent
+                // because this one is not traced).
+                let status = if self.last_packet_was_updiscon_target {
+                    QualStatus::EndedNtr
+                } else {
+                    QualStatus::EndedRep
+                };
+                let enabled = !(self.finished && !w.curr.valid);
+                let reason = if enabled {
+                    Reason::QualificationEnded
+                } else {
+                    Reason::Disabled
+                };
+                let support = build::support(&self.params, &self.options, enabled, status);
+                self.send(support, index, vec![reason], false);
+            }
+            return;
+        }
+        if w.curr.is_branch() {
+            self.branch_map.push(w.curr.rec.itype == Itype::TakenBranch);
+        }
+        let state = State {
+            branches: self.branch_map.branches,
+            branch_map_full: self.branch_map.is_full(),
+            prev_trap_reported: self.prev_trap_reported,
+            resync_at_max: self.resync.at_max(),
+            resync_exceeded: self.resync.exceeded(),
+        };
+        for (action, reasons) in decision::decide(&w, &state, &*self) {
+            self.act(action, reasons, index);
+        }
+    }
+
+    fn act(&mut self, action: Action, reasons: Vec<Reason>, index: u64) {
+        let w = self.window;
+        let updiscon_target = reasons.contains(&Reason::PrevUpdiscon);
+        match action {
+            Action::Trap {
+                thaddr,
+                trap_in_prev,
+            } => {
+                let trap = if trap_in_prev { &w.prev } else { &w.curr };
+                let packet = build::trap(
+                    &self.params,
+                    &self.options,
+                    &w.curr,
+                    &trap.rec,
+                    thaddr,
+                );
+                if !thaddr && !trap_in_prev {
+                    self.curr_trap_reported = true;
+                }
+                self.last_address = w.curr.rec.iaddr;
+                self.branch_map.take();
+                self.send(packet, index, reasons, true);
+            }
+            Action::Sync => {
+                let packet = build::sync(&self.params, &w.curr);
+                self.last_address = w.curr.rec.iaddr;
+                self.branch_map.take();
+                self.send(packet, index, reasons, true);
+            }
+            Action::Address => {
+                let updiscon = updiscon_target && self.next_is_format3();
+                let map = self.branch_map.take();
+                let packet = build::address(
+                    &self.params,
+                    &self.options,
+                    w.curr.rec.iaddr,
+                    self.last_address,
+                    map,
+                    w.curr.notify,
+                    updiscon,
+                );
+                self.last_address = w.curr.rec.iaddr;
+                self.send(packet, index, reasons, false);
+                self.last_packet_was_updiscon_target = updiscon_target;
+                return;
+            }
+            Action::BranchMap => {
+                let map = self.branch_map.take();
+                self.send(build::branch_map_only(map), index, reasons, false);
+            }
+            Action::Context => {
+                let packet = build::context(&self.params, &w.curr);
+                self.send(packet, index, reasons, false);
+            }
+        }
+        self.last_packet_was_updiscon_target = false;
+    }
+
+    /// Whether the packet after the one being sent for the current instruction will be a
+    /// format 3 (the condition for `updiscon`, `payload.adoc` `sec:updiscon`).
+    fn next_is_format3(&self) -> bool {
+        let (curr, next) = (&self.window.curr, &self.window.next);
+        next.traced()
+            && (next.is_exc_only()
+                || decision::ppccd(curr, next, self.updiscon(curr))
+                || self.resync.exceeded_after_one_more())
+    }
+
+    fn send(&mut self, packet: TeInst, record_index: u64, reasons: Vec<Reason>, is_sync: bool) {
+        self.resync.packet_sent(is_sync);
+        self.packets.push(EncodedPacket {
+            packet,
+            record_index,
+            reasons,
+        });
+    }
+}
+
+impl Classify for Encoder {
+    fn updiscon(&self, slot: &Slot) -> bool {
+        if !slot.valid || slot.rec.iretire == 0 {
+            return false;
+        }
+        let sequentially_inferable =
+            self.options.sijump && self.params.sijump_p != 0 && slot.rec.sijump;
+        slot.rec.itype.is_uninferable_discon() && !sequentially_inferable
+    }
+}

@@ -1,0 +1,252 @@
+//! Shared helpers of the CSV readers and writers: line reading without per-line
+//! allocation, field trimming, hex / decimal parsing and formatting.
+
+use std::io::{self, BufRead};
+use std::sync::Arc;
+
+use super::error::{FormatError, Location, Radix};
+
+/// Reads lines into one reused buffer; strips `\n` / `\r\n`; counts lines (1-based).
+pub(crate) struct Lines<R> {
+    inner: R,
+    buf: Vec<u8>,
+    /// Number of the line last returned (0 before the first).
+    pub(crate) line: u64,
+}
+
+impl<R: BufRead> Lines<R> {
+    pub(crate) fn new(inner: R) -> Self {
+        Lines {
+            inner,
+            buf: Vec::with_capacity(128),
+            line: 0,
+        }
+    }
+
+    /// The next line without its terminator, or `None` at end of input.
+    pub(crate) fn next_line(&mut self) -> io::Result<Option<&[u8]>> {
+        self.buf.clear();
+        let n = self.inner.read_until(b'\n', &mut self.buf)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.line += 1;
+        let mut end = self.buf.len();
+        if end > 0 && self.buf[end - 1] == b'\n' {
+            end -= 1;
+        }
+        if end > 0 && self.buf[end - 1] == b'\r' {
+            end -= 1;
+        }
+        Ok(Some(&self.buf[..end]))
+    }
+}
+
+/// Why a number did not parse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NumError {
+    /// Empty, or a character that is not a digit of the radix.
+    Syntax,
+    /// More than 64 bits.
+    Overflow,
+}
+
+fn hex_digit(b: u8) -> Option<u64> {
+    match b {
+        b'0'..=b'9' => Some(u64::from(b - b'0')),
+        b'a'..=b'f' => Some(u64::from(b - b'a' + 10)),
+        b'A'..=b'F' => Some(u64::from(b - b'A' + 10)),
+        _ => None,
+    }
+}
+
+fn strip_hex_prefix(s: &[u8]) -> Option<&[u8]> {
+    match s {
+        [b'0', b'x' | b'X', rest @ ..] => Some(rest),
+        _ => None,
+    }
+}
+
+/// Parses hex digits, with or without a `0x` prefix.
+pub(crate) fn parse_hex(s: &[u8]) -> Result<u64, NumError> {
+    let digits = strip_hex_prefix(s).unwrap_or(s);
+    if digits.is_empty() {
+        return Err(NumError::Syntax);
+    }
+    let mut value: u64 = 0;
+    let mut overflow = false;
+    for &b in digits {
+        let d = hex_digit(b).ok_or(NumError::Syntax)?;
+        if value >> 60 != 0 {
+            overflow = true;
+        }
+        value = (value << 4) | d;
+    }
+    if overflow {
+        Err(NumError::Overflow)
+    } else {
+        Ok(value)
+    }
+}
+
+/// Parses decimal digits; a `0x` prefix selects hex instead.
+pub(crate) fn parse_dec(s: &[u8]) -> Result<u64, NumError> {
+    if strip_hex_prefix(s).is_some() {
+        return parse_hex(s);
+    }
+    if s.is_empty() {
+        return Err(NumError::Syntax);
+    }
+    let mut value: u64 = 0;
+    let mut overflow = false;
+    for &b in s {
+        if !b.is_ascii_digit() {
+            return Err(NumError::Syntax);
+        }
+        match value
+            .checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(b - b'0')))
+        {
+            Some(v) => value = v,
+            None => overflow = true,
+        }
+    }
+    if overflow {
+        Err(NumError::Overflow)
+    } else {
+        Ok(value)
+    }
+}
+
+/// Parses a field in `radix`, turning failures into a [`FormatError`] naming the column.
+pub(crate) fn parse_field(
+    radix: Radix,
+    value: &[u8],
+    column: &'static str,
+    file: &Option<Arc<str>>,
+    line: u64,
+    field: usize,
+) -> Result<u64, FormatError> {
+    let result = match radix {
+        Radix::Hex => parse_hex(value),
+        Radix::Decimal => parse_dec(value),
+    };
+    result.map_err(|e| match e {
+        NumError::Syntax => FormatError::BadNumber {
+            radix,
+            value: shown(value),
+            column,
+            at: Location::at(file.clone(), line, field as u64 + 1),
+        },
+        NumError::Overflow => FormatError::InvalidValue {
+            value: shown(value),
+            column,
+            reason: "does not fit in 64 bits",
+            at: Location::at(file.clone(), line, field as u64 + 1),
+        },
+    })
+}
+
+/// An [`FormatError::InvalidValue`] for field `field` (0-based) of `line`.
+pub(crate) fn invalid(
+    value: &[u8],
+    column: &'static str,
+    reason: &'static str,
+    file: &Option<Arc<str>>,
+    line: u64,
+    field: usize,
+) -> FormatError {
+    FormatError::InvalidValue {
+        value: shown(value),
+        column,
+        reason,
+        at: Location::at(file.clone(), line, field as u64 + 1),
+    }
+}
+
+/// A field's text for an error message (lossy UTF-8, at most 64 characters).
+pub(crate) fn shown(value: &[u8]) -> String {
+    let text = String::from_utf8_lossy(value);
+    if text.chars().count() > 64 {
+        let mut s: String = text.chars().take(64).collect();
+        s.push_str("...");
+        s
+    } else {
+        text.into_owned()
+    }
+}
+
+/// Appends `value` in lower-case hex without prefix.
+pub(crate) fn push_hex(buf: &mut Vec<u8>, value: u64) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut tmp = [0u8; 16];
+    let mut i = tmp.len();
+    let mut v = value;
+    loop {
+        i -= 1;
+        tmp[i] = DIGITS[(v & 0xf) as usize];
+        v >>= 4;
+        if v == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&tmp[i..]);
+}
+
+/// Appends `value` in decimal.
+pub(crate) fn push_dec(buf: &mut Vec<u8>, value: u64) {
+    let mut tmp = [0u8; 20];
+    let mut i = tmp.len();
+    let mut v = value;
+    loop {
+        i -= 1;
+        tmp[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    buf.extend_from_slice(&tmp[i..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_parsing_accepts_prefix_and_rejects_garbage() {
+        assert_eq!(parse_hex(b"80000000"), Ok(0x8000_0000));
+        assert_eq!(parse_hex(b"0x1F"), Ok(0x1f));
+        assert_eq!(parse_hex(b"0X1f"), Ok(0x1f));
+        assert_eq!(parse_hex(b"ffffffffffffffff"), Ok(u64::MAX));
+        assert_eq!(parse_hex(b"00000000000000001"), Ok(1));
+        assert_eq!(parse_hex(b"10000000000000000"), Err(NumError::Overflow));
+        assert_eq!(parse_hex(b""), Err(NumError::Syntax));
+        assert_eq!(parse_hex(b"0x"), Err(NumError::Syntax));
+        assert_eq!(parse_hex(b"xyz"), Err(NumError::Syntax));
+        assert_eq!(parse_hex(b"-1"), Err(NumError::Syntax));
+    }
+
+    #[test]
+    fn decimal_parsing() {
+        assert_eq!(parse_dec(b"0"), Ok(0));
+        assert_eq!(parse_dec(b"18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(parse_dec(b"18446744073709551616"), Err(NumError::Overflow));
+        assert_eq!(parse_dec(b"0x10"), Ok(16));
+        assert_eq!(parse_dec(b"1a"), Err(NumError::Syntax));
+        assert_eq!(parse_dec(b""), Err(NumError::Syntax));
+    }
+
+    #[test]
+    fn formatting() {
+        let mut b = Vec::new();
+        push_hex(&mut b, 0);
+        b.push(b',');
+        push_hex(&mut b, 0xdead_beef_0123_4567);
+        b.push(b',');
+        push_dec(&mut b, 0);
+        b.push(b',');
+        push_dec(&mut b, u64::MAX);
+        assert_eq!(b, b"0,deadbeef01234567,0,18446744073709551615");
+    }
+}

@@ -1,0 +1,16 @@
+//! Golden model of the project's RISC-V E-Trace encoder.
+//!
+//! Layers, each in its own module:
+//! * [`ingress`]: the hart-to-encoder port of `ingressPort.adoc`;
+//! * `isa`: instruction decoding and the classification tables (`ingressPort.adoc` itype,
+//!   `decoder.adoc` predicates), shared by the hart model and the decoder;
+//! * `hart`: a RISC-V hart that runs ELF programs and emits the ingress stream;
+//! * `params`: the encoder parameters of `discovery.adoc`;
+//! * `formats`: the reference flow's files (spike CSV, encoder-input CSV, parameter files).
+
+pub mod formats;
+pub mod encoder;
+pub mod ingress;
+pub mod isa;
+pub mod packet;
+pub mod params;
