@@ -35,7 +35,13 @@ VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT
 1,80000048,463,0,0,8000000000000007,0,1
 ";
 
-fn rec(itype: Itype, iretire: u8, iaddr: u64, ilastsize: u8, privilege: Privilege) -> IngressRecord {
+fn rec(
+    itype: Itype,
+    iretire: u8,
+    iaddr: u64,
+    ilastsize: u8,
+    privilege: Privilege,
+) -> IngressRecord {
     IngressRecord {
         iretire,
         itype,
@@ -55,9 +61,27 @@ fn expected(width: ItypeWidth) -> Vec<IngressRecord> {
         rec(Itype::None, 1, 0x8000_0000, 1, M),
         rec(Itype::TakenBranch, 1, 0x8000_0004, 1, M),
         rec(Itype::NontakenBranch, 1, 0x8000_000c, 1, M),
-        rec(pick(Itype::InferableCall, Itype::None), 1, 0x8000_0010, 1, M),
-        rec(pick(Itype::Return, Itype::UninferableJump3), 1, 0x8000_0020, 1, M),
-        rec(pick(Itype::UninferableJump, Itype::UninferableJump3), 1, 0x8000_0014, 0, M),
+        rec(
+            pick(Itype::InferableCall, Itype::None),
+            1,
+            0x8000_0010,
+            1,
+            M,
+        ),
+        rec(
+            pick(Itype::Return, Itype::UninferableJump3),
+            1,
+            0x8000_0020,
+            1,
+            M,
+        ),
+        rec(
+            pick(Itype::UninferableJump, Itype::UninferableJump3),
+            1,
+            0x8000_0014,
+            0,
+            M,
+        ),
         IngressRecord {
             cause: 2,
             ..rec(Itype::Exception, 0, 0x8000_0030, 0, M)
@@ -77,7 +101,13 @@ fn expected(width: ItypeWidth) -> Vec<IngressRecord> {
         rec(Itype::None, 1, 0x8000_0038, 1, U),
         IngressRecord {
             sijump: true,
-            ..rec(pick(Itype::UninferableJump, Itype::UninferableJump3), 1, 0x8000_003c, 1, U)
+            ..rec(
+                pick(Itype::UninferableJump, Itype::UninferableJump3),
+                1,
+                0x8000_003c,
+                1,
+                U,
+            )
         },
         rec(Itype::NontakenBranch, 1, 0x8000_0048, 1, U),
     ]
@@ -167,7 +197,8 @@ fn rv32_conversion_masks_interrupt_bit_and_address() {
 fn conversion_errors_are_located() {
     let text = "1,80000000,13,3,0,0,0,0\n1,80000004,13,2,0,0,0,0\n";
     let reader = SpikeReader::new(text.as_bytes()).with_file_name("t.csv");
-    let result: Result<Vec<_>, _> = SpikeToIngress::new(reader, ConvertOptions::default()).collect();
+    let result: Result<Vec<_>, _> =
+        SpikeToIngress::new(reader, ConvertOptions::default()).collect();
     let err = result.unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -178,13 +209,24 @@ fn conversion_errors_are_located() {
     let err = convert_rows(&rows, ConvertOptions::default()).unwrap_err();
     assert!(matches!(
         err,
-        FormatError::InvalidValue { column: "INSN", at: Location { line: 2, column: Some(3), .. }, .. }
+        FormatError::InvalidValue {
+            column: "INSN",
+            at: Location {
+                line: 2,
+                column: Some(3),
+                ..
+            },
+            ..
+        }
     ));
     // VALID=0 rows are skipped.
     let text = "0,80000000,13,3,0,0,0,0\n1,80000004,13,3,0,0,0,0\n";
     let rows = spike_csv::read_all(text.as_bytes()).unwrap();
     let got = convert_rows(&rows, ConvertOptions::default()).unwrap();
-    assert_eq!(got, vec![rec(Itype::None, 1, 0x8000_0004, 1, Privilege::Machine)]);
+    assert_eq!(
+        got,
+        vec![rec(Itype::None, 1, 0x8000_0004, 1, Privilege::Machine)]
+    );
 }
 
 /// A static-config file in the reference flow's style (sections, comments, blanks, hex).
@@ -246,7 +288,13 @@ fn discovery_parameters_from_static_config_and_toml_are_equal() {
     assert_eq!(ParamsSyntax::detect(SCF), ParamsSyntax::StaticConfig);
     assert_eq!(ParamsSyntax::detect(TOML), ParamsSyntax::Toml);
     // Keys not in the file keep the base's values.
-    let over_rv32 = parse_params("itype_width_p=3\n", ParamsSyntax::StaticConfig, Params::rv32(), None).unwrap();
+    let over_rv32 = parse_params(
+        "itype_width_p=3\n",
+        ParamsSyntax::StaticConfig,
+        Params::rv32(),
+        None,
+    )
+    .unwrap();
     assert_eq!(
         over_rv32,
         Params {
@@ -267,14 +315,26 @@ fn params_files_load_from_disk() {
     std::fs::write(&toml, TOML).unwrap();
     std::fs::write(&plain, SCF).unwrap();
     use etrace_model::formats::params_file::load_params;
-    assert_eq!(load_params(&scf, Params::default()).unwrap(), expected_params());
-    assert_eq!(load_params(&toml, Params::default()).unwrap(), expected_params());
-    assert_eq!(load_params(&plain, Params::default()).unwrap(), expected_params());
+    assert_eq!(
+        load_params(&scf, Params::default()).unwrap(),
+        expected_params()
+    );
+    assert_eq!(
+        load_params(&toml, Params::default()).unwrap(),
+        expected_params()
+    );
+    assert_eq!(
+        load_params(&plain, Params::default()).unwrap(),
+        expected_params()
+    );
     std::fs::write(&scf, "iaddress_width_p=64\nbogus_p=1\n").unwrap();
     let err = load_params(&scf, Params::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
-        format!("unknown parameter `bogus_p` ({} line 2, column 1)", scf.display())
+        format!(
+            "unknown parameter `bogus_p` ({} line 2, column 1)",
+            scf.display()
+        )
     );
     let missing = dir.join("missing.toml");
     assert!(matches!(
@@ -296,7 +356,10 @@ fn params_file_errors_name_line_and_column() {
             .unwrap_err()
             .to_string()
     };
-    assert_eq!(scf("# c\n[s]\n  bogus_p = 1\n"), "unknown parameter `bogus_p` (line 3, column 3)");
+    assert_eq!(
+        scf("# c\n[s]\n  bogus_p = 1\n"),
+        "unknown parameter `bogus_p` (line 3, column 3)"
+    );
     assert_eq!(
         scf("itype_width_p = 5\n"),
         "parameter `itype_width_p` = 5 is out of range 3..=4 (line 1, column 17)"
@@ -309,7 +372,10 @@ fn params_file_errors_name_line_and_column() {
         scf("\nitype_width_p = four\n"),
         "parameter `itype_width_p` must be an integer, found `four` (line 2, column 17)"
     );
-    assert_eq!(scf("itype_width_p 4\n"), "syntax error: expected `name=value` (line 1, column 1)");
+    assert_eq!(
+        scf("itype_width_p 4\n"),
+        "syntax error: expected `name=value` (line 1, column 1)"
+    );
     assert_eq!(
         scf("itype_width_p =  # none\n"),
         "syntax error: missing value for `itype_width_p` (line 1, column 16)"
@@ -355,7 +421,9 @@ fn mutations(text: &str) -> Vec<Vec<u8>> {
     let mut out = Vec::new();
     for i in 0..bytes.len() {
         out.push(bytes[..i].to_vec());
-        for b in [b',', b'\n', b'x', b'=', b'#', b'[', b'0', b'f', 0xff, b'"', b'-'] {
+        for b in [
+            b',', b'\n', b'x', b'=', b'#', b'[', b'0', b'f', 0xff, b'"', b'-',
+        ] {
             let mut m = bytes.to_vec();
             m[i] = b;
             out.push(m);

@@ -5,7 +5,8 @@ use super::options::EncoderOptions;
 use super::window::Slot;
 use crate::ingress::{IngressRecord, Itype};
 use crate::packet::{
-    AddressInfo, Branch, Context, IOptions, QualStatus, Start, Support, TeInst, Trap,
+    AddressInfo, Branch, BranchCount, BranchFmt, Context, IOptions, QualStatus, Start, Support,
+    TeInst, Trap,
 };
 use crate::params::Params;
 
@@ -111,13 +112,26 @@ pub fn trap(
     })
 }
 
-/// Format 1 (with branches) or 2 (without) reporting `iaddr` (`sec:format1`, `sec:format2`).
+/// Branches reported as a count of correct predictions (`sec:format0`, subformat 0).
+#[derive(Debug, Clone, Copy)]
+pub struct PredictedCount {
+    /// Correctly predicted branches minus 31.
+    pub branch_count: u32,
+    /// The reported instruction is a branch that failed its prediction (`addr-fail`).
+    pub failed_here: bool,
+}
+
+/// Format 0 subformat 0 with address (when counting predicted branches), else format 1
+/// (with branches) or 2 (without) reporting `iaddr` (`sec:format0`, `sec:format1`,
+/// `sec:format2`).
+#[allow(clippy::too_many_arguments)]
 pub fn address(
     params: &Params,
     options: &EncoderOptions,
     iaddr: u64,
     last_address: u64,
     map: BranchMap,
+    count: Option<PredictedCount>,
     notify: bool,
     updiscon: bool,
 ) -> TeInst {
@@ -128,7 +142,17 @@ pub fn address(
         irreport: false,
         irdepth: 0,
     };
-    if map.is_empty() {
+    if let Some(count) = count {
+        TeInst::BranchCount(BranchCount {
+            branch_count: count.branch_count,
+            branch_fmt: if count.failed_here {
+                BranchFmt::AddrFail
+            } else {
+                BranchFmt::Addr
+            },
+            address: Some(info),
+        })
+    } else if map.is_empty() {
         TeInst::AddrOnly(info)
     } else {
         TeInst::Branch(Branch {
@@ -144,6 +168,16 @@ pub fn branch_map_only(map: BranchMap) -> TeInst {
     TeInst::Branch(Branch {
         branches: 0,
         branch_map: map.map,
+        address: None,
+    })
+}
+
+/// Format 0 subformat 0 without address: the branch after `branch_count + 31` correct
+/// predictions failed (`sec:format0`, `branch_fmt = no-addr`).
+pub fn branch_count_only(branch_count: u32) -> TeInst {
+    TeInst::BranchCount(BranchCount {
+        branch_count,
+        branch_fmt: BranchFmt::NoAddr,
         address: None,
     })
 }

@@ -33,8 +33,10 @@ pub enum Reason {
     PpccdBr,
     /// The next instruction is not traced.
     NextUnqualified,
-    /// Branch map full (`rpt_br`).
+    /// Branch map full, or a branch failed its prediction while counting (`rpt_br`).
     RptBr,
+    /// The correctly-predicted-branch count reached 0xffff_ffff.
+    BranchCountMax,
     /// Imprecise context change (`cci`).
     Cci,
     /// Qualification ended.
@@ -58,7 +60,8 @@ pub enum Action {
     Sync,
     /// Format 0/1/2 with the address of the current instruction.
     Address,
-    /// Format 1 (or 0) without address: the branch map is full.
+    /// Format 1 without address (the branch map is full) or format 0 without address (a
+    /// branch failed its prediction after 31 or more correct ones).
     BranchMap,
     /// Format 3 subformat 2: imprecise context change.
     Context,
@@ -69,8 +72,13 @@ pub enum Action {
 pub struct State {
     /// Branches waiting in the branch map (including the current instruction's).
     pub branches: u32,
-    /// The map is full.
+    /// The map is full and not every branch in it was predicted correctly (`rpt_br`).
     pub branch_map_full: bool,
+    /// Counting correctly predicted branches (`pbc >= 31`) and the current branch failed
+    /// its prediction (`rpt_br`).
+    pub count_failed: bool,
+    /// The correctly-predicted-branch count reached its maximum (`sec:format0`).
+    pub count_full: bool,
     /// The trap in the previous slot was reported already with `thaddr = 0`.
     pub prev_trap_reported: bool,
     /// Resync counter equals its maximum.
@@ -176,8 +184,12 @@ pub fn decide(w: &Window, s: &State, c: &impl Classify) -> Vec<(Action, Vec<Reas
 
     let resync_br = s.resync_at_max && s.branches != 0;
     let er_n = (curr.rec.iretire != 0 && curr.is_trap()) || curr.notify;
-    if resync_br || er_n {
-        let why = [(resync_br, Reason::ResyncBr), (er_n, Reason::ErN)];
+    if resync_br || er_n || s.count_full {
+        let why = [
+            (resync_br, Reason::ResyncBr),
+            (er_n, Reason::ErN),
+            (s.count_full, Reason::BranchCountMax),
+        ];
         return vec![(Action::Address, reasons(&why))];
     }
 
@@ -194,7 +206,7 @@ pub fn decide(w: &Window, s: &State, c: &impl Classify) -> Vec<(Action, Vec<Reas
     }
 
     let mut actions = Vec::new();
-    if s.branch_map_full {
+    if s.branch_map_full || s.count_failed {
         actions.push((Action::BranchMap, vec![Reason::RptBr]));
     }
     let cci = curr.rec.context != prev.rec.context && curr.rec.ctype == 1;

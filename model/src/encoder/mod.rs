@@ -11,6 +11,7 @@ pub mod branch_map;
 mod build;
 pub mod decision;
 pub mod options;
+pub mod predictor;
 pub mod resync;
 pub mod window;
 
@@ -22,6 +23,7 @@ use crate::packet::{QualStatus, TeInst};
 use crate::params::Params;
 use branch_map::BranchMap;
 use decision::{Action, Classify, State};
+use predictor::BranchPredictor;
 use resync::ResyncCounter;
 use window::{Slot, Window};
 
@@ -56,6 +58,13 @@ pub struct Encoder {
     options: EncoderOptions,
     window: Window,
     branch_map: BranchMap,
+    /// `sec:branch-prediction`: the predictor, when prediction is enabled.
+    predictor: Option<BranchPredictor>,
+    /// `pbc`: correctly predicted branches not yet reported. Below 31 they lead the branch
+    /// map; from 31 on the map is empty and only the count grows.
+    pbc: u64,
+    /// The current instruction is a branch that failed its prediction.
+    curr_mispredicted: bool,
     resync: ResyncCounter,
     /// Address reported by the last packet that carried one (for differential addresses).
     last_address: u64,
@@ -99,6 +108,11 @@ impl Encoder {
             options,
             window: Window::default(),
             branch_map: BranchMap::default(),
+            predictor: options
+                .branch_prediction
+                .then(|| BranchPredictor::new(params.bpred_size_p, params.iaddress_lsb_p)),
+            pbc: 0,
+            curr_mispredicted: false,
             resync: ResyncCounter::new(options.resync_max),
             last_address: 0,
             curr_trap_reported: false,
@@ -197,18 +211,63 @@ impl Encoder {
             }
             return;
         }
+        self.curr_mispredicted = false;
         if w.curr.is_branch() {
-            self.branch_map.push(w.curr.rec.itype == Itype::TakenBranch);
+            self.record_branch(w.curr.rec.iaddr, w.curr.rec.itype == Itype::TakenBranch);
         }
         let state = State {
             branches: self.branch_map.branches,
             branch_map_full: self.branch_map.is_full(),
+            count_failed: self.counting() && self.curr_mispredicted,
+            count_full: self.counting() && self.pbc - 31 == u64::from(u32::MAX),
             prev_trap_reported: self.prev_trap_reported,
             resync_at_max: self.resync.at_max(),
             resync_exceeded: self.resync.exceeded(),
         };
         for (action, reasons) in decision::decide(&w, &state, &*self) {
             self.act(action, reasons, index);
+        }
+    }
+
+    /// `pbc >= 31`: correctly predicted branches are counted instead of mapped.
+    fn counting(&self) -> bool {
+        self.pbc >= u64::from(branch_map::MAX_BRANCHES)
+    }
+
+    /// "Update branch map/predictor" of the chart.
+    fn record_branch(&mut self, address: u64, taken: bool) {
+        let Some(predictor) = &mut self.predictor else {
+            self.branch_map.push(taken);
+            return;
+        };
+        let correct = predictor.update(address, taken);
+        if self.counting() {
+            if correct {
+                self.pbc += 1;
+            } else {
+                self.curr_mispredicted = true;
+            }
+            return;
+        }
+        let all_correct_so_far = self.pbc == u64::from(self.branch_map.branches);
+        self.branch_map.push(taken);
+        if correct && all_correct_so_far {
+            self.pbc += 1;
+            if self.counting() {
+                // 31 correct predictions: from now on only the count is reported.
+                self.branch_map.take();
+            }
+        }
+    }
+
+    /// Clears the branch state after a packet that reported it.
+    fn branches_reported(&mut self, sync: bool) {
+        self.branch_map.take();
+        self.pbc = 0;
+        if sync {
+            if let Some(p) = &mut self.predictor {
+                p.reset();
+            }
         }
     }
 
@@ -232,24 +291,30 @@ impl Encoder {
                     self.curr_trap_reported = true;
                 }
                 self.last_address = w.curr.rec.iaddr;
-                self.branch_map.take();
+                self.branches_reported(true);
                 self.send(packet, index, reasons, true);
             }
             Action::Sync => {
                 let packet = build::sync(&self.params, &w.curr);
                 self.last_address = w.curr.rec.iaddr;
-                self.branch_map.take();
+                self.branches_reported(true);
                 self.send(packet, index, reasons, true);
             }
             Action::Address => {
                 let updiscon = updiscon_target && self.next_is_format3();
-                let map = self.branch_map.take();
+                let count = self.counting().then(|| build::PredictedCount {
+                    branch_count: (self.pbc - 31) as u32,
+                    failed_here: self.curr_mispredicted,
+                });
+                let map = self.branch_map;
+                self.branches_reported(false);
                 let packet = build::address(
                     &self.params,
                     &self.options,
                     w.curr.rec.iaddr,
                     self.last_address,
                     map,
+                    count,
                     w.curr.notify,
                     updiscon,
                 );
@@ -259,8 +324,13 @@ impl Encoder {
                 return;
             }
             Action::BranchMap => {
-                let map = self.branch_map.take();
-                self.send(build::branch_map_only(map), index, reasons, false);
+                let packet = if self.counting() {
+                    build::branch_count_only((self.pbc - 31) as u32)
+                } else {
+                    build::branch_map_only(self.branch_map)
+                };
+                self.branches_reported(false);
+                self.send(packet, index, reasons, false);
             }
             Action::Context => {
                 let packet = build::context(&self.params, &w.curr);

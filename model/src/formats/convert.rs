@@ -94,7 +94,11 @@ impl SpikeConverter {
 
     /// Converts `row` (read from line `line`, for errors). Returns the record of the
     /// previous valid row, which is complete now.
-    pub fn push(&mut self, row: &SpikeRow, line: u64) -> Result<Option<IngressRecord>, FormatError> {
+    pub fn push(
+        &mut self,
+        row: &SpikeRow,
+        line: u64,
+    ) -> Result<Option<IngressRecord>, FormatError> {
         if !row.valid {
             return Ok(None);
         }
@@ -132,8 +136,14 @@ impl SpikeConverter {
                 at: Location::at(self.file.clone(), line, field),
             }
         };
-        let privilege = Privilege::from_code(u64::from(row.privilege))
-            .ok_or_else(|| invalid(u64::from(row.privilege), "PRIVILEGE", 4, "reserved privilege code"))?;
+        let privilege = Privilege::from_code(u64::from(row.privilege)).ok_or_else(|| {
+            invalid(
+                u64::from(row.privilege),
+                "PRIVILEGE",
+                4,
+                "reserved privilege code",
+            )
+        })?;
         let xlen = self.options.xlen;
         let raw = row.insn as u32;
         let decoded = isa::decode(raw, xlen);

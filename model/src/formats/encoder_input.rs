@@ -167,7 +167,11 @@ fn parse_header(
     line_no: u64,
 ) -> Result<Vec<Column>, FormatError> {
     let mut columns = Vec::new();
-    for (index, name) in line.split(|&b| b == b',').map(<[u8]>::trim_ascii).enumerate() {
+    for (index, name) in line
+        .split(|&b| b == b',')
+        .map(<[u8]>::trim_ascii)
+        .enumerate()
+    {
         let column = COLUMNS
             .iter()
             .find(|(_, n)| name.eq_ignore_ascii_case(n.as_bytes()))
@@ -217,7 +221,8 @@ fn parse_record(
         let bad = |reason| invalid(value, name, reason, file, line_no, index);
         match column {
             Column::Itype => {
-                record.itype = Itype::from_code(number).ok_or_else(|| bad("reserved itype code"))?;
+                record.itype =
+                    Itype::from_code(number).ok_or_else(|| bad("reserved itype code"))?;
             }
             Column::Cause => record.cause = number,
             Column::Tval => record.tval = number,
@@ -495,13 +500,22 @@ mod tests {
     fn missing_column_is_named() {
         let text = "itype_0,cause,tval,priv,context,ctype,iretire_0,ilastsize_0\n";
         let err = read_all(text.as_bytes()).unwrap_err();
-        assert_eq!(err.to_string(), "missing column `iaddr_0` in header (line 1)");
+        assert_eq!(
+            err.to_string(),
+            "missing column `iaddr_0` in header (line 1)"
+        );
         let err = read_all("".as_bytes()).unwrap_err();
         assert!(matches!(err, FormatError::NoHeader { .. }));
         let err = read_all("itype_0,itype_0\n".as_bytes()).unwrap_err();
         assert!(matches!(
             err,
-            FormatError::DuplicateColumn { at: Location { column: Some(2), .. }, .. }
+            FormatError::DuplicateColumn {
+                at: Location {
+                    column: Some(2),
+                    ..
+                },
+                ..
+            }
         ));
     }
 

@@ -145,7 +145,10 @@ pub fn parse_static_config(
                 at: Location::at(file.clone(), line_no, col(first)),
             });
         };
-        let name: String = content[..eq].chars().filter(|c| !c.is_whitespace()).collect();
+        let name: String = content[..eq]
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
         let value_part = &content[eq + 1..];
         let value: String = value_part.chars().filter(|c| !c.is_whitespace()).collect();
         let value_start = eq + 1 + (value_part.len() - value_part.trim_start().len());
@@ -226,10 +229,18 @@ fn collect_table<'a>(table: &'a Table, out: &mut Vec<TomlEntry<'a>>) {
     }
 }
 
-fn push_value<'a>(name: &'a str, key_start: Option<usize>, value: &'a Value, out: &mut Vec<TomlEntry<'a>>) {
+fn push_value<'a>(
+    name: &'a str,
+    key_start: Option<usize>,
+    value: &'a Value,
+    out: &mut Vec<TomlEntry<'a>>,
+) {
     if let Value::InlineTable(t) = value {
         for (n, v) in t.iter() {
-            let ks = t.get_key_value(n).and_then(|(k, _)| k.span()).map(|s| s.start);
+            let ks = t
+                .get_key_value(n)
+                .and_then(|(k, _)| k.span())
+                .map(|s| s.start);
             push_value(n, ks, v, out);
         }
         return;
@@ -320,13 +331,19 @@ mod tests {
 
     #[test]
     fn syntax_from_extension_and_content() {
-        assert_eq!(ParamsSyntax::from_path(Path::new("a.TOML")), Some(ParamsSyntax::Toml));
+        assert_eq!(
+            ParamsSyntax::from_path(Path::new("a.TOML")),
+            Some(ParamsSyntax::Toml)
+        );
         assert_eq!(
             ParamsSyntax::from_path(Path::new("x/i_template.scf")),
             Some(ParamsSyntax::StaticConfig)
         );
         assert_eq!(ParamsSyntax::from_path(Path::new("params")), None);
-        assert_eq!(ParamsSyntax::detect("[required]\na_p = 1\n"), ParamsSyntax::Toml);
+        assert_eq!(
+            ParamsSyntax::detect("[required]\na_p = 1\n"),
+            ParamsSyntax::Toml
+        );
         assert_eq!(
             ParamsSyntax::detect("[Required Attributes]\na_p=1\n"),
             ParamsSyntax::StaticConfig

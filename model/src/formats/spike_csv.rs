@@ -187,10 +187,11 @@ fn is_header(line: &[u8]) -> bool {
 
 fn check_header(line: &[u8], file: &Option<Arc<str>>, line_no: u64) -> Result<(), FormatError> {
     let mut names = line.split(|&b| b == b',').map(<[u8]>::trim_ascii);
-    let matches = SPIKE_COLUMNS
-        .iter()
-        .all(|want| names.next().is_some_and(|n| n.eq_ignore_ascii_case(want.as_bytes())))
-        && names.next().is_none();
+    let matches = SPIKE_COLUMNS.iter().all(|want| {
+        names
+            .next()
+            .is_some_and(|n| n.eq_ignore_ascii_case(want.as_bytes()))
+    }) && names.next().is_none();
     if matches {
         Ok(())
     } else {
@@ -212,7 +213,14 @@ fn parse_flag(
     match parse_field(Radix::Hex, value, column, file, line_no, field)? {
         0 => Ok(false),
         1 => Ok(true),
-        _ => Err(invalid(value, column, "must be 0 or 1", file, line_no, field)),
+        _ => Err(invalid(
+            value,
+            column,
+            "must be 0 or 1",
+            file,
+            line_no,
+            field,
+        )),
     }
 }
 
@@ -233,13 +241,30 @@ fn parse_row(line: &[u8], file: &Option<Arc<str>>, line_no: u64) -> Result<Spike
             at: Location::line(file.clone(), line_no),
         });
     }
-    let hex = |field: usize| parse_field(Radix::Hex, fields[field], SPIKE_COLUMNS[field], file, line_no, field);
+    let hex = |field: usize| {
+        parse_field(
+            Radix::Hex,
+            fields[field],
+            SPIKE_COLUMNS[field],
+            file,
+            line_no,
+            field,
+        )
+    };
     let valid = parse_flag(fields[0], 0, file, line_no)?;
     let address = hex(1)?;
     let insn = hex(2)?;
     let privilege = hex(3)?;
-    let privilege = u8::try_from(privilege)
-        .map_err(|_| invalid(fields[3], "PRIVILEGE", "does not fit in 8 bits", file, line_no, 3))?;
+    let privilege = u8::try_from(privilege).map_err(|_| {
+        invalid(
+            fields[3],
+            "PRIVILEGE",
+            "does not fit in 8 bits",
+            file,
+            line_no,
+            3,
+        )
+    })?;
     let exception = parse_flag(fields[4], 4, file, line_no)?;
     let ecause = hex(5)?;
     let tval = hex(6)?;
@@ -407,7 +432,15 @@ mod tests {
         );
         assert!(matches!(
             err,
-            FormatError::BadNumber { column: "ADDRESS", at: Location { line: 3, column: Some(2), .. }, .. }
+            FormatError::BadNumber {
+                column: "ADDRESS",
+                at: Location {
+                    line: 3,
+                    column: Some(2),
+                    ..
+                },
+                ..
+            }
         ));
     }
 
@@ -415,16 +448,28 @@ mod tests {
     fn wrong_field_count() {
         let text = format!("{SPIKE_HEADER}\n1,1000,297,3,0,0,0,0\n\n\n1,1000,297,3,0,0,0\n");
         let err = read_all(text.as_bytes()).unwrap_err();
-        assert_eq!(err.to_string(), "wrong number of fields: 7, expected 8 (line 5)");
+        assert_eq!(
+            err.to_string(),
+            "wrong number of fields: 7, expected 8 (line 5)"
+        );
         let text = "1,1000,297,3,0,0,0,0,9\n";
         let err = read_all(text.as_bytes()).unwrap_err();
-        assert_eq!(err.to_string(), "wrong number of fields: 9, expected 8 (line 1)");
+        assert_eq!(
+            err.to_string(),
+            "wrong number of fields: 9, expected 8 (line 1)"
+        );
     }
 
     #[test]
     fn bad_header_and_bad_flags() {
         let err = read_all("VALID,ADDRESS,INSN\n".as_bytes()).unwrap_err();
-        assert!(matches!(err, FormatError::BadHeader { at: Location { line: 1, .. }, .. }));
+        assert!(matches!(
+            err,
+            FormatError::BadHeader {
+                at: Location { line: 1, .. },
+                ..
+            }
+        ));
         let err = read_all("1,1000,297,3,2,0,0,0\n".as_bytes()).unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -438,7 +483,13 @@ mod tests {
             "invalid value `100` in column PRIVILEGE: does not fit in 8 bits (line 1, column 4)"
         );
         let err = read_all("1,10000000000000000,297,3,0,0,0,0\n".as_bytes()).unwrap_err();
-        assert!(matches!(err, FormatError::InvalidValue { column: "ADDRESS", .. }));
+        assert!(matches!(
+            err,
+            FormatError::InvalidValue {
+                column: "ADDRESS",
+                ..
+            }
+        ));
     }
 
     #[test]

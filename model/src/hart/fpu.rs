@@ -1,0 +1,582 @@
+//! IEEE 754 arithmetic of the F and D extensions (unprivileged ISA chapters "F" and "D"):
+//! NaN-boxing of single-precision values in the 64-bit `f` registers, canonical NaNs,
+//! the five accrued exception flags and the five rounding modes.
+//!
+//! Round-to-nearest-even results come from the host's correctly rounded `f32`/`f64`
+//! arithmetic (`mul_add` for the fused operations). For the other rounding modes the
+//! exact error of the rounded result (two-sum, fused-multiply residuals) tells which way
+//! the exact value lies and the result is moved by one unit in the last place when needed;
+//! `rmm` is treated as `rne` except for conversions to integers. Flags are exact except
+//! in some underflow corner cases (tiny residuals that are not representable).
+
+use std::cmp::Ordering;
+use std::ops::{Add, Div, Mul, Neg, Sub};
+
+/// Accrued exception flag: inexact.
+pub const NX: u8 = 1;
+/// Accrued exception flag: underflow.
+pub const UF: u8 = 2;
+/// Accrued exception flag: overflow.
+pub const OF: u8 = 4;
+/// Accrued exception flag: divide by zero.
+pub const DZ: u8 = 8;
+/// Accrued exception flag: invalid operation.
+pub const NV: u8 = 16;
+
+/// Rounding modes (`rm` field / `frm`).
+pub const RNE: u8 = 0;
+/// Round towards zero.
+pub const RTZ: u8 = 1;
+/// Round down.
+pub const RDN: u8 = 2;
+/// Round up.
+pub const RUP: u8 = 3;
+/// Round to nearest, ties to max magnitude.
+pub const RMM: u8 = 4;
+
+/// A binary floating-point format: `f32` (F) or `f64` (D).
+pub trait Fp:
+    Copy
+    + PartialEq
+    + PartialOrd
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+{
+    /// Sign bit.
+    const SIGN: u64;
+    /// Exponent field mask.
+    const EXP: u64;
+    /// Fraction field mask.
+    const FRAC: u64;
+    /// Quiet bit of a NaN.
+    const QUIET: u64;
+    /// The canonical NaN.
+    const CANONICAL_NAN: u64;
+    /// Smallest positive normal number.
+    const MIN_NORMAL: Self;
+    /// Zero.
+    const ZERO: Self;
+    /// The value of raw bits.
+    fn from_raw(bits: u64) -> Self;
+    /// The raw bits.
+    fn raw(self) -> u64;
+    /// The value held in a 64-bit `f` register (NaN-boxing for `f32`).
+    fn unbox(reg: u64) -> Self;
+    /// The 64-bit `f` register image of a value (NaN-boxed for `f32`).
+    fn boxed(self) -> u64;
+    /// Square root (correctly rounded, to nearest).
+    fn sqrt(self) -> Self;
+    /// Fused multiply-add (correctly rounded, to nearest).
+    fn mul_add(self, b: Self, c: Self) -> Self;
+    /// Exact widening to `f64`.
+    fn to_f64(self) -> f64;
+    /// Integer to float, rounded to nearest even.
+    fn from_i128(v: i128) -> Self;
+    /// Integral float to integer (exact for the integral values produced here).
+    fn to_i128(self) -> i128;
+}
+
+impl Fp for f32 {
+    const SIGN: u64 = 0x8000_0000;
+    const EXP: u64 = 0x7f80_0000;
+    const FRAC: u64 = 0x007f_ffff;
+    const QUIET: u64 = 0x0040_0000;
+    const CANONICAL_NAN: u64 = 0x7fc0_0000;
+    const MIN_NORMAL: f32 = f32::MIN_POSITIVE;
+    const ZERO: f32 = 0.0;
+    fn from_raw(bits: u64) -> f32 {
+        f32::from_bits(bits as u32)
+    }
+    fn raw(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+    fn unbox(reg: u64) -> f32 {
+        if reg >> 32 == 0xffff_ffff {
+            f32::from_bits(reg as u32)
+        } else {
+            f32::from_bits(0x7fc0_0000)
+        }
+    }
+    fn boxed(self) -> u64 {
+        0xffff_ffff_0000_0000 | u64::from(self.to_bits())
+    }
+    fn sqrt(self) -> f32 {
+        f32::sqrt(self)
+    }
+    fn mul_add(self, b: f32, c: f32) -> f32 {
+        f32::mul_add(self, b, c)
+    }
+    fn to_f64(self) -> f64 {
+        f64::from(self)
+    }
+    fn from_i128(v: i128) -> f32 {
+        v as f32
+    }
+    fn to_i128(self) -> i128 {
+        self as i128
+    }
+}
+
+impl Fp for f64 {
+    const SIGN: u64 = 0x8000_0000_0000_0000;
+    const EXP: u64 = 0x7ff0_0000_0000_0000;
+    const FRAC: u64 = 0x000f_ffff_ffff_ffff;
+    const QUIET: u64 = 0x0008_0000_0000_0000;
+    const CANONICAL_NAN: u64 = 0x7ff8_0000_0000_0000;
+    const MIN_NORMAL: f64 = f64::MIN_POSITIVE;
+    const ZERO: f64 = 0.0;
+    fn from_raw(bits: u64) -> f64 {
+        f64::from_bits(bits)
+    }
+    fn raw(self) -> u64 {
+        self.to_bits()
+    }
+    fn unbox(reg: u64) -> f64 {
+        f64::from_bits(reg)
+    }
+    fn boxed(self) -> u64 {
+        self.to_bits()
+    }
+    fn sqrt(self) -> f64 {
+        f64::sqrt(self)
+    }
+    fn mul_add(self, b: f64, c: f64) -> f64 {
+        f64::mul_add(self, b, c)
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn from_i128(v: i128) -> f64 {
+        v as f64
+    }
+    fn to_i128(self) -> i128 {
+        self as i128
+    }
+}
+
+fn is_nan<F: Fp>(x: F) -> bool {
+    x.raw() & F::EXP == F::EXP && x.raw() & F::FRAC != 0
+}
+
+fn is_snan<F: Fp>(x: F) -> bool {
+    is_nan(x) && x.raw() & F::QUIET == 0
+}
+
+fn is_inf<F: Fp>(x: F) -> bool {
+    x.raw() & !F::SIGN == F::EXP
+}
+
+fn is_zero<F: Fp>(x: F) -> bool {
+    x.raw() & !F::SIGN == 0
+}
+
+fn is_neg<F: Fp>(x: F) -> bool {
+    x.raw() & F::SIGN != 0
+}
+
+fn canonical<F: Fp>() -> F {
+    F::from_raw(F::CANONICAL_NAN)
+}
+
+fn abs<F: Fp>(x: F) -> F {
+    F::from_raw(x.raw() & !F::SIGN)
+}
+
+/// The next representable value above `x` (IEEE 754 nextUp).
+fn next_up<F: Fp>(x: F) -> F {
+    let b = x.raw();
+    if is_nan(x) || b == F::EXP {
+        return x;
+    }
+    if is_zero(x) {
+        return F::from_raw(1);
+    }
+    if b & F::SIGN == 0 {
+        F::from_raw(b + 1)
+    } else {
+        F::from_raw(b - 1)
+    }
+}
+
+fn next_down<F: Fp>(x: F) -> F {
+    -next_up(-x)
+}
+
+fn sign_of<F: Fp>(x: F) -> Ordering {
+    x.partial_cmp(&F::ZERO).unwrap_or(Ordering::Equal)
+}
+
+/// Round-to-nearest result `r` of an operation whose exact value compares `cmp` to `r`,
+/// rounded with `rm` instead.
+fn directed<F: Fp>(r: F, cmp: Ordering, rm: u8) -> F {
+    match (cmp, rm) {
+        (Ordering::Greater, RUP) => next_up(r),
+        (Ordering::Less, RDN) => next_down(r),
+        (Ordering::Greater, RTZ) if is_neg(r) => next_up(r),
+        (Ordering::Less, RTZ) if !is_neg(r) => next_down(r),
+        _ => r,
+    }
+}
+
+/// Final rounding and flags of a finite-operand operation with nearest result `r`.
+fn finish<F: Fp>(r: F, cmp: Ordering, rm: u8) -> (F, u8) {
+    let mut flags = 0;
+    if is_inf(r) {
+        // Overflow from finite operands.
+        let cmp = if is_neg(r) {
+            Ordering::Greater
+        } else {
+            Ordering::Less
+        };
+        return (directed(r, cmp, rm), OF | NX);
+    }
+    let out = directed(r, cmp, rm);
+    if is_inf(out) {
+        // Rounded up past the largest finite value.
+        return (out, OF | NX);
+    }
+    if cmp != Ordering::Equal {
+        flags |= NX;
+        if abs(out) < F::MIN_NORMAL {
+            flags |= UF;
+        }
+    }
+    (out, flags)
+}
+
+/// The NaN result of an operation with a NaN operand among `ops`: canonical NaN, NV for
+/// a signaling NaN.
+fn propagate_nan<F: Fp>(ops: &[F]) -> Option<(F, u8)> {
+    if ops.iter().any(|&x| is_nan(x)) {
+        let nv = if ops.iter().any(|&x| is_snan(x)) {
+            NV
+        } else {
+            0
+        };
+        return Some((canonical(), nv));
+    }
+    None
+}
+
+/// Error of `s = a + b` (two-sum: exact value = `s + err`).
+fn two_sum_err<F: Fp>(a: F, b: F, s: F) -> F {
+    let bb = s - a;
+    (a - (s - bb)) + (b - bb)
+}
+
+/// `a + b`.
+pub fn add<F: Fp>(a: F, b: F, rm: u8) -> (F, u8) {
+    if let Some(n) = propagate_nan(&[a, b]) {
+        return n;
+    }
+    let s = a + b;
+    if is_nan(s) {
+        return (canonical(), NV);
+    }
+    if is_inf(a) || is_inf(b) {
+        return (s, 0);
+    }
+    if is_inf(s) {
+        return finish(s, Ordering::Equal, rm);
+    }
+    let err = two_sum_err(a, b, s);
+    if is_zero(s) && is_zero(err) {
+        // An exact zero sum of operands of opposite signs is -0 when rounding down.
+        let z = if rm == RDN && is_neg(a) != is_neg(b) {
+            -F::ZERO
+        } else {
+            s
+        };
+        return (z, 0);
+    }
+    finish(s, sign_of(err), rm)
+}
+
+/// `a - b`.
+pub fn sub<F: Fp>(a: F, b: F, rm: u8) -> (F, u8) {
+    if let Some(n) = propagate_nan(&[a, b]) {
+        return n;
+    }
+    add(a, -b, rm)
+}
+
+/// `a * b`.
+pub fn mul<F: Fp>(a: F, b: F, rm: u8) -> (F, u8) {
+    if let Some(n) = propagate_nan(&[a, b]) {
+        return n;
+    }
+    if (is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b)) {
+        return (canonical(), NV);
+    }
+    let p = a * b;
+    if is_inf(a) || is_inf(b) {
+        return (p, 0);
+    }
+    if is_inf(p) {
+        return finish(p, Ordering::Equal, rm);
+    }
+    let err = a.mul_add(b, -p);
+    finish(p, sign_of(err), rm)
+}
+
+/// `a / b`.
+pub fn div<F: Fp>(a: F, b: F, rm: u8) -> (F, u8) {
+    if let Some(n) = propagate_nan(&[a, b]) {
+        return n;
+    }
+    if (is_zero(a) && is_zero(b)) || (is_inf(a) && is_inf(b)) {
+        return (canonical(), NV);
+    }
+    let q = a / b;
+    if is_zero(b) {
+        return (q, DZ);
+    }
+    if is_inf(a) || is_inf(b) || is_zero(a) {
+        return (q, 0);
+    }
+    if is_inf(q) {
+        return finish(q, Ordering::Equal, rm);
+    }
+    // a - q*b: the exact quotient minus q has the sign of (a - q*b) / b.
+    let r = (-q).mul_add(b, a);
+    let cmp = if is_neg(b) {
+        sign_of(r).reverse()
+    } else {
+        sign_of(r)
+    };
+    finish(q, cmp, rm)
+}
+
+/// Square root.
+pub fn sqrt<F: Fp>(a: F, rm: u8) -> (F, u8) {
+    if let Some(n) = propagate_nan(&[a]) {
+        return n;
+    }
+    if is_zero(a) {
+        return (a, 0);
+    }
+    if is_neg(a) {
+        return (canonical(), NV);
+    }
+    if is_inf(a) {
+        return (a, 0);
+    }
+    let s = a.sqrt();
+    let r = (-s).mul_add(s, a);
+    finish(s, sign_of(r), rm)
+}
+
+/// Fused multiply-add `±(a * b) ± c` (`neg_product`, `neg_addend`), one rounding.
+pub fn fma<F: Fp>(a: F, b: F, c: F, neg_product: bool, neg_addend: bool, rm: u8) -> (F, u8) {
+    let invalid_product = (is_inf(a) && is_zero(b)) || (is_zero(a) && is_inf(b));
+    if let Some((n, nv)) = propagate_nan(&[a, b, c]) {
+        return (n, if invalid_product { NV } else { nv });
+    }
+    if invalid_product {
+        return (canonical(), NV);
+    }
+    let a = if neg_product { -a } else { a };
+    let c = if neg_addend { -c } else { c };
+    let product_inf = is_inf(a) || is_inf(b);
+    let product_neg = is_neg(a) != is_neg(b);
+    if product_inf && is_inf(c) && product_neg != is_neg(c) {
+        return (canonical(), NV);
+    }
+    let r = a.mul_add(b, c);
+    if product_inf || is_inf(c) {
+        return (r, 0);
+    }
+    if is_inf(r) {
+        return finish(r, Ordering::Equal, rm);
+    }
+    // Residual of the exact a*b + c against r: a*b = p + pe exactly, p + c = s + e1.
+    let p = a * b;
+    let pe = a.mul_add(b, -p);
+    let cmp = if is_inf(p) {
+        Ordering::Equal
+    } else {
+        let s = p + c;
+        let e1 = two_sum_err(p, c, s);
+        sign_of(((s - r) + e1) + pe)
+    };
+    if is_zero(r) && cmp == Ordering::Equal {
+        let z = if rm == RDN && product_neg != is_neg(c) {
+            -F::ZERO
+        } else {
+            r
+        };
+        return (z, 0);
+    }
+    finish(r, cmp, rm)
+}
+
+/// `fmin` / `fmax` (IEEE 754-2019 minimumNumber / maximumNumber, -0 < +0).
+pub fn min_max<F: Fp>(a: F, b: F, max: bool) -> (F, u8) {
+    let nv = if is_snan(a) || is_snan(b) { NV } else { 0 };
+    let r = match (is_nan(a), is_nan(b)) {
+        (true, true) => canonical(),
+        (true, false) => b,
+        (false, true) => a,
+        _ if is_zero(a) && is_zero(b) => {
+            if is_neg(a) == max {
+                b
+            } else {
+                a
+            }
+        }
+        _ => {
+            if (a < b) != max {
+                a
+            } else {
+                b
+            }
+        }
+    };
+    (r, nv)
+}
+
+/// `feq` (quiet), `flt` / `fle` (signaling) comparisons.
+pub fn compare<F: Fp>(a: F, b: F, op: Compare) -> (bool, u8) {
+    let any_nan = is_nan(a) || is_nan(b);
+    let nv = match op {
+        Compare::Eq => is_snan(a) || is_snan(b),
+        Compare::Lt | Compare::Le => any_nan,
+    };
+    let r = match op {
+        Compare::Eq => a == b,
+        Compare::Lt => a < b,
+        Compare::Le => a <= b,
+    };
+    (r, if nv { NV } else { 0 })
+}
+
+/// The comparison of [`compare`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    /// `feq`
+    Eq,
+    /// `flt`
+    Lt,
+    /// `fle`
+    Le,
+}
+
+/// `fclass` result bits.
+pub fn classify<F: Fp>(x: F) -> u64 {
+    let neg = is_neg(x);
+    let bit = if is_nan(x) {
+        if is_snan(x) {
+            8
+        } else {
+            9
+        }
+    } else if is_inf(x) {
+        if neg {
+            0
+        } else {
+            7
+        }
+    } else if is_zero(x) {
+        if neg {
+            3
+        } else {
+            4
+        }
+    } else if x.raw() & F::EXP == 0 {
+        if neg {
+            2
+        } else {
+            5
+        }
+    } else if neg {
+        1
+    } else {
+        6
+    };
+    1 << bit
+}
+
+/// `fsgnj` (`kind` 0), `fsgnjn` (1), `fsgnjx` (2) on raw bits.
+pub fn sign_inject<F: Fp>(a: F, b: F, kind: u8) -> F {
+    let sign = match kind {
+        0 => b.raw() & F::SIGN,
+        1 => !b.raw() & F::SIGN,
+        _ => (a.raw() ^ b.raw()) & F::SIGN,
+    };
+    F::from_raw((a.raw() & !F::SIGN) | sign)
+}
+
+/// Round an `f64` to an integral value with `rm`.
+fn round_integral(x: f64, rm: u8) -> f64 {
+    match rm {
+        RTZ => x.trunc(),
+        RDN => x.floor(),
+        RUP => x.ceil(),
+        RMM => x.round(),
+        _ => x.round_ties_even(),
+    }
+}
+
+/// Float to integer of `bits` (32 or 64) bits, `signed` or not; the result is
+/// sign-extended from `bits` to 64 (`fcvt.w[u].*`, `fcvt.l[u].*`).
+pub fn to_int<F: Fp>(x: F, rm: u8, bits: u32, signed: bool) -> (u64, u8) {
+    let (min, max): (i128, i128) = if signed {
+        (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        (0, (1i128 << bits) - 1)
+    };
+    let sext = |v: i128| -> u64 {
+        let v = v as u64;
+        if bits == 32 {
+            v as u32 as i32 as i64 as u64
+        } else {
+            v
+        }
+    };
+    if is_nan(x) {
+        return (sext(max), NV);
+    }
+    let xf = x.to_f64();
+    let r = round_integral(xf, rm);
+    if r < min as f64 {
+        return (sext(min), NV);
+    }
+    if r > max as f64 {
+        return (sext(max), NV);
+    }
+    let v = r as i128;
+    if v > max {
+        return (sext(max), NV);
+    }
+    (sext(v), if r != xf { NX } else { 0 })
+}
+
+/// Integer to float (`fcvt.s.*`, `fcvt.d.*`).
+pub fn from_int<F: Fp>(v: i128, rm: u8) -> (F, u8) {
+    let r = F::from_i128(v);
+    finish(r, v.cmp(&r.to_i128()), rm)
+}
+
+/// `fcvt.s.d`.
+pub fn f64_to_f32(x: f64, rm: u8) -> (f32, u8) {
+    if let Some((_, nv)) = propagate_nan(&[x]) {
+        return (canonical(), nv);
+    }
+    let r = x as f32;
+    if is_inf(x) {
+        return (r, 0);
+    }
+    let cmp = x.partial_cmp(&f64::from(r)).unwrap_or(Ordering::Equal);
+    finish(r, cmp, rm)
+}
+
+/// `fcvt.d.s`.
+pub fn f32_to_f64(x: f32) -> (f64, u8) {
+    if let Some((_, nv)) = propagate_nan(&[x]) {
+        return (canonical(), nv);
+    }
+    (f64::from(x), 0)
+}
