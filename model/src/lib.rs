@@ -11,6 +11,7 @@
 pub mod formats;
 pub mod encoder;
 pub mod ingress;
+pub mod hart;
 pub mod isa;
 pub mod packet;
 pub mod params;

@@ -292,7 +292,47 @@ fn options_that_need_parameters_are_refused() {
             branch_prediction: true,
             ..EncoderOptions::default()
         },
+        EncoderOptions {
+            implicit_return: true,
+            ..EncoderOptions::default()
+        },
     ] {
         assert!(Encoder::new(&p, options).is_err());
     }
+}
+
+#[test]
+fn sec_implicit_return_inferred_returns_are_not_reported() {
+    let mut p = Params::rv32();
+    p.return_stack_size_p = 2;
+    let options = EncoderOptions {
+        implicit_return: true,
+        ..EncoderOptions::default()
+    };
+    // call (jal ra) -> callee -> ret back to the call's next instruction, twice.
+    let mut recs = straight(0x8000_0000, 1);
+    for _ in 0..2 {
+        recs.push(insn(0x8000_0004, Itype::InferableCall));
+        recs.push(insn(0x8000_0100, Itype::None));
+        recs.push(insn(0x8000_0104, Itype::Return));
+        recs.push(insn(0x8000_0008, Itype::TakenBranch));
+    }
+    recs.extend(straight(0x8000_0000, 2));
+    let with = run(&p, options, &recs);
+    let without = run(&p, EncoderOptions::default(), &recs);
+    let addresses = |ps: &[TeInst]| ps.iter().filter(|p| p.address_info().is_some()).count();
+    assert_eq!(addresses(&without), 3, "two returns and the final report");
+    assert_eq!(addresses(&with), 1, "only the final report");
+    // A return whose target differs from the prediction is reported, with irreport.
+    let mut bad = straight(0x8000_0000, 1);
+    bad.push(insn(0x8000_0004, Itype::InferableCall));
+    bad.push(insn(0x8000_0100, Itype::Return));
+    bad.push(insn(0x8000_0300, Itype::None));
+    bad.extend(straight(0x8000_0304, 2));
+    let packets = run(&p, options, &bad);
+    let reported = packets
+        .iter()
+        .find_map(|p| p.address_info().copied().filter(|a| a.irreport))
+        .expect("a packet with irreport");
+    assert_eq!(reported.irdepth, 1);
 }

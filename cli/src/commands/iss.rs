@@ -1,15 +1,16 @@
 //! `etrace iss`: run an ELF on the hart model and write its instruction trace as a spike CSV
 //! and / or an encoder-input CSV.
 
+use super::io::{create_output, finish_output};
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_model::formats::encoder_input::EncoderInputWriter;
-use etrace_model::formats::spike_csv::SpikeCsvWriter;
+use etrace_model::formats::encoder_input::{EncoderInputOptions, EncoderInputWriter};
+use etrace_model::formats::spike_csv::{SpikeRow, SpikeWriter};
 use etrace_model::hart::{Hart, HartConfig, IngressSink};
 use etrace_model::ingress::{IngressRecord, ItypeWidth};
 use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::BufWriter;
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// Arguments of `etrace iss`.
@@ -36,7 +37,7 @@ pub struct IssArgs {
 
 /// Writes every record to the requested files.
 struct FileSinks {
-    spike: Option<SpikeCsvWriter<BufWriter<File>>>,
+    spike: Option<SpikeWriter<BufWriter<File>>>,
     encoder_input: Option<EncoderInputWriter<BufWriter<File>>>,
     error: Option<std::io::Error>,
 }
@@ -48,7 +49,7 @@ impl IngressSink for FileSinks {
         }
         let result = (|| {
             if let Some(w) = &mut self.spike {
-                w.write_record(rec, insn)?;
+                w.write_row(&SpikeRow::from_ingress(rec, insn))?;
             }
             if let Some(w) = &mut self.encoder_input {
                 w.write_record(rec)?;
@@ -59,16 +60,6 @@ impl IngressSink for FileSinks {
             self.error = Some(e);
         }
     }
-}
-
-fn create(path: &Path) -> Result<BufWriter<File>, CliError> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).at(dir.display())?;
-    }
-    Ok(BufWriter::with_capacity(
-        1 << 20,
-        File::create(path).at(path.display())?,
-    ))
 }
 
 /// Runs `etrace iss`.
@@ -88,11 +79,17 @@ pub fn run(args: IssArgs) -> Result<(), CliError> {
     let mut hart = Hart::from_elf(&bytes, config).at(args.elf.display())?;
     let mut sinks = FileSinks {
         spike: match &args.spike_csv {
-            Some(p) => Some(SpikeCsvWriter::new(create(p)?).at(p.display())?),
+            Some(p) => Some(SpikeWriter::new(create_output(p)?).at(p.display())?),
             None => None,
         },
         encoder_input: match &args.encoder_input {
-            Some(p) => Some(EncoderInputWriter::new(create(p)?).at(p.display())?),
+            Some(p) => {
+                let columns = EncoderInputOptions {
+                    context: true,
+                    sijump: true,
+                };
+                Some(EncoderInputWriter::new(create_output(p)?, columns).at(p.display())?)
+            }
             None => None,
         },
         error: None,
@@ -103,11 +100,11 @@ pub fn run(args: IssArgs) -> Result<(), CliError> {
     if let Some(e) = sinks.error.take() {
         return Err(CliError::input(e, "writing the trace files"));
     }
-    if let Some(w) = sinks.spike.take() {
-        w.into_inner().and_then(|mut f| f.flush()).at("spike CSV")?;
+    if let (Some(w), Some(p)) = (sinks.spike.take(), &args.spike_csv) {
+        finish_output(w.into_inner(), p)?;
     }
-    if let Some(w) = sinks.encoder_input.take() {
-        w.into_inner().and_then(|mut f| f.flush()).at("encoder input")?;
+    if let (Some(w), Some(p)) = (sinks.encoder_input.take(), &args.encoder_input) {
+        finish_output(w.into_inner(), p)?;
     }
     let console = hart.console();
     if !console.is_empty() {

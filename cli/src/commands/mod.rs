@@ -1,4 +1,5 @@
 //! One module per `etrace` sub-command.
 
 pub mod convert;
+mod io;
 pub mod iss;

@@ -124,7 +124,6 @@ pub struct PredictedCount {
 /// Format 0 subformat 0 with address (when counting predicted branches), else format 1
 /// (with branches) or 2 (without) reporting `iaddr` (`sec:format0`, `sec:format1`,
 /// `sec:format2`).
-#[allow(clippy::too_many_arguments)]
 pub fn address(
     params: &Params,
     options: &EncoderOptions,
@@ -132,15 +131,11 @@ pub fn address(
     last_address: u64,
     map: BranchMap,
     count: Option<PredictedCount>,
-    notify: bool,
-    updiscon: bool,
+    flags: AddressInfo,
 ) -> TeInst {
     let info = AddressInfo {
         address: reported_address(params, options, iaddr, last_address),
-        notify,
-        updiscon,
-        irreport: false,
-        irdepth: 0,
+        ..flags
     };
     if let Some(count) = count {
         TeInst::BranchCount(BranchCount {

@@ -10,6 +10,7 @@
 pub mod branch_map;
 mod build;
 pub mod decision;
+pub mod implicit_return;
 pub mod options;
 pub mod predictor;
 pub mod resync;
@@ -22,7 +23,9 @@ use crate::ingress::{IngressRecord, Itype};
 use crate::packet::{QualStatus, TeInst};
 use crate::params::Params;
 use branch_map::BranchMap;
+use crate::packet::AddressInfo;
 use decision::{Action, Classify, State};
+use implicit_return::ReturnStack;
 use predictor::BranchPredictor;
 use resync::ResyncCounter;
 use window::{Slot, Window};
@@ -65,6 +68,8 @@ pub struct Encoder {
     pbc: u64,
     /// The current instruction is a branch that failed its prediction.
     curr_mispredicted: bool,
+    /// `sec:implicit-return`: nested calls, when implicit return is enabled.
+    irstack: Option<ReturnStack>,
     resync: ResyncCounter,
     /// Address reported by the last packet that carried one (for differential addresses).
     last_address: u64,
@@ -91,10 +96,19 @@ impl Encoder {
                 needs: "sijump_p = 1",
             });
         }
-        if options.implicit_return {
+        if options.implicit_return && params.itype_width_p != 4 {
             return Err(EncoderError::OptionNeedsParameter {
                 option: "implicit-return",
-                needs: "an implicit-return implementation (not in this model yet)",
+                needs: "itype_width_p = 4",
+            });
+        }
+        if options.implicit_return
+            && params.return_stack_size_p == 0
+            && params.call_counter_size_p == 0
+        {
+            return Err(EncoderError::OptionNeedsParameter {
+                option: "implicit-return",
+                needs: "return_stack_size_p > 0 or call_counter_size_p > 0",
             });
         }
         if options.branch_prediction && params.bpred_size_p == 0 {
@@ -113,6 +127,9 @@ impl Encoder {
                 .then(|| BranchPredictor::new(params.bpred_size_p, params.iaddress_lsb_p)),
             pbc: 0,
             curr_mispredicted: false,
+            irstack: options
+                .implicit_return
+                .then(|| ReturnStack::new(params)),
             resync: ResyncCounter::new(options.resync_max),
             last_address: 0,
             curr_trap_reported: false,
@@ -215,6 +232,8 @@ impl Encoder {
         if w.curr.is_branch() {
             self.record_branch(w.curr.rec.iaddr, w.curr.rec.itype == Itype::TakenBranch);
         }
+        self.track_calls();
+        let w = self.window;
         let state = State {
             branches: self.branch_map.branches,
             branch_map_full: self.branch_map.is_full(),
@@ -227,6 +246,46 @@ impl Encoder {
         for (action, reasons) in decision::decide(&w, &state, &*self) {
             self.act(action, reasons, index);
         }
+    }
+
+    /// Implicit return mode: updates the return stack for the current instruction and marks
+    /// inferred / mispredicted returns in the window.
+    fn track_calls(&mut self) {
+        let Some(stack) = &mut self.irstack else {
+            return;
+        };
+        let (curr, next) = (&mut self.window.curr, &self.window.next);
+        if curr.rec.iretire == 0 {
+            return;
+        }
+        match curr.rec.itype {
+            Itype::UninferableCall | Itype::InferableCall => {
+                stack.call(curr.rec.next_sequential());
+            }
+            Itype::Return if next.valid => {
+                let depth_before = stack.depth();
+                curr.implicit_return = stack.try_return(next.rec.iaddr);
+                curr.return_mispredicted = !curr.implicit_return && depth_before > 0;
+            }
+            t if t.is_branch() => stack.branch(),
+            _ => {}
+        }
+    }
+
+    /// `irreport` / `irdepth` of an address packet for the current instruction (`sec:irxx`).
+    fn implicit_return_report(&self, updiscon_target: bool) -> (bool, u64) {
+        let Some(stack) = &self.irstack else {
+            return (false, 0);
+        };
+        let w = &self.window;
+        if updiscon_target && w.prev.return_mispredicted {
+            return (true, stack.depth());
+        }
+        let before_format3 = !w.next.traced() || self.next_is_format3();
+        if before_format3 && stack.must_report_depth(w.prev.implicit_return) {
+            return (true, stack.depth());
+        }
+        (false, 0)
     }
 
     /// `pbc >= 31`: correctly predicted branches are counted instead of mapped.
@@ -268,6 +327,9 @@ impl Encoder {
             if let Some(p) = &mut self.predictor {
                 p.reset();
             }
+            if let Some(s) = &mut self.irstack {
+                s.reset();
+            }
         }
     }
 
@@ -302,6 +364,7 @@ impl Encoder {
             }
             Action::Address => {
                 let updiscon = updiscon_target && self.next_is_format3();
+                let (irreport, irdepth) = self.implicit_return_report(updiscon_target);
                 let count = self.counting().then(|| build::PredictedCount {
                     branch_count: (self.pbc - 31) as u32,
                     failed_here: self.curr_mispredicted,
@@ -315,8 +378,13 @@ impl Encoder {
                     self.last_address,
                     map,
                     count,
-                    w.curr.notify,
-                    updiscon,
+                    AddressInfo {
+                        address: 0,
+                        notify: w.curr.notify,
+                        updiscon,
+                        irreport,
+                        irdepth,
+                    },
                 );
                 self.last_address = w.curr.rec.iaddr;
                 self.send(packet, index, reasons, false);
@@ -367,6 +435,6 @@ impl Classify for Encoder {
         }
         let sequentially_inferable =
             self.options.sijump && self.params.sijump_p != 0 && slot.rec.sijump;
-        slot.rec.itype.is_uninferable_discon() && !sequentially_inferable
+        slot.rec.itype.is_uninferable_discon() && !sequentially_inferable && !slot.implicit_return
     }
 }

@@ -14,6 +14,10 @@ pub struct Slot {
     pub notify: bool,
     /// The ingress record.
     pub rec: IngressRecord,
+    /// Implicit return mode: this return was inferred from the return stack.
+    pub implicit_return: bool,
+    /// Implicit return mode: this return failed the return-address prediction.
+    pub return_mispredicted: bool,
 }
 
 impl Slot {
@@ -24,6 +28,8 @@ impl Slot {
             qualified,
             notify,
             rec,
+            implicit_return: false,
+            return_mispredicted: false,
         }
     }
 

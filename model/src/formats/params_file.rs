@@ -266,7 +266,10 @@ pub fn parse_toml(text: &str, base: Params, file: Option<Arc<str>>) -> Result<Pa
             .map_or(text.len(), |(b, _)| b);
         let (line, column) = line_col(text, byte);
         FormatError::Syntax {
-            message: format!("invalid TOML: {}", e.message().trim_end()),
+            message: format!(
+                "invalid TOML: {}",
+                e.message().trim_end().replace('\n', "; ")
+            ),
             at: Location::at(file.clone(), line, column),
         }
     })?;

@@ -68,7 +68,7 @@ const MISA_EXTENSIONS: u64 =
     (1 << 0) | (1 << 2) | (1 << 3) | (1 << 5) | (1 << 8) | (1 << 12) | (1 << 18) | (1 << 20);
 
 /// spike's `marchid`.
-const MARCHID: u64 = 5;
+const MARCHID_VALUE: u64 = 5;
 
 /// CSR addresses used by name.
 pub(crate) mod addr {
@@ -188,9 +188,9 @@ impl Hart {
         self.csr.mstatus = new;
     }
 
-    fn counter_enabled(&self, addr: u16) -> bool {
+    fn counter_enabled(&self, addr: u16, prv: Privilege) -> bool {
         let bit = 1u64 << (addr & 0x1f);
-        match self.prv {
+        match prv {
             Privilege::Machine => true,
             Privilege::Supervisor => self.csr.mcounteren & bit != 0,
             _ => self.csr.mcounteren & self.csr.scounteren & bit != 0,
@@ -212,6 +212,11 @@ impl Hart {
     /// Read CSR `a` as an instruction at the current privilege would (access-level and
     /// read-only checks aside); `None` if that raises an illegal-instruction exception.
     pub(crate) fn csr_read(&self, a: u16) -> Option<u64> {
+        self.csr_read_as(a, self.prv)
+    }
+
+    /// [`Hart::csr_read`] at privilege `prv`.
+    pub(crate) fn csr_read_as(&self, a: u16, prv: Privilege) -> Option<u64> {
         use addr::*;
         let rv32 = self.xlen == Xlen::X32;
         let c = &self.csr;
@@ -222,7 +227,7 @@ impl Hart {
             FCSR => u64::from(c.frm) << 5 | u64::from(c.fflags),
             0xc00..=0xc1f | 0xc80..=0xc9f => {
                 let high = a >= 0xc80;
-                if (high && !rv32) || !self.counter_enabled(a) {
+                if (high && !rv32) || !self.counter_enabled(a, prv) {
                     return None;
                 }
                 let v = match a & 0x7f {
@@ -243,7 +248,7 @@ impl Hart {
             STVAL => c.stval,
             SIP => c.mip & c.mideleg,
             SATP => {
-                if self.prv == Privilege::Supervisor && c.mstatus & MSTATUS_TVM != 0 {
+                if prv == Privilege::Supervisor && c.mstatus & MSTATUS_TVM != 0 {
                     return None;
                 }
                 c.satp
@@ -287,7 +292,7 @@ impl Hart {
             0xb03..=0xb1f => 0,
             0xb83..=0xb9f if rv32 => 0,
             MVENDORID | MIMPID | MHARTID | MCONFIGPTR => 0,
-            MARCHID => MARCHID,
+            MARCHID => MARCHID_VALUE,
             _ => return None,
         };
         Some(v & self.xlen_mask())

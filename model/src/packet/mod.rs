@@ -23,7 +23,7 @@ mod golden_tests;
 #[cfg(test)]
 mod roundtrip_tests;
 
-pub(crate) use bits::{significant_bits, BitReader, BitWriter};
+pub(crate) use bits::{sign_compress, significant_bits, BitReader, BitWriter};
 pub use error::PacketError;
 pub use listing::Listing;
 pub use pack::{pack, pack_uncompressed, PackedPayload};

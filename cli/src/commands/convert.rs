@@ -1,0 +1,69 @@
+//! `etrace convert`: spike instruction-trace CSV -> encoder-input CSV, deriving `itype`,
+//! `iretire` and `ilastsize` as the hart's ingress port does.
+
+use super::io::{create_output, finish_output, load_params};
+use crate::error::{CliError, InputContext};
+use clap::Args;
+use etrace_model::formats::convert::{ConvertOptions, SpikeToIngress};
+use etrace_model::formats::encoder_input::{EncoderInputOptions, EncoderInputWriter};
+use etrace_model::formats::spike_csv::SpikeReader;
+use etrace_model::isa::Xlen;
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+
+/// Arguments of `etrace convert`.
+#[derive(Args)]
+pub struct ConvertArgs {
+    /// Spike instruction trace CSV to read.
+    #[arg(long, value_name = "IN")]
+    pub spike_csv: PathBuf,
+    /// Encoder-input CSV to write.
+    #[arg(long, value_name = "OUT")]
+    pub encoder_input: PathBuf,
+    /// Encoder parameters (TOML or static config): `iaddress_width_p` gives RV32 / RV64,
+    /// `itype_width_p` the itype codes, `nocontext_p` / `sijump_p` the optional columns.
+    #[arg(long, value_name = "P")]
+    pub params: Option<PathBuf>,
+    /// Decode the instructions as RV32 (overrides the parameters).
+    #[arg(long, conflicts_with = "rv64")]
+    pub rv32: bool,
+    /// Decode the instructions as RV64 (the default without parameters).
+    #[arg(long)]
+    pub rv64: bool,
+}
+
+/// Runs `etrace convert`.
+pub fn run(args: ConvertArgs) -> Result<(), CliError> {
+    let params = load_params(args.params.as_deref(), 64)?;
+    let mut options = ConvertOptions::from_params(&params);
+    if args.rv32 {
+        options.xlen = Xlen::X32;
+    } else if args.rv64 {
+        options.xlen = Xlen::X64;
+    }
+    let input = File::open(&args.spike_csv).at(args.spike_csv.display())?;
+    let reader = SpikeReader::new(BufReader::with_capacity(1 << 20, input))
+        .with_file_name(args.spike_csv.display().to_string());
+    let out = create_output(&args.encoder_input)?;
+    let columns = EncoderInputOptions {
+        sijump: true,
+        ..EncoderInputOptions::from_params(&params)
+    };
+    let mut writer = EncoderInputWriter::new(out, columns).at(args.encoder_input.display())?;
+    let mut count = 0u64;
+    for record in SpikeToIngress::new(reader, options) {
+        let record = record.map_err(|e| CliError::input(e, args.spike_csv.display()))?;
+        writer
+            .write_record(&record)
+            .at(args.encoder_input.display())?;
+        count += 1;
+    }
+    finish_output(writer.into_inner(), &args.encoder_input)?;
+    eprintln!(
+        "{} -> {}: {count} records",
+        args.spike_csv.display(),
+        args.encoder_input.display()
+    );
+    Ok(())
+}

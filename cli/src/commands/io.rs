@@ -1,0 +1,40 @@
+//! File helpers shared by the sub-commands: output files, parameter files.
+
+use crate::error::{CliError, InputContext};
+use etrace_model::formats::params_file::load_params as load_params_file;
+use etrace_model::params::Params;
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// Creates an output file (and its folder), buffered.
+pub fn create_output(path: &Path) -> Result<BufWriter<File>, CliError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).at(dir.display())?;
+    }
+    Ok(BufWriter::with_capacity(
+        1 << 20,
+        File::create(path).at(path.display())?,
+    ))
+}
+
+/// Flushes an output file taken back from a writer.
+pub fn finish_output(
+    inner: std::io::Result<BufWriter<File>>,
+    path: &Path,
+) -> Result<(), CliError> {
+    inner.and_then(|mut f| f.flush()).at(path.display())
+}
+
+/// The parameters of `--params`, or the defaults for an `xlen`-bit hart.
+pub fn load_params(path: Option<&Path>, xlen: u32) -> Result<Params, CliError> {
+    let base = if xlen == 32 {
+        Params::rv32()
+    } else {
+        Params::rv64()
+    };
+    match path {
+        Some(p) => load_params_file(p, base).map_err(|e| CliError::input(e, p.display())),
+        None => Ok(base),
+    }
+}

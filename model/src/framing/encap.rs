@@ -1,0 +1,399 @@
+//! Unformatted Trace & Diagnostic Data Packet Encapsulation for RISC-V, v1.0
+//! (`e-trace-encap/encapsulation.adoc`, `e-trace-specifics.adoc`).
+//!
+//! A normal packet is `header` (length:5, flow:2, extend:1), `srcID` (0-16 bits),
+//! `timestamp` (T bytes when extend = 1), then the payload group: `type` (0-8 bits) and
+//! `trace_payload`; all groups are one little-endian bit string, and `header.length` =
+//! ceil((#bits(payload) + #bits(srcID) % 8) / 8) (`_section_packet_length`). The E-Trace
+//! payload is carried in its shortest sign-extension-equivalent bit length, so a
+//! deframed payload may be shorter than the one framed (its sign extension is the same),
+//! and padding bits repeat the payload's last bit.
+//!
+//! A null byte has its 5 LSBs zero. A synchronisation sequence is N = 31 + T + S
+//! `null.idle` packets and one `null.alignment` (`_section_null_encapsulation`); after at
+//! least N + 1 null bytes the first non-null byte starts a normal packet, which is how
+//! [`EncapDeframer`] finds packet boundaries in a stream entered at an arbitrary byte and
+//! resynchronises after an error.
+
+use super::FrameError;
+use crate::packet::{significant_bits, BitReader, BitWriter};
+
+/// Maximum `header.length` (5-bit field).
+const MAX_LENGTH: usize = 31;
+
+/// Encapsulation parameters (`encapsulation.adoc`; `e-trace-specifics.adoc` for `type`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EncapConfig {
+    /// Width of `srcID` in bits, 0-16 (`trTeSrcBits`).
+    pub src_bits: u8,
+    /// Timestamp length T in bytes, 0-8 (`trTsWidth` / 8); timestamps are possible only
+    /// when T > 0.
+    pub timestamp_bytes: u8,
+    /// Width of the `type` field, 0-8 (0 when only instruction trace is supported).
+    pub type_bits: u8,
+    /// The `type` value of the packets this side frames (E-Trace with a 1-bit type:
+    /// 0 = instruction trace).
+    pub type_value: u8,
+    /// The `flow` indicator of framed normal packets, 0-3.
+    pub flow: u8,
+}
+
+/// A deframed normal packet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncapPacket {
+    /// Byte offset of its header in the stream.
+    pub offset: usize,
+    /// `header.flow`.
+    pub flow: u8,
+    /// `srcID` (0 when the width is 0).
+    pub src_id: u16,
+    /// `timestamp`, present when `header.extend` is 1.
+    pub timestamp: Option<u64>,
+    /// `type` (0 when the width is 0).
+    pub packet_type: u8,
+    /// `trace_payload`, byte aligned, last byte sign-extended.
+    pub payload: Vec<u8>,
+}
+
+/// One item of an encapsulated stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EncapItem {
+    /// A normal packet.
+    Packet(EncapPacket),
+    /// A `null.idle` packet (header 0 with extend = 0).
+    NullIdle {
+        /// Byte offset.
+        offset: usize,
+        /// `header.flow`.
+        flow: u8,
+    },
+    /// A `null.alignment` packet (length 0, extend = 1).
+    NullAlignment {
+        /// Byte offset.
+        offset: usize,
+        /// `header.flow`.
+        flow: u8,
+    },
+    /// The deframer found a synchronisation sequence and resumes at `offset` after
+    /// skipping `skipped` bytes (the null bytes of the sequence included).
+    Synced {
+        /// Offset of the first packet after the sequence.
+        offset: usize,
+        /// Bytes skipped while searching.
+        skipped: usize,
+    },
+}
+
+impl EncapConfig {
+    /// Checks every setting's range.
+    pub fn validate(&self) -> Result<(), FrameError> {
+        let checks: [(&'static str, u8, u8); 5] = [
+            ("src_bits", self.src_bits, 16),
+            ("timestamp_bytes", self.timestamp_bytes, 8),
+            ("type_bits", self.type_bits, 8),
+            ("flow", self.flow, 3),
+            (
+                "type_value",
+                self.type_value,
+                if self.type_bits >= 8 {
+                    u8::MAX
+                } else {
+                    (1u8 << self.type_bits) - 1
+                },
+            ),
+        ];
+        for (what, value, max) in checks {
+            if value > max {
+                return Err(FrameError::BadConfig {
+                    what,
+                    value: u64::from(value),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// S: whole bytes of `srcID` (`_section_packet_length`).
+    pub fn src_id_bytes(&self) -> usize {
+        usize::from(self.src_bits / 8)
+    }
+
+    /// N = 31 + T + S: the longest run of null bytes inside a normal packet
+    /// ("Synchronization").
+    pub fn max_null_run(&self) -> usize {
+        MAX_LENGTH + usize::from(self.timestamp_bytes) + self.src_id_bytes()
+    }
+
+    /// A synchronisation sequence for an unframed stream: N `null.idle` packets then one
+    /// `null.alignment` (flow 0).
+    pub fn sync_sequence(&self) -> Vec<u8> {
+        let mut seq = vec![0u8; self.max_null_run()];
+        seq.push(0x80);
+        seq
+    }
+
+    /// Frames one E-Trace payload as a normal packet with this `srcID` and, if given, a
+    /// timestamp (which sets `header.extend`).
+    pub fn frame(
+        &self,
+        payload: &[u8],
+        src_id: u16,
+        timestamp: Option<u64>,
+    ) -> Result<Vec<u8>, FrameError> {
+        self.validate()?;
+        if payload.is_empty() {
+            return Err(FrameError::EmptyInput);
+        }
+        if u32::from(src_id) >> self.src_bits != 0 {
+            return Err(FrameError::ValueTooWide {
+                field: "srcID",
+                value: u64::from(src_id),
+                bits: u32::from(self.src_bits),
+            });
+        }
+        let ts_bits = 8 * u32::from(self.timestamp_bytes);
+        if let Some(ts) = timestamp {
+            if ts_bits == 0 || (ts_bits < 64 && ts >> ts_bits != 0) {
+                return Err(FrameError::ValueTooWide {
+                    field: "timestamp",
+                    value: ts,
+                    bits: ts_bits,
+                });
+            }
+        }
+        let payload_bits = significant_bits(payload);
+        let partial = usize::from(self.src_bits % 8) + usize::from(self.type_bits);
+        let length = (partial + payload_bits).div_ceil(8);
+        if length > MAX_LENGTH {
+            return Err(FrameError::PayloadTooLong {
+                bits: partial + payload_bits,
+                max: 8 * MAX_LENGTH,
+            });
+        }
+        let mut body = BitWriter::new();
+        body.push(u64::from(src_id), u32::from(self.src_bits));
+        if let Some(ts) = timestamp {
+            body.push(ts, ts_bits);
+        }
+        body.push(u64::from(self.type_value), u32::from(self.type_bits));
+        for i in 0..payload_bits {
+            body.push_bit((payload[i / 8] >> (i % 8)) & 1 == 1);
+        }
+        let header = length as u8 | (self.flow & 3) << 5 | u8::from(timestamp.is_some()) << 7;
+        let mut out = vec![header];
+        out.extend(body.into_sign_extended_bytes());
+        Ok(out)
+    }
+}
+
+/// Frames packets into an unframed encap stream, inserting a synchronisation sequence
+/// before the first packet and then whenever `sync_interval` bytes have been written
+/// since the last one (0 = never).
+#[derive(Debug, Clone)]
+pub struct EncapWriter {
+    config: EncapConfig,
+    sync_interval: usize,
+    since_sync: Option<usize>,
+    out: Vec<u8>,
+}
+
+impl EncapWriter {
+    /// A writer with the given configuration and synchronisation interval in bytes.
+    pub fn new(config: EncapConfig, sync_interval: usize) -> EncapWriter {
+        EncapWriter {
+            config,
+            sync_interval,
+            since_sync: None,
+            out: Vec::new(),
+        }
+    }
+
+    /// Appends one normal packet (preceded by a sync sequence when one is due).
+    pub fn write(
+        &mut self,
+        payload: &[u8],
+        src_id: u16,
+        timestamp: Option<u64>,
+    ) -> Result<(), FrameError> {
+        let packet = self.config.frame(payload, src_id, timestamp)?;
+        if self.sync_interval > 0 && self.since_sync.is_none_or(|n| n >= self.sync_interval) {
+            self.out.extend(self.config.sync_sequence());
+            self.since_sync = Some(0);
+        }
+        self.since_sync = self.since_sync.map(|n| n + packet.len());
+        self.out.extend(packet);
+        Ok(())
+    }
+
+    /// The stream written so far.
+    pub fn bytes(&self) -> &[u8] {
+        &self.out
+    }
+
+    /// The stream.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.out
+    }
+}
+
+/// Streaming deframer over an encap byte stream; yields items in stream order. After an
+/// error it searches for the next synchronisation sequence (N + 1 null bytes) and
+/// resumes after it; a packet cut off by the end of the stream ends the iteration with
+/// [`FrameError::Truncated`] and leaves [`EncapDeframer::position`] at its header, so a
+/// live reader can keep those bytes and retry when more arrive.
+#[derive(Debug, Clone)]
+pub struct EncapDeframer<'a> {
+    data: &'a [u8],
+    config: EncapConfig,
+    pos: usize,
+    synced: bool,
+    done: bool,
+}
+
+impl<'a> EncapDeframer<'a> {
+    /// A deframer for a stream whose first byte is a packet header.
+    pub fn new(data: &'a [u8], config: EncapConfig) -> EncapDeframer<'a> {
+        EncapDeframer {
+            data,
+            config,
+            pos: 0,
+            synced: true,
+            done: false,
+        }
+    }
+
+    /// A deframer for a stream entered at an arbitrary byte: it first searches for a
+    /// synchronisation sequence.
+    pub fn new_unsynced(data: &'a [u8], config: EncapConfig) -> EncapDeframer<'a> {
+        EncapDeframer {
+            synced: false,
+            ..EncapDeframer::new(data, config)
+        }
+    }
+
+    /// Offset of the first byte not yet consumed.
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    fn fail(&mut self, err: FrameError) -> Option<Result<EncapItem, FrameError>> {
+        self.pos += 1;
+        self.synced = false;
+        Some(Err(err))
+    }
+
+    /// Searches from `pos` for N + 1 null bytes followed by a non-null byte.
+    fn hunt(&mut self) -> Option<Result<EncapItem, FrameError>> {
+        let start = self.pos;
+        let need = self.config.max_null_run() + 1;
+        let mut run = 0usize;
+        for (i, &b) in self.data.iter().enumerate().skip(start) {
+            if b & 0x1f == 0 {
+                run += 1;
+            } else if run >= need {
+                self.pos = i;
+                self.synced = true;
+                return Some(Ok(EncapItem::Synced {
+                    offset: i,
+                    skipped: i - start,
+                }));
+            } else {
+                run = 0;
+            }
+        }
+        self.pos = self.data.len();
+        self.done = true;
+        if run >= need || start == self.data.len() {
+            None
+        } else {
+            Some(Err(FrameError::NoSync {
+                offset: start,
+                len: self.data.len() - start,
+            }))
+        }
+    }
+
+    fn parse(&mut self) -> Option<Result<EncapItem, FrameError>> {
+        let offset = self.pos;
+        let header = self.data[offset];
+        let length = usize::from(header & 0x1f);
+        let flow = (header >> 5) & 3;
+        let extend = header & 0x80 != 0;
+        if length == 0 {
+            self.pos += 1;
+            return Some(Ok(if extend {
+                EncapItem::NullAlignment { offset, flow }
+            } else {
+                EncapItem::NullIdle { offset, flow }
+            }));
+        }
+        let cfg = self.config;
+        if extend && cfg.timestamp_bytes == 0 {
+            return self.fail(FrameError::BadHeader {
+                offset,
+                header,
+                reason: "extend is 1 but the timestamp width is 0",
+            });
+        }
+        let ts_bytes = if extend {
+            usize::from(cfg.timestamp_bytes)
+        } else {
+            0
+        };
+        let body_len = cfg.src_id_bytes() + ts_bytes + length;
+        let available = self.data.len() - offset;
+        if 1 + body_len > available {
+            self.done = true;
+            return Some(Err(FrameError::Truncated {
+                offset,
+                needed: 1 + body_len,
+                available,
+            }));
+        }
+        let body = &self.data[offset + 1..offset + 1 + body_len];
+        let lead = usize::from(cfg.src_bits) + 8 * ts_bytes + usize::from(cfg.type_bits);
+        if lead >= 8 * body_len {
+            return self.fail(FrameError::EmptyPayload { offset });
+        }
+        let mut r = BitReader::new(body);
+        let src_id = r.read(u32::from(cfg.src_bits)) as u16;
+        let timestamp = extend.then(|| r.read(8 * ts_bytes as u32));
+        let packet_type = r.read(u32::from(cfg.type_bits)) as u8;
+        let mut payload = BitWriter::new();
+        for _ in lead..8 * body_len {
+            payload.push_bit(r.bit());
+        }
+        let mut payload = payload.into_sign_extended_bytes();
+        if lead % 8 != 0 {
+            crate::packet::sign_compress(&mut payload);
+        }
+        self.pos = offset + 1 + body_len;
+        Some(Ok(EncapItem::Packet(EncapPacket {
+            offset,
+            flow,
+            src_id,
+            timestamp,
+            packet_type,
+            payload,
+        })))
+    }
+}
+
+impl Iterator for EncapDeframer<'_> {
+    type Item = Result<EncapItem, FrameError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done || self.pos >= self.data.len() {
+            return None;
+        }
+        if self.config.validate().is_err() {
+            self.done = true;
+            return self.config.validate().err().map(Err);
+        }
+        if self.synced {
+            self.parse()
+        } else {
+            self.hunt()
+        }
+    }
+}
