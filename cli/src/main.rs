@@ -24,6 +24,10 @@ enum Command {
     Iss(commands::iss::IssArgs),
     /// Convert a spike CSV into an encoder-input CSV.
     Convert(commands::convert::ConvertArgs),
+    /// Encode ingress (ELF, spike CSV or encoder-input CSV) into framed te_inst packets.
+    Encode(commands::encode::EncodeArgs),
+    /// List the packets of a framed stream with their fields.
+    Dump(commands::dump::DumpArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +35,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Iss(args) => commands::iss::run(args),
         Command::Convert(args) => commands::convert::run(args),
+        Command::Encode(args) => commands::encode::run(args),
+        Command::Dump(args) => commands::dump::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -84,7 +84,10 @@ impl Itype {
 
     /// The `itype` of a numeric code; `None` for the reserved code 7 and values above 15.
     pub fn from_code(code: u64) -> Option<Itype> {
-        Itype::ALL.iter().copied().find(|t| u64::from(t.code()) == code)
+        Itype::ALL
+            .iter()
+            .copied()
+            .find(|t| u64::from(t.code()) == code)
     }
 
     /// True for codes that end the block with an uninferable discontinuity

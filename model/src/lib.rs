@@ -8,10 +8,11 @@
 //! * `params`: the encoder parameters of `discovery.adoc`;
 //! * `formats`: the reference flow's files (spike CSV, encoder-input CSV, parameter files).
 
-pub mod formats;
 pub mod encoder;
-pub mod ingress;
+pub mod formats;
+pub mod framing;
 pub mod hart;
+pub mod ingress;
 pub mod isa;
 pub mod packet;
 pub mod params;

@@ -20,7 +20,9 @@ fn insn(iaddr: u64, itype: Itype) -> IngressRecord {
 }
 
 fn straight(from: u64, count: u64) -> Vec<IngressRecord> {
-    (0..count).map(|i| insn(from + 4 * i, Itype::None)).collect()
+    (0..count)
+        .map(|i| insn(from + 4 * i, Itype::None))
+        .collect()
 }
 
 fn run(params: &Params, options: EncoderOptions, records: &[IngressRecord]) -> Vec<TeInst> {
@@ -215,7 +217,10 @@ fn sec_implicit_exception_omits_the_handler_address() {
         insn(0x8000_0204, Itype::None),
     ];
     let packets = run(&p, options, &recs);
-    assert!(matches!(&packets[2], TeInst::AddrOnly(_)), "er_n reports the ecall");
+    assert!(
+        matches!(&packets[2], TeInst::AddrOnly(_)),
+        "er_n reports the ecall"
+    );
     assert!(matches!(
         &packets[3],
         TeInst::Trap(Trap {

@@ -97,7 +97,11 @@ fn fragment_code_and_transport_illegal_opcode() {
     let packets = encode(&records);
     let got = payloads(&packets);
     // support, sync, then lines 53, 56, 58, 59 of the fragment, then the end of trace.
-    assert_eq!(got[0], vec![0x1f, 0x04], "support packet (startup xrle, line 42)");
+    assert_eq!(
+        got[0],
+        vec![0x1f, 0x04],
+        "support packet (startup xrle, line 42)"
+    );
     assert_eq!(got[2], vec![0x05, 0x04, 0x01, 0x00, 0x80, 0x00], "line 53");
     assert_eq!(packets[2].2, vec![Reason::PrevUpdiscon]);
     assert_eq!(got[3], vec![0x32, 0x04, 0x00, 0x00, 0x02], "line 56");
@@ -122,8 +126,15 @@ fn fragment_code_and_transport_illegal_opcode() {
         vec![0x73, 0x00, 0x00, 0x00, 0x00, 0xd8, 0x00, 0x00, 0x40],
         "line 59 (annotated fields)"
     );
-    assert_eq!(packets[5].2, vec![Reason::PrevException, Reason::PrevReported]);
-    assert_eq!(packets.len(), 8, "final address report and support packet follow");
+    assert_eq!(
+        packets[5].2,
+        vec![Reason::PrevException, Reason::PrevReported]
+    );
+    assert_eq!(
+        packets.len(),
+        8,
+        "final address report and support packet follow"
+    );
 }
 
 #[test]

@@ -17,19 +17,43 @@ const JUMPS: &[(&str, u32, Xlen, u8, u8, u8, JumpClass)] = &[
     ("jalr x0, 0(x1)", 0x0000_8067, X32, 4, 6, 13, Return),
     ("jalr x0, 0(x5)", 0x0002_8067, X32, 4, 6, 13, Return),
     ("jalr x0, 0(x6)", 0x0003_0067, X32, 4, 6, 10, JumpNoLinkage),
-    ("jalr x0, -12(x6)", 0xff43_0067, X64, 4, 6, 10, JumpNoLinkage),
+    (
+        "jalr x0, -12(x6)",
+        0xff43_0067,
+        X64,
+        4,
+        6,
+        10,
+        JumpNoLinkage,
+    ),
     ("jalr x1, 0(x6)", 0x0003_00e7, X32, 4, 6, 8, Call),
     ("jalr x5, 0(x6)", 0x0003_02e7, X32, 4, 6, 8, Call),
     ("jalr x1, 0(x1)", 0x0000_80e7, X32, 4, 6, 8, Call),
     ("jalr x5, 0(x5)", 0x0002_82e7, X32, 4, 6, 8, Call),
     ("jalr x1, 0(x5)", 0x0002_80e7, X32, 4, 6, 12, CoroutineSwap),
     ("jalr x5, 0(x1)", 0x0000_82e7, X64, 4, 6, 12, CoroutineSwap),
-    ("jalr x7, 0(x6)", 0x0003_03e7, X32, 4, 6, 14, OtherWithLinkage),
+    (
+        "jalr x7, 0(x6)",
+        0x0003_03e7,
+        X32,
+        4,
+        6,
+        14,
+        OtherWithLinkage,
+    ),
     ("jalr x7, 0(x1)", 0x0000_83e7, X32, 4, 6, 13, Return),
     ("jalr x7, 0(x5)", 0x0002_83e7, X64, 4, 6, 13, Return),
     ("jalr x0, 16(x0)", 0x0100_0067, X32, 4, 0, 11, JumpNoLinkage),
     ("jalr x1, 16(x0)", 0x0100_00e7, X32, 4, 0, 9, Call),
-    ("jalr x7, 16(x0)", 0x0100_03e7, X32, 4, 0, 15, OtherWithLinkage),
+    (
+        "jalr x7, 16(x0)",
+        0x0100_03e7,
+        X32,
+        4,
+        0,
+        15,
+        OtherWithLinkage,
+    ),
     ("jalr x5, -4(x0)", 0xffc0_02e7, X64, 4, 0, 9, Call),
     ("c.j", 0xa029, X32, 2, 0, 11, JumpNoLinkage),
     ("c.j (rv64)", 0xa029, X64, 2, 0, 11, JumpNoLinkage),
@@ -49,12 +73,28 @@ fn ingressport_itype_of_jumps_width3_and_width4() {
         assert_eq!(d.size, size, "{asm}: size");
         assert_eq!(d.jump_class(), class, "{asm}: jump class");
         for taken in [false, true] {
-            assert_eq!(d.itype(taken, ItypeWidth::W3).code(), w3, "{asm}: itype width 3");
-            assert_eq!(d.itype(taken, ItypeWidth::W4).code(), w4, "{asm}: itype width 4");
+            assert_eq!(
+                d.itype(taken, ItypeWidth::W3).code(),
+                w3,
+                "{asm}: itype width 3"
+            );
+            assert_eq!(
+                d.itype(taken, ItypeWidth::W4).code(),
+                w4,
+                "{asm}: itype width 4"
+            );
         }
-        assert_eq!(d.is_uninferable_jump(), w3 == 6, "{asm}: is_uninferable_jump");
+        assert_eq!(
+            d.is_uninferable_jump(),
+            w3 == 6,
+            "{asm}: is_uninferable_jump"
+        );
         assert_eq!(d.is_inferable_jump(), w3 == 0, "{asm}: is_inferable_jump");
-        assert_eq!(d.is_uninferable_discon(), w3 == 6, "{asm}: is_uninferable_discon");
+        assert_eq!(
+            d.is_uninferable_discon(),
+            w3 == 6,
+            "{asm}: is_uninferable_discon"
+        );
         assert!(!d.is_branch(), "{asm}: is_branch");
     }
 }
@@ -82,7 +122,10 @@ fn ingressport_itype_of_branches() {
             assert_eq!(d.itype(false, w), Itype::NontakenBranch, "{asm}");
             assert_eq!(d.itype(true, w), Itype::TakenBranch, "{asm}");
         }
-        assert!(!d.is_uninferable_discon() && !d.is_inferable_jump(), "{asm}");
+        assert!(
+            !d.is_uninferable_discon() && !d.is_inferable_jump(),
+            "{asm}"
+        );
     }
 }
 
@@ -100,7 +143,14 @@ const OTHERS: &[(&str, u32, Xlen, u8, bool, bool)] = &[
     ("auipc x6", 0x1234_5317, X32, 0, false, false),
     ("lui x6", 0x1234_5337, X64, 0, false, false),
     ("sfence.vma", 0x1200_0073, X64, 0, false, false),
-    ("c.jal encoding on rv64 is c.addiw", 0x3fed, X64, 0, false, false),
+    (
+        "c.jal encoding on rv64 is c.addiw",
+        0x3fed,
+        X64,
+        0,
+        false,
+        false,
+    ),
     ("c.mv x6, x7", 0x831e, X32, 0, false, false),
     ("c.add x6, x7", 0x931e, X64, 0, false, false),
 ];
@@ -153,20 +203,83 @@ fn decoder_is_call_and_implicit_return_shape() {
 /// Jump and branch targets: (assembly, raw, xlen, pc, branch_target, inferable_jump_target)
 #[allow(clippy::type_complexity)]
 const TARGETS: &[(&str, u32, Xlen, u64, Option<u64>, Option<u64>)] = &[
-    ("jal x1, +8", 0x0080_00ef, X32, 0x8000_0004, None, Some(0x8000_000c)),
-    ("jal x7, -8", 0xff9f_f3ef, X32, 0x8000_000c, None, Some(0x8000_0004)),
-    ("jal x7, -8 wraps (rv32)", 0xff9f_f3ef, X32, 0x4, None, Some(0xffff_fffc)),
-    ("jal x7, -8 wraps (rv64)", 0xff9f_f3ef, X64, 0x4, None, Some(u64::MAX - 3)),
-    ("jalr x0, 16(x0)", 0x0100_0067, X64, 0x8000_0000, None, Some(0x10)),
-    ("jalr x5, -4(x0) (rv32)", 0xffc0_02e7, X32, 0x100, None, Some(0xffff_fffc)),
+    (
+        "jal x1, +8",
+        0x0080_00ef,
+        X32,
+        0x8000_0004,
+        None,
+        Some(0x8000_000c),
+    ),
+    (
+        "jal x7, -8",
+        0xff9f_f3ef,
+        X32,
+        0x8000_000c,
+        None,
+        Some(0x8000_0004),
+    ),
+    (
+        "jal x7, -8 wraps (rv32)",
+        0xff9f_f3ef,
+        X32,
+        0x4,
+        None,
+        Some(0xffff_fffc),
+    ),
+    (
+        "jal x7, -8 wraps (rv64)",
+        0xff9f_f3ef,
+        X64,
+        0x4,
+        None,
+        Some(u64::MAX - 3),
+    ),
+    (
+        "jalr x0, 16(x0)",
+        0x0100_0067,
+        X64,
+        0x8000_0000,
+        None,
+        Some(0x10),
+    ),
+    (
+        "jalr x5, -4(x0) (rv32)",
+        0xffc0_02e7,
+        X32,
+        0x100,
+        None,
+        Some(0xffff_fffc),
+    ),
     ("jalr x0, 0(x1)", 0x0000_8067, X32, 0x100, None, None),
-    ("beq +16", 0x0020_8863, X32, 0x8000_0054, Some(0x8000_0064), None),
-    ("bne -16", 0xfe20_98e3, X64, 0x8000_0058, Some(0x8000_0048), None),
+    (
+        "beq +16",
+        0x0020_8863,
+        X32,
+        0x8000_0054,
+        Some(0x8000_0064),
+        None,
+    ),
+    (
+        "bne -16",
+        0xfe20_98e3,
+        X64,
+        0x8000_0058,
+        Some(0x8000_0048),
+        None,
+    ),
     ("c.j +10", 0xa029, X32, 0x98, None, Some(0xa2)),
     ("c.jal -6", 0x3fed, X32, 0x9a, None, Some(0x94)),
     ("c.beqz +12", 0xc411, X32, 0xa8, Some(0xb4), None),
     ("c.bnez -12", 0xf8f5, X64, 0xaa, Some(0x9e), None),
-    ("beq -4096", 0x80b5_0063, X64, 0x1_0010, Some(0x1_0010 - 4096), None),
+    (
+        "beq -4096",
+        0x80b5_0063,
+        X64,
+        0x1_0010,
+        Some(0x1_0010 - 4096),
+        None,
+    ),
     ("bne +4094", 0x7eb5_1fe3, X64, 0x14, Some(0x14 + 4094), None),
 ];
 
@@ -183,21 +296,61 @@ fn decoder_branch_and_inferable_jump_targets() {
 /// (case, prev raw, prev addr, jump raw, xlen, is sequential, target when sequential).
 const SEQUENTIAL: &[(&str, u32, u64, u32, Xlen, bool, u64)] = &[
     // auipc x6, 0x12345 ; jalr x0, -12(x6)
-    ("auipc+jalr", 0x1234_5317, 0x8000_0000, 0xff43_0067, X32, true, 0x9234_4ff4),
+    (
+        "auipc+jalr",
+        0x1234_5317,
+        0x8000_0000,
+        0xff43_0067,
+        X32,
+        true,
+        0x9234_4ff4,
+    ),
     // lui x6, 0x12345 ; c.jr x6
-    ("lui+c.jr", 0x1234_5337, 0x8000_0000, 0x8302, X64, true, 0x1234_5000),
+    (
+        "lui+c.jr",
+        0x1234_5337,
+        0x8000_0000,
+        0x8302,
+        X64,
+        true,
+        0x1234_5000,
+    ),
     // c.lui x6, 0x12 ; c.jalr x6
     ("c.lui+c.jalr", 0x6349, 0x100, 0x9302, X32, true, 0x12000),
     // lui x6 ; jalr x1, 0(x7): other register
-    ("lui+jalr other reg", 0x1234_5337, 0x100, 0x0003_80e7, X32, false, 0),
+    (
+        "lui+jalr other reg",
+        0x1234_5337,
+        0x100,
+        0x0003_80e7,
+        X32,
+        false,
+        0,
+    ),
     // c.mv x6, x7 ; c.jr x6: not auipc/lui
     ("c.mv+c.jr", 0x831e, 0x100, 0x8302, X32, false, 0),
     // auipc x6 ; jal x1: inferable, not a sequential jump
     ("auipc+jal", 0x1234_5317, 0x100, 0x0080_00ef, X32, false, 0),
     // auipc x1, 0 ; jalr x1, 8(x1) (a `call`): rs1 == rd == x1
-    ("call pseudo", 0x0000_0097, 0x8000_0010, 0x0080_80e7, X64, true, 0x8000_0018),
+    (
+        "call pseudo",
+        0x0000_0097,
+        0x8000_0010,
+        0x0080_80e7,
+        X64,
+        true,
+        0x8000_0018,
+    ),
     // lui x6, 0xfffff on rv64: sign-extended
-    ("lui negative rv64", 0xffff_f337, 0x100, 0x8302, X64, true, 0xffff_ffff_ffff_f000),
+    (
+        "lui negative rv64",
+        0xffff_f337,
+        0x100,
+        0x8302,
+        X64,
+        true,
+        0xffff_ffff_ffff_f000,
+    ),
 ];
 
 #[test]
@@ -207,7 +360,11 @@ fn decoder_sequential_jumps() {
         let d = decode(raw, xlen);
         assert_eq!(d.is_sequential_jump(&prev), seq, "{case}");
         if seq {
-            assert_eq!(d.sequential_jump_target(&prev, prev_addr, xlen), target, "{case}");
+            assert_eq!(
+                d.sequential_jump_target(&prev, prev_addr, xlen),
+                target,
+                "{case}"
+            );
         }
     }
 }

@@ -46,9 +46,11 @@ pub fn run(args: ConvertArgs) -> Result<(), CliError> {
     let reader = SpikeReader::new(BufReader::with_capacity(1 << 20, input))
         .with_file_name(args.spike_csv.display().to_string());
     let out = create_output(&args.encoder_input)?;
+    // The reference flow's columns, plus `sijump_0` so that the hart's sequentially
+    // inferable jumps survive the file (readers find columns by name).
     let columns = EncoderInputOptions {
+        context: true,
         sijump: true,
-        ..EncoderInputOptions::from_params(&params)
     };
     let mut writer = EncoderInputWriter::new(out, columns).at(args.encoder_input.display())?;
     let mut count = 0u64;

@@ -19,10 +19,7 @@ pub fn create_output(path: &Path) -> Result<BufWriter<File>, CliError> {
 }
 
 /// Flushes an output file taken back from a writer.
-pub fn finish_output(
-    inner: std::io::Result<BufWriter<File>>,
-    path: &Path,
-) -> Result<(), CliError> {
+pub fn finish_output(inner: std::io::Result<BufWriter<File>>, path: &Path) -> Result<(), CliError> {
     inner.and_then(|mut f| f.flush()).at(path.display())
 }
 

@@ -8,6 +8,7 @@ use etrace_model::formats::encoder_input::{EncoderInputOptions, EncoderInputWrit
 use etrace_model::formats::spike_csv::{SpikeRow, SpikeWriter};
 use etrace_model::hart::{Hart, HartConfig, IngressSink};
 use etrace_model::ingress::{IngressRecord, ItypeWidth};
+use etrace_model::isa::Xlen;
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;
@@ -121,11 +122,14 @@ pub fn run(args: IssArgs) -> Result<(), CliError> {
     eprintln!(
         "{}: {} ({}), exit code {}, {} instructions retired, {} traps, {} privilege changes, {:.1} M instructions/s",
         args.elf.display(),
-        hart.xlen_name(),
+        match hart.xlen() {
+            Xlen::X32 => "RV32",
+            Xlen::X64 => "RV64",
+        },
         if args.spike_bootrom { "spike boot ROM" } else { "ELF entry" },
         outcome.exit_code,
         outcome.retired,
-        outcome.trap_count(),
+        outcome.exceptions() + outcome.interrupts(),
         outcome.privilege_changes,
         outcome.retired as f64 / secs / 1e6,
     );

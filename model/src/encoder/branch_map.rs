@@ -52,7 +52,13 @@ mod tests {
         }
         assert_eq!(m.branches, 4);
         assert_eq!(m.map, 0b0110);
-        assert_eq!(m.take(), BranchMap { branches: 4, map: 0b0110 });
+        assert_eq!(
+            m.take(),
+            BranchMap {
+                branches: 4,
+                map: 0b0110
+            }
+        );
         assert!(m.is_empty());
     }
 

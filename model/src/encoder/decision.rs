@@ -157,7 +157,10 @@ pub fn decide(w: &Window, s: &State, c: &impl Classify) -> Vec<(Action, Vec<Reas
 
     if prev_exception {
         if s.prev_trap_reported {
-            return vec![(Action::Sync, vec![Reason::PrevException, Reason::PrevReported])];
+            return vec![(
+                Action::Sync,
+                vec![Reason::PrevException, Reason::PrevReported],
+            )];
         }
         return vec![(
             Action::Trap {

@@ -20,10 +20,10 @@ pub use decision::Reason;
 pub use options::EncoderOptions;
 
 use crate::ingress::{IngressRecord, Itype};
+use crate::packet::AddressInfo;
 use crate::packet::{QualStatus, TeInst};
 use crate::params::Params;
 use branch_map::BranchMap;
-use crate::packet::AddressInfo;
 use decision::{Action, Classify, State};
 use implicit_return::ReturnStack;
 use predictor::BranchPredictor;
@@ -127,9 +127,7 @@ impl Encoder {
                 .then(|| BranchPredictor::new(params.bpred_size_p, params.iaddress_lsb_p)),
             pbc: 0,
             curr_mispredicted: false,
-            irstack: options
-                .implicit_return
-                .then(|| ReturnStack::new(params)),
+            irstack: options.implicit_return.then(|| ReturnStack::new(params)),
             resync: ResyncCounter::new(options.resync_max),
             last_address: 0,
             curr_trap_reported: false,
@@ -342,13 +340,7 @@ impl Encoder {
                 trap_in_prev,
             } => {
                 let trap = if trap_in_prev { &w.prev } else { &w.curr };
-                let packet = build::trap(
-                    &self.params,
-                    &self.options,
-                    &w.curr,
-                    &trap.rec,
-                    thaddr,
-                );
+                let packet = build::trap(&self.params, &self.options, &w.curr, &trap.rec, thaddr);
                 if !thaddr && !trap_in_prev {
                     self.curr_trap_reported = true;
                 }

@@ -151,8 +151,13 @@ impl AtbConfig {
         let mut atbytes = None;
         let mut atdata = None;
         for word in line.split_whitespace() {
-            let (key, value) = word.split_once('=').ok_or_else(|| bad("expected KEY=VALUE"))?;
-            let number = match value.strip_prefix("0x").or_else(|| value.strip_prefix("0X")) {
+            let (key, value) = word
+                .split_once('=')
+                .ok_or_else(|| bad("expected KEY=VALUE"))?;
+            let number = match value
+                .strip_prefix("0x")
+                .or_else(|| value.strip_prefix("0X"))
+            {
                 Some(hex) => u128::from_str_radix(hex, 16),
                 None => value.parse::<u128>(),
             }

@@ -12,6 +12,9 @@
 //! With `index_bits` 0 and no timestamps the stream is the reference flow's `te_inst_raw`
 //! format (header `0x40 | length`, then the payload).
 //!
+//! The index precedes the timestamp, as in the spec's figure; the `riscv-etrace` crate
+//! (0.10) reads the timestamp first, so the two agree only when one of them is absent.
+//!
 //! The format has no synchronisation sequence. [`SmiDeframer`] resynchronises by
 //! heuristics: it tries each following byte as a header and accepts the first one that
 //! starts a chain of three plausible messages (length 1-31, message type instruction or

@@ -103,12 +103,6 @@ pub(crate) mod addr {
     pub const MINSTRET: u16 = 0xb02;
     pub const MCYCLEH: u16 = 0xb80;
     pub const MINSTRETH: u16 = 0xb82;
-    pub const CYCLE: u16 = 0xc00;
-    pub const TIME: u16 = 0xc01;
-    pub const INSTRET: u16 = 0xc02;
-    pub const CYCLEH: u16 = 0xc80;
-    pub const TIMEH: u16 = 0xc81;
-    pub const INSTRETH: u16 = 0xc82;
     pub const MVENDORID: u16 = 0xf11;
     pub const MARCHID: u16 = 0xf12;
     pub const MIMPID: u16 = 0xf13;
@@ -275,10 +269,7 @@ impl Hart {
                 if a == MCYCLEH && !rv32 {
                     return None;
                 }
-                self.half(
-                    self.completed().wrapping_add(c.mcycle_adjust),
-                    a == MCYCLEH,
-                )
+                self.half(self.completed().wrapping_add(c.mcycle_adjust), a == MCYCLEH)
             }
             MINSTRET | MINSTRETH => {
                 if a == MINSTRETH && !rv32 {
@@ -313,8 +304,7 @@ impl Hart {
                 self.csr.frm = ((v >> 5) & 7) as u8;
             }
             SSTATUS => {
-                self.csr.mstatus =
-                    (self.csr.mstatus & !SSTATUS_WRITABLE) | (v & SSTATUS_WRITABLE);
+                self.csr.mstatus = (self.csr.mstatus & !SSTATUS_WRITABLE) | (v & SSTATUS_WRITABLE);
             }
             SIE => {
                 let m = self.csr.mideleg & MIE_WRITABLE;

@@ -65,7 +65,9 @@ pub enum LoadError {
         len: u64,
     },
     /// A segment cannot be placed in the hart's memory map.
-    #[error("program header {index}: segment at {addr:#x} ({size:#x} bytes) cannot be loaded: {reason}")]
+    #[error(
+        "program header {index}: segment at {addr:#x} ({size:#x} bytes) cannot be loaded: {reason}"
+    )]
     SegmentOutsideMemory {
         /// Program header index.
         index: usize,

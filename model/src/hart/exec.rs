@@ -89,6 +89,8 @@ impl Hart {
                 self.update_clint_interrupts();
             }
         }
+        // The front end acts on a store that writes the low word of `tohost` (on RV32 a
+        // request is two word stores; the high word alone is not a request yet).
         if addr < self.tohost_hi && addr + size > self.tohost_lo {
             self.events |= EV_TOHOST;
         }

@@ -77,6 +77,9 @@ pub trait Fp:
     fn from_i128(v: i128) -> Self;
     /// Integral float to integer (exact for the integral values produced here).
     fn to_i128(self) -> i128;
+    /// How the exact product `a * b` compares to its nearest-rounded value `p` (finite,
+    /// non-zero operands).
+    fn product_cmp(a: Self, b: Self, p: Self) -> Ordering;
 }
 
 impl Fp for f32 {
@@ -118,6 +121,11 @@ impl Fp for f32 {
     fn to_i128(self) -> i128 {
         self as i128
     }
+    fn product_cmp(a: f32, b: f32, p: f32) -> Ordering {
+        // The product of two singles is exact in double precision.
+        let exact = f64::from(a) * f64::from(b);
+        exact.partial_cmp(&f64::from(p)).unwrap_or(Ordering::Equal)
+    }
 }
 
 impl Fp for f64 {
@@ -154,6 +162,24 @@ impl Fp for f64 {
     }
     fn to_i128(self) -> i128 {
         self as i128
+    }
+    fn product_cmp(a: f64, b: f64, p: f64) -> Ordering {
+        if p.abs() >= f64::MIN_POSITIVE {
+            return sign_of(a.mul_add(b, -p));
+        }
+        // A tiny product: its residual may not be representable. Scale the operands
+        // below 1 by 2^600 (exactly) so that the product is normal, compare there.
+        const SCALE: f64 = f64::from_bits((1023 + 600) << 52);
+        let scale = |x: f64| if x.abs() < 1.0 { SCALE } else { 1.0 };
+        let (sa, sb) = (scale(a), scale(b));
+        let (a_s, b_s) = (a * sa, b * sb);
+        let scaled = a_s * b_s;
+        let p_scaled = p * sa * sb;
+        if scaled != p_scaled {
+            scaled.partial_cmp(&p_scaled).unwrap_or(Ordering::Equal)
+        } else {
+            sign_of(a_s.mul_add(b_s, -scaled))
+        }
     }
 }
 
@@ -213,6 +239,7 @@ fn sign_of<F: Fp>(x: F) -> Ordering {
 /// rounded with `rm` instead.
 fn directed<F: Fp>(r: F, cmp: Ordering, rm: u8) -> F {
     match (cmp, rm) {
+        (_, RNE | RMM) => r,
         (Ordering::Greater, RUP) => next_up(r),
         (Ordering::Less, RDN) => next_down(r),
         (Ordering::Greater, RTZ) if is_neg(r) => next_up(r),
@@ -318,8 +345,10 @@ pub fn mul<F: Fp>(a: F, b: F, rm: u8) -> (F, u8) {
     if is_inf(p) {
         return finish(p, Ordering::Equal, rm);
     }
-    let err = a.mul_add(b, -p);
-    finish(p, sign_of(err), rm)
+    if is_zero(a) || is_zero(b) {
+        return (p, 0);
+    }
+    finish(p, F::product_cmp(a, b, p), rm)
 }
 
 /// `a / b`.
@@ -579,4 +608,423 @@ pub fn f32_to_f64(x: f32) -> (f64, u8) {
         return (canonical(), nv);
     }
     (f64::from(x), 0)
+}
+
+#[cfg(test)]
+mod tests {
+    //! IEEE 754 results of the F/D operations, bit-exact, with the accrued flags, in all
+    //! rounding modes where they differ (unprivileged ISA "F" chapter, "Floating-Point
+    //! Control and Status Register"; values checked with exact rational arithmetic).
+
+    use super::*;
+
+    const CANON64: u64 = 0x7ff8_0000_0000_0000;
+    const SNAN64: u64 = 0x7ff0_0000_0000_0001;
+    const QNAN64: u64 = 0x7ff8_0000_0000_0001;
+    const MAX64: u64 = 0x7fef_ffff_ffff_ffff;
+    const INF64: u64 = 0x7ff0_0000_0000_0000;
+    const ONE: u64 = 0x3ff0_0000_0000_0000;
+    const THIRD: u64 = 0x3fd5_5555_5555_5555;
+    const POINT1: u64 = 0x3fb9_9999_9999_999a;
+    const POINT2: u64 = 0x3fc9_9999_9999_999a;
+
+    #[derive(Clone, Copy, Debug)]
+    enum Bin {
+        Add,
+        Sub,
+        Mul,
+        Div,
+    }
+
+    /// (operation, a, b, rm, result bits, flags) on doubles.
+    const BINARY64: &[(Bin, u64, u64, u8, u64, u8)] = &[
+        (
+            Bin::Add,
+            ONE,
+            0x4000_0000_0000_0000,
+            RNE,
+            0x4008_0000_0000_0000,
+            0,
+        ),
+        (Bin::Add, POINT1, POINT2, RNE, 0x3fd3_3333_3333_3334, NX),
+        (Bin::Add, POINT1, POINT2, RDN, 0x3fd3_3333_3333_3333, NX),
+        (Bin::Add, POINT1, POINT2, RTZ, 0x3fd3_3333_3333_3333, NX),
+        (Bin::Add, POINT1, POINT2, RUP, 0x3fd3_3333_3333_3334, NX),
+        (Bin::Add, ONE, ONE | 1 << 63, RNE, 0, 0),
+        (Bin::Add, ONE, ONE | 1 << 63, RDN, 1 << 63, 0),
+        (Bin::Sub, ONE, ONE, RDN, 1 << 63, 0),
+        (Bin::Add, INF64, INF64 | 1 << 63, RNE, CANON64, NV),
+        (Bin::Add, SNAN64, ONE, RNE, CANON64, NV),
+        (Bin::Add, QNAN64, ONE, RNE, CANON64, 0),
+        (Bin::Add, MAX64, MAX64, RNE, INF64, OF | NX),
+        (Bin::Add, MAX64, MAX64, RTZ, MAX64, OF | NX),
+        (
+            Bin::Add,
+            MAX64 | 1 << 63,
+            MAX64 | 1 << 63,
+            RUP,
+            MAX64 | 1 << 63,
+            OF | NX,
+        ),
+        (
+            Bin::Add,
+            MAX64 | 1 << 63,
+            MAX64 | 1 << 63,
+            RDN,
+            INF64 | 1 << 63,
+            OF | NX,
+        ),
+        (Bin::Add, INF64, ONE, RNE, INF64, 0),
+        (
+            Bin::Mul,
+            0x0010_0000_0000_0000,
+            0x3fe0_0000_0000_0000,
+            RNE,
+            0x0008_0000_0000_0000,
+            0,
+        ),
+        (
+            Bin::Mul,
+            0x0010_0000_0000_0000,
+            THIRD,
+            RNE,
+            0x0005_5555_5555_5555,
+            UF | NX,
+        ),
+        (
+            Bin::Mul,
+            0x0010_0000_0000_0000,
+            THIRD,
+            RUP,
+            0x0005_5555_5555_5556,
+            UF | NX,
+        ),
+        (Bin::Mul, 1, 1, RNE, 0, UF | NX),
+        (Bin::Mul, 1, 1, RUP, 1, UF | NX),
+        (Bin::Mul, 0, INF64, RNE, CANON64, NV),
+        (Bin::Mul, 0x4008_0000_0000_0000, THIRD, RNE, ONE, NX),
+        (
+            Bin::Mul,
+            0x4008_0000_0000_0000,
+            THIRD,
+            RDN,
+            0x3fef_ffff_ffff_ffff,
+            NX,
+        ),
+        (
+            Bin::Mul,
+            0x4008_0000_0000_0000,
+            THIRD,
+            RTZ,
+            0x3fef_ffff_ffff_ffff,
+            NX,
+        ),
+        (Bin::Mul, 0x4008_0000_0000_0000, THIRD, RMM, ONE, NX),
+        (Bin::Mul, MAX64, 0x4000_0000_0000_0000, RNE, INF64, OF | NX),
+        (Bin::Div, ONE, 0, RNE, INF64, DZ),
+        (Bin::Div, ONE | 1 << 63, 0, RNE, INF64 | 1 << 63, DZ),
+        (Bin::Div, 0, 0, RNE, CANON64, NV),
+        (Bin::Div, INF64, INF64, RNE, CANON64, NV),
+        (Bin::Div, ONE, 0x4008_0000_0000_0000, RNE, THIRD, NX),
+        (Bin::Div, ONE, 0x4008_0000_0000_0000, RUP, THIRD + 1, NX),
+        (
+            Bin::Div,
+            ONE | 1 << 63,
+            0x4008_0000_0000_0000,
+            RDN,
+            (THIRD + 1) | 1 << 63,
+            NX,
+        ),
+        (
+            Bin::Div,
+            0x4018_0000_0000_0000,
+            0x4008_0000_0000_0000,
+            RNE,
+            0x4000_0000_0000_0000,
+            0,
+        ),
+        (Bin::Div, ONE, INF64, RNE, 0, 0),
+    ];
+
+    #[test]
+    fn binary_operations_double() {
+        for &(op, a, b, rm, bits, flags) in BINARY64 {
+            let (a, b) = (f64::from_bits(a), f64::from_bits(b));
+            let (r, fl) = match op {
+                Bin::Add => add(a, b, rm),
+                Bin::Sub => sub(a, b, rm),
+                Bin::Mul => mul(a, b, rm),
+                Bin::Div => div(a, b, rm),
+            };
+            assert_eq!(
+                (r.to_bits(), fl),
+                (bits, flags),
+                "{op:?} {a:e} {b:e} rm {rm}"
+            );
+        }
+    }
+
+    /// (operation, a, b, rm, result bits, flags) on singles.
+    const BINARY32: &[(Bin, u32, u32, u8, u32, u8)] = &[
+        (Bin::Add, 0x3dcc_cccd, 0x3e4c_cccd, RNE, 0x3e99_999a, NX),
+        (Bin::Add, 0x3dcc_cccd, 0x3e4c_cccd, RDN, 0x3e99_9999, NX),
+        (
+            Bin::Mul,
+            0x0080_0000,
+            0x3eaa_aaab,
+            RNE,
+            0x002a_aaab,
+            UF | NX,
+        ),
+        (Bin::Mul, 0x4040_0000, 0x4080_0000, RNE, 0x4140_0000, 0),
+        (Bin::Div, 0x3f80_0000, 0x4040_0000, RNE, 0x3eaa_aaab, NX),
+        (Bin::Div, 0x3f80_0000, 0x4040_0000, RTZ, 0x3eaa_aaaa, NX),
+        (Bin::Add, 0x7f80_0000, 0xff80_0000, RNE, 0x7fc0_0000, NV),
+        (
+            Bin::Mul,
+            0x7f7f_ffff,
+            0x4000_0000,
+            RTZ,
+            0x7f7f_ffff,
+            OF | NX,
+        ),
+    ];
+
+    #[test]
+    fn binary_operations_single() {
+        for &(op, a, b, rm, bits, flags) in BINARY32 {
+            let (a, b) = (f32::from_bits(a), f32::from_bits(b));
+            let (r, fl) = match op {
+                Bin::Add => add(a, b, rm),
+                Bin::Sub => sub(a, b, rm),
+                Bin::Mul => mul(a, b, rm),
+                Bin::Div => div(a, b, rm),
+            };
+            assert_eq!(
+                (r.to_bits(), fl),
+                (bits, flags),
+                "{op:?} {a:e} {b:e} rm {rm}"
+            );
+        }
+    }
+
+    #[test]
+    fn square_root() {
+        // (operand, rm, result, flags)
+        let cases: &[(u64, u8, u64, u8)] = &[
+            (0x4000_0000_0000_0000, RNE, 0x3ff6_a09e_667f_3bcd, NX),
+            (0x4000_0000_0000_0000, RDN, 0x3ff6_a09e_667f_3bcc, NX),
+            (0x4000_0000_0000_0000, RUP, 0x3ff6_a09e_667f_3bcd, NX),
+            (0x4010_0000_0000_0000, RNE, 0x4000_0000_0000_0000, 0),
+            (ONE | 1 << 63, RNE, CANON64, NV),
+            (1 << 63, RNE, 1 << 63, 0),
+            (INF64, RNE, INF64, 0),
+            (SNAN64, RNE, CANON64, NV),
+        ];
+        for &(a, rm, bits, flags) in cases {
+            let (r, fl) = sqrt(f64::from_bits(a), rm);
+            assert_eq!((r.to_bits(), fl), (bits, flags), "sqrt {a:#x} rm {rm}");
+        }
+    }
+
+    #[test]
+    fn fused_multiply_add() {
+        let exact = 1.5f64.mul_add(2.25, 0.1).to_bits();
+        // (a, b, c, negate product, negate addend, rm, result, flags)
+        #[allow(clippy::type_complexity)]
+        let cases: &[(f64, f64, f64, bool, bool, u8, u64, u8)] = &[
+            (1.5, 2.25, 0.1, false, false, RNE, exact, NX),
+            (2.0, 3.0, 4.0, false, false, RNE, 10f64.to_bits(), 0),
+            (2.0, 3.0, 4.0, false, true, RNE, 2f64.to_bits(), 0),
+            (2.0, 3.0, 4.0, true, false, RNE, (-2f64).to_bits(), 0),
+            (2.0, 3.0, 4.0, true, true, RNE, (-10f64).to_bits(), 0),
+            (1.0, 1.0, -1.0, false, false, RDN, 1 << 63, 0),
+            (1.0, 1.0, -1.0, false, false, RNE, 0, 0),
+            (f64::INFINITY, 0.0, f64::NAN, false, false, RNE, CANON64, NV),
+            (
+                f64::INFINITY,
+                1.0,
+                f64::NEG_INFINITY,
+                false,
+                false,
+                RNE,
+                CANON64,
+                NV,
+            ),
+            (f64::NAN, 1.0, 1.0, false, false, RNE, CANON64, 0),
+        ];
+        for &(a, b, c, np, na, rm, bits, flags) in cases {
+            let (r, fl) = fma(a, b, c, np, na, rm);
+            assert_eq!(
+                (r.to_bits(), fl),
+                (bits, flags),
+                "fma {a} {b} {c} {np} {na} rm {rm}"
+            );
+        }
+        let (r, fl) = fma(1.5f32, 2.25, 0.1, false, false, RNE);
+        assert_eq!((r, fl), (1.5f32.mul_add(2.25, 0.1), NX));
+    }
+
+    #[test]
+    fn min_max_and_comparisons() {
+        let snan = f64::from_bits(SNAN64);
+        let qnan = f64::from_bits(QNAN64);
+        // (a, b, max, result, flags)
+        let cases: &[(f64, f64, bool, u64, u8)] = &[
+            (-0.0, 0.0, false, 1 << 63, 0),
+            (0.0, -0.0, false, 1 << 63, 0),
+            (-0.0, 0.0, true, 0, 0),
+            (qnan, 1.0, false, ONE, 0),
+            (1.0, snan, true, ONE, NV),
+            (qnan, qnan, true, CANON64, 0),
+            (2.0, 1.0, false, ONE, 0),
+            (2.0, 1.0, true, 0x4000_0000_0000_0000, 0),
+        ];
+        for &(a, b, max, bits, flags) in cases {
+            let (r, fl) = min_max(a, b, max);
+            assert_eq!((r.to_bits(), fl), (bits, flags), "min_max {a} {b} {max}");
+        }
+        // (a, b, comparison, result, flags)
+        let cmps: &[(f64, f64, Compare, bool, u8)] = &[
+            (qnan, 1.0, Compare::Eq, false, 0),
+            (snan, 1.0, Compare::Eq, false, NV),
+            (qnan, 1.0, Compare::Lt, false, NV),
+            (1.0, qnan, Compare::Le, false, NV),
+            (1.0, 1.0, Compare::Le, true, 0),
+            (1.0, 1.0, Compare::Lt, false, 0),
+            (-0.0, 0.0, Compare::Eq, true, 0),
+        ];
+        for &(a, b, op, r, flags) in cmps {
+            assert_eq!(compare(a, b, op), (r, flags), "{op:?} {a} {b}");
+        }
+    }
+
+    #[test]
+    fn float_to_integer_conversions() {
+        const SEXT_U32_MAX: u64 = u64::MAX;
+        // (value, rm, bits, signed, result, flags)
+        let cases: &[(f64, u8, u32, bool, u64, u8)] = &[
+            (2.5, RNE, 32, true, 2, NX),
+            (2.5, RMM, 32, true, 3, NX),
+            (2.5, RUP, 32, true, 3, NX),
+            (2.5, RDN, 32, true, 2, NX),
+            (2.5, RTZ, 32, true, 2, NX),
+            (-2.5, RDN, 32, true, -3i64 as u64, NX),
+            (-2.5, RTZ, 32, true, -2i64 as u64, NX),
+            (f64::NAN, RNE, 32, true, 0x7fff_ffff, NV),
+            (f64::NAN, RNE, 32, false, SEXT_U32_MAX, NV),
+            (3e9, RNE, 32, true, 0x7fff_ffff, NV),
+            (3e9, RNE, 32, false, 0xffff_ffff_b2d0_5e00, 0),
+            (-1.0, RNE, 32, false, 0, NV),
+            (-0.5, RNE, 32, false, 0, NX),
+            (-3e9, RNE, 32, true, 0xffff_ffff_8000_0000, NV),
+            (
+                9.223_372_036_854_776e18,
+                RNE,
+                64,
+                true,
+                i64::MAX as u64,
+                NV,
+            ),
+            (
+                -9.223_372_036_854_776e18,
+                RNE,
+                64,
+                true,
+                i64::MIN as u64,
+                0,
+            ),
+            (f64::NEG_INFINITY, RNE, 64, true, i64::MIN as u64, NV),
+            (f64::INFINITY, RNE, 64, false, u64::MAX, NV),
+            (1.8e19, RTZ, 64, false, 18_000_000_000_000_000_000, 0),
+            (4.0, RNE, 64, false, 4, 0),
+        ];
+        for &(v, rm, bits, signed, result, flags) in cases {
+            assert_eq!(
+                to_int(v, rm, bits, signed),
+                (result, flags),
+                "{v} rm {rm} {bits} signed {signed}"
+            );
+        }
+        assert_eq!(to_int(2.5f32, RNE, 32, true), (2, NX));
+    }
+
+    #[test]
+    fn integer_to_float_conversions() {
+        // (value, rm, double result, flags)
+        let doubles: &[(i128, u8, u64, u8)] = &[
+            (i128::from(i64::MAX), RNE, 0x43e0_0000_0000_0000, NX),
+            (i128::from(i64::MAX), RTZ, 0x43df_ffff_ffff_ffff, NX),
+            (-5, RNE, (-5f64).to_bits(), 0),
+            (0, RNE, 0, 0),
+        ];
+        for &(v, rm, bits, flags) in doubles {
+            let (r, fl) = from_int::<f64>(v, rm);
+            assert_eq!((r.to_bits(), fl), (bits, flags), "{v} rm {rm}");
+        }
+        let singles: &[(i128, u8, u32, u8)] = &[
+            (i128::from(u64::MAX), RNE, 0x5f80_0000, NX),
+            (i128::from(u64::MAX), RTZ, 0x5f7f_ffff, NX),
+            (16_777_217, RNE, 0x4b80_0000, NX),
+            (16_777_217, RUP, 0x4b80_0001, NX),
+            (-16_777_217, RUP, 0xcb80_0000, NX),
+            (-16_777_217, RDN, 0xcb80_0001, NX),
+        ];
+        for &(v, rm, bits, flags) in singles {
+            let (r, fl) = from_int::<f32>(v, rm);
+            assert_eq!((r.to_bits(), fl), (bits, flags), "{v} rm {rm}");
+        }
+    }
+
+    #[test]
+    fn precision_conversions() {
+        // (double, rm, single result, flags)
+        let cases: &[(f64, u8, u32, u8)] = &[
+            (0.1, RNE, 0x3dcc_cccd, NX),
+            (0.1, RTZ, 0x3dcc_cccc, NX),
+            (1.5, RNE, 0x3fc0_0000, 0),
+            (1e300, RNE, 0x7f80_0000, OF | NX),
+            (1e300, RTZ, 0x7f7f_ffff, OF | NX),
+            (1e-50, RNE, 0, UF | NX),
+            (1e-50, RUP, 1, UF | NX),
+            (f64::from_bits(SNAN64), RNE, 0x7fc0_0000, NV),
+            (f64::INFINITY, RNE, 0x7f80_0000, 0),
+        ];
+        for &(v, rm, bits, flags) in cases {
+            let (r, fl) = f64_to_f32(v, rm);
+            assert_eq!((r.to_bits(), fl), (bits, flags), "{v} rm {rm}");
+        }
+        assert_eq!(f32_to_f64(1.5).0, 1.5);
+        let (r, fl) = f32_to_f64(f32::from_bits(0x7f80_0001));
+        assert_eq!((r.to_bits(), fl), (CANON64, NV));
+    }
+
+    #[test]
+    fn classify_sign_injection_and_nan_boxing() {
+        // (single bits, fclass result)
+        let classes: &[(u32, u64)] = &[
+            (0xff80_0000, 1 << 0),
+            (0xbf80_0000, 1 << 1),
+            (0x8000_0001, 1 << 2),
+            (0x8000_0000, 1 << 3),
+            (0x0000_0000, 1 << 4),
+            (0x0000_0001, 1 << 5),
+            (0x3f80_0000, 1 << 6),
+            (0x7f80_0000, 1 << 7),
+            (0x7f80_0001, 1 << 8),
+            (0x7fc0_0000, 1 << 9),
+        ];
+        for &(bits, class) in classes {
+            assert_eq!(classify(f32::from_bits(bits)), class, "{bits:#x}");
+        }
+        assert_eq!(classify(f64::from_bits(0x000f_ffff_ffff_ffff)), 1 << 5);
+        assert_eq!(sign_inject(1.0f64, 1.0, 1), -1.0);
+        assert_eq!(sign_inject(-1.0f64, -1.0, 2), 1.0);
+        assert_eq!(sign_inject(-1.0f64, 1.0, 0), 1.0);
+        // A single is valid only NaN-boxed in the 64-bit register.
+        assert_eq!(f32::unbox(0xffff_ffff_3f80_0000), 1.0);
+        assert_eq!(f32::unbox(0x0000_0000_3f80_0000).to_bits(), 0x7fc0_0000);
+        assert_eq!(f32::unbox(0xffff_fffe_3f80_0000).to_bits(), 0x7fc0_0000);
+        assert_eq!(1.0f32.boxed(), 0xffff_ffff_3f80_0000);
+    }
 }

@@ -33,7 +33,8 @@ impl Hart {
                 Err(e) => {
                     let valid = e.valid_up_to();
                     let (good, _) = self.console_pending.split_at(valid);
-                    self.console.push_str(std::str::from_utf8(good).unwrap_or_default());
+                    self.console
+                        .push_str(std::str::from_utf8(good).unwrap_or_default());
                     match e.error_len() {
                         Some(n) => {
                             self.console.push(char::REPLACEMENT_CHARACTER);

@@ -108,7 +108,7 @@ fn parse_class<Elf: FileHeader<Endian = Endianness>>(
         let offset: u64 = ph.p_offset(endian).into();
         let file_size: u64 = ph.p_filesz(endian).into();
         let addr: u64 = ph.p_paddr(endian).into();
-        let end = offset.checked_add(file_size).unwrap_or(u64::MAX);
+        let end = offset.saturating_add(file_size);
         if end > len {
             return Err(LoadError::SegmentTruncated {
                 index,

@@ -185,7 +185,8 @@ pub struct Hart {
     entry: u64,
     tohost: Option<u64>,
     fromhost: Option<u64>,
-    /// `tohost` byte range (empty without the symbol).
+    /// Byte range of the low word of `tohost`, whose stores are requests (empty without
+    /// the symbol).
     tohost_lo: u64,
     tohost_hi: u64,
     reservation: Option<u64>,
@@ -255,12 +256,16 @@ impl Hart {
         let xlen = image.xlen;
         let (base, size) = (config.ram_base, config.ram_size);
         let bad_ram = |reason| LoadError::BadRamConfig { base, size, reason };
-        if size < 4096 || size > MAX_MEMORY {
+        if !(4096..=MAX_MEMORY).contains(&size) {
             return Err(bad_ram("size must be between 4 KiB and 16 GiB"));
         }
-        let ram_end = base.checked_add(size).ok_or(bad_ram("address range wraps"))?;
+        let ram_end = base
+            .checked_add(size)
+            .ok_or(bad_ram("address range wraps"))?;
         if xlen == Xlen::X32 && ram_end > 1 << 32 {
-            return Err(bad_ram("beyond the 32-bit address space of an RV32 program"));
+            return Err(bad_ram(
+                "beyond the 32-bit address space of an RV32 program",
+            ));
         }
         if Memory::overlaps(base, size, CLINT_BASE, CLINT_SIZE) {
             return Err(bad_ram("overlaps the CLINT"));
@@ -305,7 +310,9 @@ impl Hart {
                 return Err(outside("overlaps the boot ROM or another segment"));
             }
             if seg.mem_size > MAX_REGION {
-                return Err(outside("segment outside the RAM window is larger than 1 GiB"));
+                return Err(outside(
+                    "segment outside the RAM window is larger than 1 GiB",
+                ));
             }
             let mut data = seg.data.clone();
             data.resize(seg.mem_size as usize, 0);
@@ -319,7 +326,7 @@ impl Hart {
             return Err(LoadError::EntryNotMapped { entry: image.entry });
         }
         let (tohost_lo, tohost_hi) = match image.tohost {
-            Some(a) => (a, a.saturating_add(8)),
+            Some(a) => (a, a.saturating_add(4)),
             None => (0, 0),
         };
         let mut hart = Hart {
@@ -624,8 +631,8 @@ impl Hart {
             self.wait_for_interrupt(pc)?;
         }
         if self.events & EV_TOHOST != 0 {
-            // A 64-bit request written as two 32-bit halves: serve it once the store of
-            // the other half (the next instruction) has retired too.
+            // A 64-bit request written as two 32-bit halves, low word first: serve it once
+            // the store of the other half (the next instruction) has retired too.
             if self.next_stores_to_tohost::<RV64>() {
                 return Ok(false);
             }
@@ -651,7 +658,7 @@ impl Hart {
             _ => return false,
         };
         let addr = self.x[usize::from(base & 31)].wrapping_add(imm as u64) & self.xlen.mask();
-        addr < self.tohost_hi && addr + size > self.tohost_lo
+        addr < self.tohost_lo.saturating_add(8) && addr + size > self.tohost_lo
     }
 
     /// `wfi` retired at `pc`: continue if an enabled interrupt is pending, jump `mtime`
@@ -661,7 +668,9 @@ impl Hart {
             return Ok(());
         }
         let clint = &self.mem.clint;
-        if self.csr.mie & MIP_MTIP != 0 && clint.mtimecmp > clint.mtime && clint.mtimecmp != u64::MAX
+        if self.csr.mie & MIP_MTIP != 0
+            && clint.mtimecmp > clint.mtime
+            && clint.mtimecmp != u64::MAX
         {
             self.mem.clint.mtime = self.mem.clint.mtimecmp;
             self.next_tick = self.retired + INSNS_PER_RTC_TICK;
@@ -744,7 +753,9 @@ impl Hart {
                 }
             }
         }
-        Ok(self.outcome().unwrap_or_else(|| unreachable_outcome(self.retired)))
+        Ok(self
+            .outcome()
+            .unwrap_or_else(|| unreachable_outcome(self.retired)))
     }
 }
 

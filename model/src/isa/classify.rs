@@ -89,9 +89,7 @@ impl Decoded {
     /// uninferable jump whose `rs1` is the `rd` of the immediately preceding `auipc`,
     /// `lui` or `c.lui` (`ingressPort.adoc` `JumpClasses`, "sequentially inferable").
     pub fn is_sequential_jump(&self, prev: &Decoded) -> bool {
-        self.is_uninferable_jump()
-            && matches!(prev.op, Op::Auipc | Op::Lui)
-            && self.rs1 == prev.rd
+        self.is_uninferable_jump() && matches!(prev.op, Op::Auipc | Op::Lui) && self.rs1 == prev.rd
     }
 
     /// `decoder.adoc` `sequential_jump_target`: the target of a sequentially inferable

@@ -499,8 +499,10 @@ fn decode_op_fp(raw: u32, xlen: Xlen) -> Decoded {
     d.rd = bits(raw, 11, 7) as u8;
     d.rs1 = bits(raw, 19, 15) as u8;
     // For the one-operand operations the rs2 field selects the operation.
-    let unary = matches!(funct7, 0x2c | 0x2d | 0x20 | 0x21 | 0x60 | 0x61 | 0x68 | 0x69)
-        || funct7 >= 0x70;
+    let unary = matches!(
+        funct7,
+        0x2c | 0x2d | 0x20 | 0x21 | 0x60 | 0x61 | 0x68 | 0x69
+    ) || funct7 >= 0x70;
     d.rs2 = if unary { 0 } else { rs2 as u8 };
     d.rm = funct3 as u8;
     d

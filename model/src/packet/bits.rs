@@ -40,13 +40,6 @@ impl BitWriter {
         }
     }
 
-    /// Appends every bit of `bytes`, byte 0 first, each byte LSB first.
-    pub(crate) fn push_bytes(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.push(u64::from(b), 8);
-        }
-    }
-
     /// The most recently written bit (`false` for an empty string).
     pub(crate) fn last_bit(&self) -> bool {
         match self.len {
@@ -62,11 +55,6 @@ impl BitWriter {
         while self.len % 8 != 0 {
             self.push_bit(sign);
         }
-        self.bytes
-    }
-
-    /// The bit string padded to a whole number of bytes with zero bits.
-    pub(crate) fn into_zero_padded_bytes(self) -> Vec<u8> {
         self.bytes
     }
 }

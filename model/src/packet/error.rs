@@ -9,7 +9,9 @@ pub enum PacketError {
     Empty,
     /// A format / subformat combination that `payload.adoc` does not define, or that these
     /// parameters do not support.
-    #[error("format {format} subformat {subformat} cannot occur: {reason} (bit offset {bit_offset})")]
+    #[error(
+        "format {format} subformat {subformat} cannot occur: {reason} (bit offset {bit_offset})"
+    )]
     BadSubformat {
         /// The format field.
         format: u8,
@@ -50,7 +52,9 @@ pub enum PacketError {
     },
     /// `irreport` equals its preceding bit but `irdepth` does not repeat that bit
     /// (`payload.adoc`, format 2 `irreport` and `irdepth`).
-    #[error("irdepth (bit offset {bit_offset}) must repeat the irreport bit when no return is reported")]
+    #[error(
+        "irdepth (bit offset {bit_offset}) must repeat the irreport bit when no return is reported"
+    )]
     ImplicitIrdepth {
         /// Bit offset of the irdepth field.
         bit_offset: usize,

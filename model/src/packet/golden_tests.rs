@@ -30,7 +30,10 @@ fn check(inst: TeInst, bytes: &[u8]) {
             ..fragment_params()
         };
         let packed = pack(&inst, &p).unwrap();
-        assert_eq!(packed.bytes, bytes, "pack {inst:?} (iaddress_width_p {width})");
+        assert_eq!(
+            packed.bytes, bytes,
+            "pack {inst:?} (iaddress_width_p {width})"
+        );
         assert_eq!(unpack(bytes, &p).unwrap(), inst, "unpack {bytes:02x?}");
     }
 }
@@ -183,7 +186,9 @@ fn example_snippets_complex_format1_negative_delta() {
     snippet_check(f1(2, 0x2, field), &[0x09, 0xe9, 0xfd]);
     let sign_extended = (0xffff_ffff_ffff_fef4u64 as i64 >> 1) as u64;
     assert_eq!(
-        pack(&f1(2, 0x2, sign_extended), &Params::rv64()).unwrap().bytes,
+        pack(&f1(2, 0x2, sign_extended), &Params::rv64())
+            .unwrap()
+            .bytes,
         [0x09, 0xe9, 0xfd]
     );
 }

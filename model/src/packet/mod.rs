@@ -21,7 +21,7 @@ mod widths;
 #[cfg(test)]
 mod golden_tests;
 #[cfg(test)]
-mod roundtrip_tests;
+pub(crate) mod roundtrip_tests;
 
 pub(crate) use bits::{sign_compress, significant_bits, BitReader, BitWriter};
 pub use error::PacketError;

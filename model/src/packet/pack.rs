@@ -105,7 +105,11 @@ fn write_address_info(
     write_ir(w, a.irreport, a.irdepth, widths.irdepth)
 }
 
-fn write_f0_subformat(w: &mut BitWriter, sub: u64, widths: &FieldWidths) -> Result<(), PacketError> {
+fn write_f0_subformat(
+    w: &mut BitWriter,
+    sub: u64,
+    widths: &FieldWidths,
+) -> Result<(), PacketError> {
     if widths.f0s > 0 {
         put(w, "subformat", sub, widths.f0s)?;
     }

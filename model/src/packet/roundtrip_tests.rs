@@ -55,12 +55,17 @@ pub(crate) fn build(kind: u8, r: &[u64; 10], p: &Params) -> TeInst {
         notify: r[5] & 1 == 1,
         updiscon: r[5] & 2 == 2,
         irreport: r[5] & 4 == 4,
-        irdepth: if r[5] & 4 == 4 { r[6] & mask(w.irdepth) } else { 0 },
+        irdepth: if r[5] & 4 == 4 {
+            r[6] & mask(w.irdepth)
+        } else {
+            0
+        },
     };
     let branches = (r[2] % 32) as u8;
     match kind % 8 {
         0 => {
-            let fmt = [BranchFmt::NoAddr, BranchFmt::Addr, BranchFmt::AddrFail][(r[3] % 3) as usize];
+            let fmt =
+                [BranchFmt::NoAddr, BranchFmt::Addr, BranchFmt::AddrFail][(r[3] % 3) as usize];
             TeInst::BranchCount(BranchCount {
                 branch_count: r[1] as u32,
                 branch_fmt: fmt,
@@ -72,7 +77,11 @@ pub(crate) fn build(kind: u8, r: &[u64; 10], p: &Params) -> TeInst {
             branches,
             branch_map: (r[1] & mask(jtc_branch_map_len(branches))) as u32,
             irreport: r[5] & 4 == 4,
-            irdepth: if r[5] & 4 == 4 { r[6] & mask(w.irdepth) } else { 0 },
+            irdepth: if r[5] & 4 == 4 {
+                r[6] & mask(w.irdepth)
+            } else {
+                0
+            },
         }),
         2 => TeInst::Branch(Branch {
             branches,
@@ -171,7 +180,9 @@ fn payload_unpack_errors_name_the_problem() {
     let p = Params::rv32();
     assert_eq!(unpack(&[], &p), Err(PacketError::Empty));
     // Format 2, address 1, then a byte beyond the longest format 2 packet (31 + 3 bits).
-    let mut long = pack(&TeInst::AddrOnly(AddressInfo::new(1)), &p).unwrap().bytes;
+    let mut long = pack(&TeInst::AddrOnly(AddressInfo::new(1)), &p)
+        .unwrap()
+        .bytes;
     long.resize(6, 0);
     assert_eq!(
         unpack(&long, &p),
@@ -256,13 +267,19 @@ fn payload_pack_rejects_inconsistent_packets() {
         branch_map: 0,
         address: Some(AddressInfo::new(0)),
     });
-    assert!(matches!(pack(&f1, &p), Err(PacketError::Inconsistent { .. })));
+    assert!(matches!(
+        pack(&f1, &p),
+        Err(PacketError::Inconsistent { .. })
+    ));
     let trap = TeInst::Trap(Trap {
         thaddr: false,
         address: None,
         ..Trap::default()
     });
-    assert!(matches!(pack(&trap, &p), Err(PacketError::Inconsistent { .. })));
+    assert!(matches!(
+        pack(&trap, &p),
+        Err(PacketError::Inconsistent { .. })
+    ));
 }
 
 #[test]

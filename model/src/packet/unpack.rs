@@ -7,8 +7,8 @@ use super::widths::{
     ENCODER_MODE_WIDTH, IOPTIONS_WIDTH,
 };
 use super::{
-    AddressInfo, Branch, BranchCount, BranchFmt, Context, IOptions, JumpTargetIndex,
-    PacketError, QualStatus, Start, Support, TeInst, Trap,
+    AddressInfo, Branch, BranchCount, BranchFmt, Context, IOptions, JumpTargetIndex, PacketError,
+    QualStatus, Start, Support, TeInst, Trap,
 };
 use crate::params::Params;
 

@@ -1,0 +1,287 @@
+//! `etrace encode`: ingress (ELF run on the hart model, spike CSV or encoder-input CSV) ->
+//! te_inst packets of the golden encoder (`exampleAlgorithm.adoc`, `payload.adoc`) ->
+//! a framed stream (`--framing encap|smi|atb`).
+
+use super::framing_args::FramingArgs;
+use super::io::{create_output, finish_output, load_params};
+use crate::error::{CliError, InputContext};
+use clap::Args;
+use etrace_model::encoder::{EncodedPacket, Encoder, EncoderOptions};
+use etrace_model::formats::convert::{ConvertOptions, SpikeToIngress};
+use etrace_model::formats::encoder_input::EncoderInputReader;
+use etrace_model::formats::spike_csv::SpikeReader;
+use etrace_model::framing::encap::EncapWriter;
+use etrace_model::framing::FramingKind;
+use etrace_model::hart::{Hart, HartConfig};
+use etrace_model::ingress::{IngressRecord, ItypeWidth};
+use etrace_model::packet::pack;
+use etrace_model::params::Params;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufReader, Write};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `etrace encode`.
+#[derive(Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["elf", "spike_csv", "encoder_input"])))]
+pub struct EncodeArgs {
+    /// Statically linked RISC-V ELF program, run on the hart model.
+    #[arg(long, value_name = "PROG.elf")]
+    pub elf: Option<PathBuf>,
+    /// Spike instruction trace CSV.
+    #[arg(long, value_name = "IN")]
+    pub spike_csv: Option<PathBuf>,
+    /// Encoder-input CSV.
+    #[arg(long, value_name = "IN")]
+    pub encoder_input: Option<PathBuf>,
+    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN, RV64
+    /// for CSV input.
+    #[arg(long, value_name = "P")]
+    pub params: Option<PathBuf>,
+    /// ELF input: stop with an error after this many retired instructions.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub max_instructions: u64,
+    /// `sec:full-address`: full instead of differential addresses.
+    #[arg(long)]
+    pub full_address: bool,
+    /// Force a resync after N packets (0 = never).
+    #[arg(long, value_name = "N", default_value_t = 256, conflicts_with = "resync_max_code")]
+    pub resync_max: u32,
+    /// The reference flow's resync-max code K: N = 2^(K+4).
+    #[arg(long, value_name = "K")]
+    pub resync_max_code: Option<u32>,
+    /// `sec:si-jump`: sequentially inferable jumps (needs `sijump_p = 1`).
+    #[arg(long)]
+    pub sijump: bool,
+    /// `sec:implicit-exception`: no trap handler address in trap packets.
+    #[arg(long)]
+    pub implicit_exception: bool,
+    /// `sec:implicit-return`: returns predicted by the return stack are not reported.
+    #[arg(long)]
+    pub implicit_return: bool,
+    /// `sec:branch-prediction`: correctly predicted branches as a count.
+    #[arg(long)]
+    pub branch_prediction: bool,
+    /// Framing options.
+    #[command(flatten)]
+    pub framing: FramingArgs,
+    /// Output: the framed byte stream (encap, smi) or one ATB beat per line (atb).
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: PathBuf,
+    /// Print statistics: instructions, packets by kind, bytes, bits per instruction.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// Runs `etrace encode`.
+pub fn run(args: EncodeArgs) -> Result<(), CliError> {
+    let options = encoder_options(&args)?;
+    let (params, packets, retired, exit) = encode_input(&args, options)?;
+    let framed = frame(&args.framing, &params, &packets)?;
+    let mut out = create_output(&args.output)?;
+    out.write_all(&framed.output).at(args.output.display())?;
+    finish_output(Ok(out), &args.output)?;
+    if args.stats {
+        print_stats(&packets, retired, &framed);
+    }
+    if let Some((code, elf)) = exit {
+        return Err(CliError::check(
+            format!("the program exited with code {code}"),
+            elf.display(),
+        ));
+    }
+    Ok(())
+}
+
+/// The run-time options of the command line (`branchTrace.adoc`, optional modes).
+fn encoder_options(args: &EncodeArgs) -> Result<EncoderOptions, CliError> {
+    let resync_max = match args.resync_max_code {
+        Some(k) => EncoderOptions::resync_packets_from_code(k).ok_or_else(|| {
+            CliError::input(format!("resync-max code {k} is too large"), "--resync-max-code")
+        })?,
+        None => args.resync_max,
+    };
+    Ok(EncoderOptions {
+        full_address: args.full_address,
+        implicit_exception: args.implicit_exception,
+        sijump: args.sijump,
+        implicit_return: args.implicit_return,
+        branch_prediction: args.branch_prediction,
+        resync_max,
+    })
+}
+
+/// The ELF's XLEN from its `EI_CLASS` byte (1 = 32-bit), 64 otherwise.
+fn elf_xlen(bytes: &[u8]) -> u32 {
+    if bytes.get(4) == Some(&1) {
+        32
+    } else {
+        64
+    }
+}
+
+/// Parameters, packets, retired instructions and (for an ELF that exited non-zero) its
+/// exit code.
+type Encoded = (Params, Vec<EncodedPacket>, u64, Option<(u64, PathBuf)>);
+
+fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, CliError> {
+    let mut retired = 0u64;
+    if let Some(elf) = &args.elf {
+        let bytes = std::fs::read(elf).at(elf.display())?;
+        let params = load_params(args.params.as_deref(), elf_xlen(&bytes))?;
+        let mut enc = Encoder::new(&params, options).at("encoder options")?;
+        let config = HartConfig {
+            max_instructions: args.max_instructions,
+            itype_width: if params.itype_width_p == 3 {
+                ItypeWidth::W3
+            } else {
+                ItypeWidth::W4
+            },
+            ..HartConfig::default()
+        };
+        let mut hart = Hart::from_elf(&bytes, config).at(elf.display())?;
+        let mut sink = |rec: &IngressRecord, _insn: u32| {
+            retired += u64::from(rec.iretire != 0);
+            enc.push(rec);
+        };
+        let outcome = hart.run(&mut sink).at(elf.display())?;
+        enc.finish();
+        let exit = (outcome.exit_code != 0).then(|| (outcome.exit_code, elf.clone()));
+        return Ok((params, enc.take_packets(), retired, exit));
+    }
+    let params = load_params(args.params.as_deref(), 64)?;
+    let mut enc = Encoder::new(&params, options).at("encoder options")?;
+    let mut push = |rec: IngressRecord| {
+        retired += u64::from(rec.iretire != 0);
+        enc.push(&rec);
+    };
+    if let Some(path) = &args.spike_csv {
+        let reader = SpikeReader::new(open(path)?).with_file_name(path.display().to_string());
+        for rec in SpikeToIngress::new(reader, ConvertOptions::from_params(&params)) {
+            push(rec.at(path.display())?);
+        }
+    } else if let Some(path) = &args.encoder_input {
+        let reader =
+            EncoderInputReader::new(open(path)?).with_file_name(path.display().to_string());
+        for rec in reader {
+            push(rec.at(path.display())?);
+        }
+    } else {
+        return Err(CliError::input(
+            "no input: give --elf, --spike-csv or --encoder-input",
+            "command line",
+        ));
+    }
+    enc.finish();
+    Ok((params, enc.take_packets(), retired, None))
+}
+
+fn open(path: &Path) -> Result<BufReader<File>, CliError> {
+    Ok(BufReader::with_capacity(
+        1 << 20,
+        File::open(path).at(path.display())?,
+    ))
+}
+
+/// A framed stream and its byte counts.
+struct Framed {
+    /// What goes to the output file.
+    output: Vec<u8>,
+    /// Payload bytes (packed te_inst packets).
+    payload_bytes: u64,
+    /// Bytes on the transport (for atb: beats times the bus width).
+    framed_bytes: u64,
+}
+
+/// The timestamp of a packet: its ingress record index truncated to the field.
+fn timestamp(framing: &FramingArgs, packet: &EncodedPacket) -> Option<u64> {
+    let bits = framing.timestamp_bits();
+    (bits > 0).then(|| {
+        if bits >= 64 {
+            packet.record_index
+        } else {
+            packet.record_index & ((1u64 << bits) - 1)
+        }
+    })
+}
+
+fn frame(
+    framing: &FramingArgs,
+    params: &Params,
+    packets: &[EncodedPacket],
+) -> Result<Framed, CliError> {
+    let source = framing.source();
+    let mut payload_bytes = 0u64;
+    let mut payloads = Vec::with_capacity(packets.len());
+    for (i, p) in packets.iter().enumerate() {
+        let packed = pack(&p.packet, params).at(format_args!("packet #{i}"))?;
+        payload_bytes += packed.bytes.len() as u64;
+        payloads.push(packed.bytes);
+    }
+    let place = |i: usize| format!("packet #{i} (record {})", packets[i].record_index);
+    let (output, framed_bytes) = match framing.framing {
+        FramingKind::Encap => {
+            let mut w = EncapWriter::new(framing.encap()?, framing.sync_interval);
+            for (i, payload) in payloads.iter().enumerate() {
+                w.write(payload, source, timestamp(framing, &packets[i]))
+                    .at(place(i))?;
+            }
+            let bytes = w.into_bytes();
+            let n = bytes.len() as u64;
+            (bytes, n)
+        }
+        FramingKind::Smi => {
+            let cfg = framing.smi()?;
+            let mut bytes = Vec::new();
+            for (i, payload) in payloads.iter().enumerate() {
+                let ts = timestamp(framing, &packets[i]).map(|t| t as u16);
+                bytes.extend(cfg.frame(payload, source, ts).at(place(i))?);
+            }
+            let n = bytes.len() as u64;
+            (bytes, n)
+        }
+        FramingKind::Atb => {
+            let cfg = framing.atb()?;
+            let atid = u8::try_from(source)
+                .map_err(|_| CliError::input(format!("ATID {source} is too large"), "--src-id"))?;
+            let mut text = String::new();
+            let mut n = 0u64;
+            for (i, payload) in payloads.iter().enumerate() {
+                for beat in cfg
+                    .frame(payload, atid, timestamp(framing, &packets[i]))
+                    .at(place(i))?
+                {
+                    text.push_str(&cfg.format_beat(&beat));
+                    text.push('\n');
+                    n += u64::from(cfg.data_bytes);
+                }
+            }
+            (text.into_bytes(), n)
+        }
+    };
+    Ok(Framed {
+        output,
+        payload_bytes,
+        framed_bytes,
+    })
+}
+
+fn print_stats(packets: &[EncodedPacket], retired: u64, framed: &Framed) {
+    let mut by_kind: BTreeMap<&str, u64> = BTreeMap::new();
+    for p in packets {
+        *by_kind.entry(p.packet.kind_name()).or_default() += 1;
+    }
+    let per_insn = |bytes: u64| 8.0 * bytes as f64 / retired.max(1) as f64;
+    println!("instructions: {retired}");
+    println!("packets: {}", packets.len());
+    for (kind, n) in &by_kind {
+        println!("  {kind}: {n}");
+    }
+    println!("payload bytes: {}", framed.payload_bytes);
+    println!("framed bytes: {}", framed.framed_bytes);
+    println!(
+        "bits per instruction: {:.4} (payload), {:.4} (framed)",
+        per_insn(framed.payload_bytes),
+        per_insn(framed.framed_bytes)
+    );
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds the hart model's test programs (src/*.S) into <name>-rv32.elf / <name>-rv64.elf
+# with the Debian cross toolchain (gcc-riscv64-unknown-elf). The ELFs are committed so
+# that the tests run without the toolchain; run this after changing a source.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")"
+CC=${RISCV_CC:-riscv64-unknown-elf-gcc}
+for src in src/*.S; do
+	name=$(basename "$src" .S)
+	for target in rv32 rv64; do
+		if [[ $target == rv32 ]]; then
+			arch=rv32imafdc_zicsr_zifencei abi=ilp32
+		else
+			arch=rv64imafdc_zicsr_zifencei abi=lp64
+		fi
+		"$CC" -march=$arch -mabi=$abi -nostdlib -nostartfiles -static -Wl,--build-id=none -Wl,--no-warn-rwx-segments \
+			-T src/link.ld -I src -o "$name-$target.elf" "$src"
+	done
+done
