@@ -75,7 +75,11 @@ impl<W: Write> Lister<'_, W> {
         }
     }
 
-    fn error(&mut self, offset: impl std::fmt::Display, e: impl std::fmt::Display) -> std::io::Result<()> {
+    fn error(
+        &mut self,
+        offset: impl std::fmt::Display,
+        e: impl std::fmt::Display,
+    ) -> std::io::Result<()> {
         self.errors += 1;
         writeln!(self.out, "#? @{offset} error: {e}")
     }
@@ -116,7 +120,9 @@ fn list<W: Write>(args: &DumpArgs, data: &[u8], lister: &mut Lister<W>) -> Resul
         FramingKind::Encap => {
             for item in EncapDeframer::new(data, args.framing.encap()?) {
                 match item {
-                    Ok(EncapItem::Packet(p)) => io(lister.payload(p.offset.to_string(), &p.payload))?,
+                    Ok(EncapItem::Packet(p)) => {
+                        io(lister.payload(p.offset.to_string(), &p.payload))?
+                    }
                     Ok(_) => {}
                     Err(e) => io(lister.error(error_offset(&e), e))?,
                 }

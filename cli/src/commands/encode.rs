@@ -45,7 +45,12 @@ pub struct EncodeArgs {
     #[arg(long)]
     pub full_address: bool,
     /// Force a resync after N packets (0 = never).
-    #[arg(long, value_name = "N", default_value_t = 256, conflicts_with = "resync_max_code")]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 256,
+        conflicts_with = "resync_max_code"
+    )]
     pub resync_max: u32,
     /// The reference flow's resync-max code K: N = 2^(K+4).
     #[arg(long, value_name = "K")]
@@ -97,7 +102,10 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
 fn encoder_options(args: &EncodeArgs) -> Result<EncoderOptions, CliError> {
     let resync_max = match args.resync_max_code {
         Some(k) => EncoderOptions::resync_packets_from_code(k).ok_or_else(|| {
-            CliError::input(format!("resync-max code {k} is too large"), "--resync-max-code")
+            CliError::input(
+                format!("resync-max code {k} is too large"),
+                "--resync-max-code",
+            )
         })?,
         None => args.resync_max,
     };

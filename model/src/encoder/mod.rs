@@ -215,7 +215,7 @@ impl Encoder {
                 } else {
                     QualStatus::EndedRep
                 };
-                let enabled = !(self.finished && !w.curr.valid);
+                let enabled = !self.finished || w.curr.valid;
                 let reason = if enabled {
                     Reason::QualificationEnded
                 } else {
