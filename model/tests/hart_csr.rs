@@ -4,10 +4,10 @@
 //! `medeleg`, `mideleg`, `satp.MODE`), counter enables from U, FP CSRs trap while
 //! `mstatus.FS` is Off, an invalid dynamic rounding mode traps.
 
-mod common;
+mod hart_common;
 
-use common::{run, TARGETS};
 use etrace_model::ingress::Itype;
+use hart_common::{run, TARGETS};
 
 #[test]
 fn csr_values_and_access_rules() {

@@ -2,9 +2,9 @@
 //! `fmadd.d`, `feq.d`, `fmv.w.x`, NaN-boxing of singles, conversions, accrued flags,
 //! `mstatus.FS` becoming Dirty.
 
-mod common;
+mod hart_common;
 
-use common::{run, TARGETS};
+use hart_common::{run, TARGETS};
 
 #[test]
 fn fp_operations_nan_boxing_and_flags() {

@@ -3,11 +3,11 @@
 //! `fromhost`, `tohost` cleared by the front end, and the exit request, for 64-bit stores
 //! (RV64) and pairs of word stores in either order (RV32).
 
-mod common;
+mod hart_common;
 
-use common::{run, run_with, TARGETS};
 use etrace_model::hart::HartConfig;
 use etrace_model::ingress::Itype;
+use hart_common::{run, run_with, TARGETS};
 
 #[test]
 fn htif_console_syscall_and_exit() {

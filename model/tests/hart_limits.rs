@@ -2,10 +2,10 @@
 //! retired-instruction limit, `wfi` with nothing to wake the hart, trap storms, and the
 //! load errors (ELF header checks, `PT_LOAD` placement).
 
-mod common;
+mod hart_common;
 
-use common::{elf, run_with, TARGETS};
 use etrace_model::hart::{Hart, HartConfig, HartError, LoadError};
+use hart_common::{elf, run_with, TARGETS};
 
 fn limited(max: u64) -> HartConfig {
     HartConfig {

@@ -2,11 +2,11 @@
 //! inferable jumps), stores into code (the decoded-instruction cache), LR/SC and AMOs
 //! (A extension), division corner cases (M extension).
 
-mod common;
+mod hart_common;
 
-use common::{run, run_with, TARGETS};
 use etrace_model::hart::HartConfig;
 use etrace_model::ingress::{Itype, ItypeWidth};
+use hart_common::{run, run_with, TARGETS};
 
 /// (label, itype with width 4, itype with width 3, sijump)
 const JUMPS: &[(&str, Itype, Itype, bool)] = &[

@@ -4,10 +4,10 @@
 //! `priv` of every record is the level the instruction ran at (`ingressPort.adoc`
 //! `tab:priv`), xRET retires with itype 3.
 
-mod common;
+mod hart_common;
 
-use common::{run, TARGETS};
 use etrace_model::ingress::{Itype, Privilege};
+use hart_common::{run, TARGETS};
 use Privilege::{Machine as M, Supervisor as S, User as U};
 
 /// (label, iretire, itype, cause, priv of the record, priv of the next record,

@@ -5,11 +5,11 @@
 //! `itype = 2`, `iaddr` the interrupted instruction, `cause` without the interrupt bit
 //! (`ingressPort.adoc` `tab:itype`, conventions of `etrace_model::ingress`).
 
-mod common;
+mod hart_common;
 
-use common::{run, TARGETS};
 use etrace_model::hart::INSNS_PER_RTC_TICK;
 use etrace_model::ingress::{Itype, Privilege};
+use hart_common::{run, TARGETS};
 
 #[test]
 fn interrupt_records_timer_wfi_and_software() {

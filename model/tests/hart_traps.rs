@@ -5,11 +5,11 @@
 //! `mcause`/`mtval` (spike's values: instruction bits for illegal instructions, the pc
 //! for breakpoints, the address for access and misaligned faults).
 
-mod common;
+mod hart_common;
 
-use common::{run, run_with, TARGETS};
 use etrace_model::hart::HartConfig;
 use etrace_model::ingress::{Itype, ItypeWidth, Privilege};
+use hart_common::{run, run_with, TARGETS};
 
 #[derive(Clone, Copy)]
 enum Tval {

@@ -2,10 +2,10 @@
 //! MODE 1, interrupts go to BASE + 4 * cause) for M and for S, and interrupt delegation
 //! through `mideleg` (the supervisor software interrupt taken in S).
 
-mod common;
+mod hart_common;
 
-use common::{run, TARGETS};
 use etrace_model::ingress::{Itype, Privilege};
+use hart_common::{run, TARGETS};
 
 #[test]
 fn vectored_interrupts_and_delegation() {

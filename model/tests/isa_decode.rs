@@ -381,6 +381,8 @@ fn decode_every_instruction_form() {
             if size == 2 { raw & 0xffff } else { raw },
             "{raw:#010x}: raw"
         );
+        let fp = mnemonic.starts_with('f') && !mnemonic.starts_with("fence");
+        assert_eq!(d.op.is_fp(), fp, "{mnemonic}: is_fp");
     }
 }
 

@@ -31,7 +31,7 @@ pub use sink::{CountingSink, IngressSink, NullSink};
 pub use trap::cause;
 
 use crate::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
-use crate::isa::{decode, Decoded, Op, Xlen};
+use crate::isa::{decode, Decoded, JumpClass, Op, Xlen};
 use csr::{Csrs, MIP_MTIP};
 use memory::{Memory, Region};
 use trap::Trap;
@@ -53,6 +53,7 @@ const ICACHE_ENTRIES: usize = 1 << 15;
 
 pub(crate) const EV_TOHOST: u8 = 1;
 pub(crate) const EV_WFI: u8 = 2;
+pub(crate) const EV_LIMIT: u8 = 4;
 
 /// How the hart runs (CLI options of `etrace iss`, see `CONVENTIONS.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,7 +147,8 @@ struct CacheEntry {
     word: u32,
     /// `itype` when retiring (branches: not taken).
     itype: Itype,
-    /// An uninferable jump (candidate for `sijump`).
+    /// An uninferable jump other than a return (candidate for `sijump`, see
+    /// [`Decoded::is_sequential_jump`]).
     uninferable: bool,
     /// `rd` of `lui`/`auipc`/`c.lui`, else 0.
     lui_rd: u8,
@@ -159,7 +161,7 @@ impl CacheEntry {
         CacheEntry {
             word,
             itype: d.itype(false, width),
-            uninferable: d.is_uninferable_jump(),
+            uninferable: d.is_uninferable_jump() && d.jump_class() != JumpClass::Return,
             lui_rd: if matches!(d.op, Op::Lui | Op::Auipc) {
                 d.rd
             } else {
@@ -194,8 +196,12 @@ pub struct Hart {
     retired: u64,
     /// `ecall`/`ebreak` retirements (not counted by `minstret`).
     trap_retired: u64,
-    records: u64,
+    /// Records with `iretire = 0` (traps that do not retire an instruction).
+    trap_records: u64,
     next_tick: u64,
+    /// `min(next_tick, max_instructions)`: the retired count at which the run loop looks
+    /// at the timer and the limit.
+    next_event: u64,
     taken: bool,
     events: u8,
     last_lui_rd: u8,
@@ -352,8 +358,9 @@ impl Hart {
             reservation: None,
             retired: 0,
             trap_retired: 0,
-            records: 0,
+            trap_records: 0,
             next_tick: INSNS_PER_RTC_TICK,
+            next_event: INSNS_PER_RTC_TICK.min(config.max_instructions),
             taken: false,
             events: 0,
             last_lui_rd: 0,
@@ -459,7 +466,7 @@ impl Hart {
         Some(RunOutcome {
             exit_code,
             retired: self.retired,
-            records: self.records,
+            records: self.retired + self.trap_records,
             traps,
             privilege_changes: self.privilege_changes,
             exit_pc,
@@ -505,11 +512,20 @@ impl Hart {
         Ok(e)
     }
 
+    /// The retired count reached `next_event`: advance `mtime` every
+    /// [`INSNS_PER_RTC_TICK`] instructions, flag the instruction limit.
     #[cold]
-    fn tick(&mut self) {
-        self.next_tick += INSNS_PER_RTC_TICK;
-        self.mem.clint.mtime = self.mem.clint.mtime.wrapping_add(1);
-        self.update_clint_interrupts();
+    fn retire_event(&mut self) {
+        if self.retired >= self.next_tick {
+            self.next_tick += INSNS_PER_RTC_TICK;
+            self.mem.clint.mtime = self.mem.clint.mtime.wrapping_add(1);
+            self.update_clint_interrupts();
+        }
+        let limit = self.config.max_instructions;
+        if self.retired >= limit {
+            self.events |= EV_LIMIT;
+        }
+        self.next_event = self.next_tick.min(limit.max(self.retired + 1));
     }
 
     /// Record bookkeeping common to every trap; a trap storm is an error.
@@ -565,7 +581,7 @@ impl Hart {
             tval: trap.tval,
             ..IngressRecord::default()
         };
-        self.records += 1;
+        self.trap_records += 1;
         sink.record(&rec, insn);
         self.take_trap(trap.cause, false, trap.tval, pc);
         self.note_trap(pc, trap.cause, false)
@@ -592,11 +608,10 @@ impl Hart {
         };
         self.retired += 1;
         self.trap_retired += 1;
-        self.records += 1;
         sink.record(&rec, d.raw);
         self.take_trap(trap.cause, false, trap.tval, pc);
-        if self.retired == self.next_tick {
-            self.tick();
+        if self.retired >= self.next_event {
+            self.retire_event();
         }
         self.note_trap(pc, trap.cause, false)
     }
@@ -605,19 +620,22 @@ impl Hart {
     #[cold]
     fn interrupt<S: IngressSink>(&mut self, cause: u64, sink: &mut S) -> Result<(), HartError> {
         let pc = self.pc;
+        // The interrupted instruction's bits go with the record (the spike CSV's INSN), and
+        // its size in `ilastsize`, as for an exception record.
+        let insn = self.fetch_slow(pc).unwrap_or(0);
         let rec = IngressRecord {
             iretire: 0,
             itype: Itype::Interrupt,
             iaddr: pc,
-            ilastsize: 1,
+            ilastsize: u8::from(insn & 3 == 3),
             privilege: self.prv,
             cause,
             tval: 0,
             interrupt: true,
             ..IngressRecord::default()
         };
-        self.records += 1;
-        sink.record(&rec, 0);
+        self.trap_records += 1;
+        sink.record(&rec, insn);
         self.take_trap(cause, true, 0, pc);
         self.note_trap(pc, cause, true)
     }
@@ -641,6 +659,13 @@ impl Hart {
                 self.exit = Some((code, pc));
                 return Ok(true);
             }
+        }
+        if self.events & EV_LIMIT != 0 {
+            self.events &= !EV_LIMIT;
+            return Err(HartError::MaxInstructions {
+                limit: self.config.max_instructions,
+                pc: self.pc,
+            });
         }
         Ok(false)
     }
@@ -674,6 +699,9 @@ impl Hart {
         {
             self.mem.clint.mtime = self.mem.clint.mtimecmp;
             self.next_tick = self.retired + INSNS_PER_RTC_TICK;
+            self.next_event = self
+                .next_tick
+                .min(self.config.max_instructions.max(self.retired + 1));
             self.update_clint_interrupts();
             return Ok(());
         }
@@ -690,10 +718,10 @@ impl Hart {
         sink: &mut S,
     ) -> Result<RunOutcome, HartError> {
         let limit = self.config.max_instructions;
+        if self.exit.is_none() && self.retired >= limit {
+            return Err(HartError::MaxInstructions { limit, pc: self.pc });
+        }
         while self.exit.is_none() {
-            if self.retired >= limit {
-                return Err(HartError::MaxInstructions { limit, pc: self.pc });
-            }
             if self.csr.mip & self.csr.mie != 0 {
                 if let Some(cause) = self.pending_interrupt() {
                     self.interrupt(cause, sink)?;
@@ -720,7 +748,6 @@ impl Hart {
                     self.last_lui_rd = e.lui_rd;
                     self.pc = next;
                     self.retired += 1;
-                    self.records += 1;
                     sink.record(
                         &IngressRecord {
                             iretire: 1,
@@ -737,8 +764,8 @@ impl Hart {
                         },
                         e.d.raw,
                     );
-                    if self.retired == self.next_tick {
-                        self.tick();
+                    if self.retired >= self.next_event {
+                        self.retire_event();
                     }
                     if self.events != 0 && self.handle_events::<RV64>(pc)? {
                         break;
@@ -747,6 +774,9 @@ impl Hart {
                 Err(trap) => {
                     if e.d.is_ecall_or_ebreak() {
                         self.retiring_exception(pc, trap, &e.d, sink)?;
+                        if self.events != 0 && self.handle_events::<RV64>(pc)? {
+                            break;
+                        }
                     } else {
                         self.exception(pc, trap, e.d.raw, e.d.size, sink)?;
                     }

@@ -88,8 +88,13 @@ impl Decoded {
     /// `decoder.adoc` `is_sequential_jump` without the `options.sijump` test: an
     /// uninferable jump whose `rs1` is the `rd` of the immediately preceding `auipc`,
     /// `lui` or `c.lui` (`ingressPort.adoc` `JumpClasses`, "sequentially inferable").
+    /// Returns are excluded: the encoder ignores `sijump` for itype 13 (`tab:common-ingress`),
+    /// so hart, encoder and decoder agree that a return is never sequentially inferable.
     pub fn is_sequential_jump(&self, prev: &Decoded) -> bool {
-        self.is_uninferable_jump() && matches!(prev.op, Op::Auipc | Op::Lui) && self.rs1 == prev.rd
+        self.is_uninferable_jump()
+            && self.jump_class() != JumpClass::Return
+            && matches!(prev.op, Op::Auipc | Op::Lui)
+            && self.rs1 == prev.rd
     }
 
     /// `decoder.adoc` `sequential_jump_target`: the target of a sequentially inferable

@@ -1,0 +1,204 @@
+//! The program image a decoder follows (`branchTrace.adoc`: "The approach relies on an
+//! offline copy of the program binary being available to the decoder"): the code of one or
+//! more ELF files, pre-decoded at every half-word so that following the execution path
+//! costs one table look-up per instruction.
+
+use crate::hart::loader::{parse_elf, ElfImage};
+use crate::hart::LoadError;
+use crate::isa::{decode, instruction_size, Decoded, JumpClass, Xlen};
+
+/// What the decoder needs to know about one instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Insn {
+    /// The decoded instruction.
+    pub decoded: Decoded,
+    /// Its kind, for the decoder's predicates.
+    pub kind: InsnKind,
+}
+
+/// The instruction classes of `decoder.adoc`'s predicates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InsnKind {
+    /// Sequential instruction (none of the others).
+    Other,
+    /// `is_branch`; `offset` is the branch offset.
+    Branch {
+        /// Target minus the branch's address.
+        offset: i64,
+    },
+    /// `is_inferable_jump`; `offset` is the jump offset (or the absolute target for
+    /// `jalr` with `rs1 = x0`).
+    InferableJump {
+        /// Target minus the jump's address.
+        offset: i64,
+    },
+    /// `is_uninferable_jump` (register jumps with `rs1 != x0`).
+    UninferableJump,
+    /// `is_return_from_trap` (`uret`, `sret`, `mret`, `dret`).
+    TrapReturn,
+    /// `ecall`, `ebreak`, `c.ebreak`.
+    EcallEbreak,
+}
+
+impl Insn {
+    fn new(decoded: Decoded, address: u64) -> Insn {
+        let kind = if decoded.is_branch() {
+            InsnKind::Branch {
+                offset: decoded.branch_target(address).unwrap_or(address) as i64
+                    - address as i64,
+            }
+        } else if let Some(target) = decoded
+            .is_inferable_jump()
+            .then(|| decoded.inferable_jump_target(address))
+            .flatten()
+        {
+            InsnKind::InferableJump {
+                offset: target.wrapping_sub(address) as i64,
+            }
+        } else if decoded.is_uninferable_jump() {
+            InsnKind::UninferableJump
+        } else if decoded.is_return_from_trap() {
+            InsnKind::TrapReturn
+        } else if decoded.is_ecall_or_ebreak() {
+            InsnKind::EcallEbreak
+        } else {
+            InsnKind::Other
+        };
+        Insn { decoded, kind }
+    }
+
+    /// Size in bytes.
+    pub fn size(&self) -> u64 {
+        u64::from(self.decoded.size)
+    }
+
+    /// `is_uninferable_discon`: uninferable jump or trap return.
+    pub fn is_uninferable_discon(&self) -> bool {
+        matches!(self.kind, InsnKind::UninferableJump | InsnKind::TrapReturn)
+    }
+
+    /// The jump class of `ingressPort.adoc` (calls push, returns pop the implicit-return
+    /// stack, as in the encoder).
+    pub fn jump_class(&self) -> JumpClass {
+        self.decoded.jump_class()
+    }
+}
+
+/// One contiguous region of code.
+#[derive(Debug, Clone)]
+struct Region {
+    base: u64,
+    /// Pre-decoded instruction starting at each half-word of the region.
+    insns: Vec<Insn>,
+}
+
+/// Code of one or more programs.
+#[derive(Debug, Clone, Default)]
+pub struct ProgramImage {
+    regions: Vec<Region>,
+    xlen: Option<Xlen>,
+}
+
+/// A problem with the programs given to the decoder.
+#[derive(Debug, thiserror::Error)]
+pub enum ImageError {
+    /// The ELF could not be read.
+    #[error("{0}")]
+    Load(#[from] LoadError),
+    /// Two programs of different XLEN.
+    #[error("programs of different XLEN ({0} and {1} bits)")]
+    MixedXlen(u32, u32),
+    /// Two programs load code at the same addresses.
+    #[error("code at {0:#x}..{1:#x} overlaps code of an earlier program")]
+    Overlap(u64, u64),
+}
+
+impl ProgramImage {
+    /// An empty image.
+    pub fn new() -> ProgramImage {
+        ProgramImage::default()
+    }
+
+    /// An image of one ELF file.
+    pub fn from_elf(bytes: &[u8]) -> Result<ProgramImage, ImageError> {
+        let mut image = ProgramImage::new();
+        image.add_elf(bytes)?;
+        Ok(image)
+    }
+
+    /// Adds the loadable segments of an ELF file.
+    pub fn add_elf(&mut self, bytes: &[u8]) -> Result<(), ImageError> {
+        let elf: ElfImage = parse_elf(bytes)?;
+        if let Some(x) = self.xlen {
+            if x != elf.xlen {
+                return Err(ImageError::MixedXlen(x.bits(), elf.xlen.bits()));
+            }
+        }
+        self.xlen = Some(elf.xlen);
+        for seg in &elf.segments {
+            if seg.data.is_empty() {
+                continue;
+            }
+            self.add_code(seg.addr, &seg.data, elf.xlen)?;
+        }
+        Ok(())
+    }
+
+    /// Adds raw code bytes at `base`.
+    pub fn add_code(&mut self, base: u64, bytes: &[u8], xlen: Xlen) -> Result<(), ImageError> {
+        let end = base + bytes.len() as u64;
+        if self
+            .regions
+            .iter()
+            .any(|r| base < r.base + 2 * r.insns.len() as u64 && r.base < end)
+        {
+            return Err(ImageError::Overlap(base, end));
+        }
+        self.xlen = Some(xlen);
+        let half = |i: usize| -> u16 {
+            u16::from_le_bytes([bytes[i], *bytes.get(i + 1).unwrap_or(&0)])
+        };
+        let insns = (0..bytes.len() / 2)
+            .map(|h| {
+                let i = 2 * h;
+                let first = half(i);
+                let raw = if instruction_size(first) == 4 {
+                    if i + 3 < bytes.len() {
+                        u32::from(first) | (u32::from(half(i + 2)) << 16)
+                    } else {
+                        // A 32-bit parcel cut by the end of the region.
+                        return Insn::new(Decoded::illegal(u32::from(first), 4, xlen), 0);
+                    }
+                } else {
+                    u32::from(first)
+                };
+                let address = base + i as u64;
+                Insn::new(decode(raw, xlen), address)
+            })
+            .collect();
+        self.regions.push(Region { base, insns });
+        self.regions.sort_by_key(|r| r.base);
+        Ok(())
+    }
+
+    /// XLEN of the programs, if any was added.
+    pub fn xlen(&self) -> Option<Xlen> {
+        self.xlen
+    }
+
+    /// The instruction at `address`, or `None` outside the image / at an odd address.
+    #[inline]
+    pub fn insn(&self, address: u64) -> Option<&Insn> {
+        if address & 1 != 0 {
+            return None;
+        }
+        // Few regions: a linear scan from the most likely one is fastest.
+        for r in &self.regions {
+            let off = address.wrapping_sub(r.base);
+            if off < 2 * r.insns.len() as u64 {
+                return r.insns.get((off / 2) as usize);
+            }
+        }
+        None
+    }
+}
