@@ -323,7 +323,14 @@ impl Encoder {
         self.pbc = 0;
         if sync {
             if let Some(p) = &mut self.predictor {
+                // The table restarts at the sync; the reported instruction's own branch
+                // (its outcome is the packet's `branch` field) is its first update, as in
+                // a decoder that resolves that branch after the sync.
                 p.reset();
+                let curr = &self.window.curr;
+                if curr.is_branch() {
+                    p.update(curr.rec.iaddr, curr.rec.itype == Itype::TakenBranch);
+                }
             }
             if let Some(s) = &mut self.irstack {
                 s.reset();

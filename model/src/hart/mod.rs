@@ -19,7 +19,7 @@ mod error;
 mod exec;
 mod fpu;
 mod htif;
-mod loader;
+pub mod loader;
 mod memory;
 mod sink;
 mod trap;

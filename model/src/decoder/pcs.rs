@@ -1,0 +1,55 @@
+//! The per-instruction view derived from trace elements: every executed instruction's
+//! address, with the privilege it ran at, and the traps between them.
+
+use super::element::TraceElement;
+use super::image::ProgramImage;
+use crate::ingress::Privilege;
+
+/// One step of the reconstructed execution.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// An instruction retired at `pc`.
+    Instruction {
+        /// Its address.
+        pc: u64,
+        /// The privilege level it ran at (as last reported by the trace).
+        privilege: Privilege,
+    },
+    /// A trap was taken.
+    Trap {
+        /// Cause.
+        ecause: u64,
+        /// Interrupt (else exception).
+        interrupt: bool,
+    },
+}
+
+/// Expands ranges into instruction addresses (walking the image by instruction size),
+/// passing traps through; privilege comes from trace-on and privilege elements. Returns
+/// `Err` with the address where the image has no instruction.
+pub fn steps(elements: &[TraceElement], image: &ProgramImage) -> Result<Vec<Step>, u64> {
+    let mut out = Vec::new();
+    let mut privilege = Privilege::Machine;
+    for e in elements {
+        match e {
+            TraceElement::TraceOn { privilege: p, .. } | TraceElement::Privilege { privilege: p } => {
+                privilege = *p
+            }
+            TraceElement::Range { first, count, .. } => {
+                let mut pc = *first;
+                for _ in 0..*count {
+                    out.push(Step::Instruction { pc, privilege });
+                    pc += image.insn(pc).ok_or(pc)?.size();
+                }
+            }
+            TraceElement::Trap {
+                ecause, interrupt, ..
+            } => out.push(Step::Trap {
+                ecause: *ecause,
+                interrupt: *interrupt,
+            }),
+            _ => {}
+        }
+    }
+    Ok(out)
+}
