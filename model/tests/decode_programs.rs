@@ -28,8 +28,19 @@ fn option_sets() -> Vec<(&'static str, EncoderOptions, bool)> {
     let d = EncoderOptions::default();
     vec![
         ("differential", d, false),
-        ("differential-noresync", EncoderOptions { resync_max: 0, ..d }, false),
-        ("full", EncoderOptions { full_address: true, ..d }, false),
+        (
+            "differential-noresync",
+            EncoderOptions { resync_max: 0, ..d },
+            false,
+        ),
+        (
+            "full",
+            EncoderOptions {
+                full_address: true,
+                ..d
+            },
+            false,
+        ),
         (
             "full-noresync",
             EncoderOptions {

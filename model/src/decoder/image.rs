@@ -44,8 +44,7 @@ impl Insn {
     fn new(decoded: Decoded, address: u64) -> Insn {
         let kind = if decoded.is_branch() {
             InsnKind::Branch {
-                offset: decoded.branch_target(address).unwrap_or(address) as i64
-                    - address as i64,
+                offset: decoded.branch_target(address).unwrap_or(address) as i64 - address as i64,
             }
         } else if let Some(target) = decoded
             .is_inferable_jump()
@@ -155,9 +154,8 @@ impl ProgramImage {
             return Err(ImageError::Overlap(base, end));
         }
         self.xlen = Some(xlen);
-        let half = |i: usize| -> u16 {
-            u16::from_le_bytes([bytes[i], *bytes.get(i + 1).unwrap_or(&0)])
-        };
+        let half =
+            |i: usize| -> u16 { u16::from_le_bytes([bytes[i], *bytes.get(i + 1).unwrap_or(&0)]) };
         let insns = (0..bytes.len() / 2)
             .map(|h| {
                 let i = 2 * h;

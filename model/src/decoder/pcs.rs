@@ -32,9 +32,8 @@ pub fn steps(elements: &[TraceElement], image: &ProgramImage) -> Result<Vec<Step
     let mut privilege = Privilege::Machine;
     for e in elements {
         match e {
-            TraceElement::TraceOn { privilege: p, .. } | TraceElement::Privilege { privilege: p } => {
-                privilege = *p
-            }
+            TraceElement::TraceOn { privilege: p, .. }
+            | TraceElement::Privilege { privilege: p } => privilege = *p,
             TraceElement::Range { first, count, .. } => {
                 let mut pc = *first;
                 for _ in 0..*count {

@@ -391,8 +391,7 @@ impl<'a> TeDecoder<'a> {
             self.privilege = privilege;
             self.close_range();
             self.elements.push(TraceElement::Privilege {
-                privilege: Privilege::from_code(u64::from(privilege))
-                    .unwrap_or(Privilege::Machine),
+                privilege: Privilege::from_code(u64::from(privilege)).unwrap_or(Privilege::Machine),
             });
         }
         if context != self.context {
@@ -407,8 +406,7 @@ impl<'a> TeDecoder<'a> {
         if qual_status == QualStatus::NoChange && ienable {
             return;
         }
-        if qual_status == QualStatus::EndedNtr && self.inferred_address && !self.start_of_trace
-        {
+        if qual_status == QualStatus::EndedNtr && self.inferred_address && !self.start_of_trace {
             // The final instruction is the second occurrence of the reported address:
             // follow on to the uninferable discontinuity's target.
             self.inferred_address = false;
@@ -464,11 +462,7 @@ impl<'a> TeDecoder<'a> {
 
     /// `follow_execution_path`: from the current pc to `self.address`.
     /// `format3` is the privilege of a format 3 packet being followed to.
-    fn follow_execution_path(
-        &mut self,
-        te: &AddressInfo,
-        format3: Option<u8>,
-    ) -> Result<(), Fail> {
+    fn follow_execution_path(&mut self, te: &AddressInfo, format3: Option<u8>) -> Result<(), Fail> {
         let previous_address = self.pc;
         let mut steps = 0u64;
         loop {
@@ -518,8 +512,7 @@ impl<'a> TeDecoder<'a> {
                     return Ok(());
                 }
                 let last_discon = self.insn(self.last_pc)?.is_uninferable_discon();
-                let depth_ok =
-                    !te.irreport || te.irdepth == self.return_stack.len() as u64;
+                let depth_ok = !te.irreport || te.irdepth == self.return_stack.len() as u64;
                 if !last_discon && !te.updiscon && !self.unprocessed_branches(pc)? && depth_ok {
                     // Reached the reported address, not as an uninferable jump target:
                     // stop for now; the next packet says whether it was the last one.
