@@ -71,7 +71,8 @@ impl CliError {
                 context,
             } => (what, place, context, 1),
         };
-        if place.is_empty() {
+        // Model errors often name their place already ("... (t.csv line 3, column 2)").
+        if place.is_empty() || what.contains(place.as_str()) {
             eprintln!("error: {what}");
         } else {
             eprintln!("error: {what} ({place})");
