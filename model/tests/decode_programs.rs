@@ -24,6 +24,8 @@ const PROGRAMS: [&str; 9] = [
     "workload",
 ];
 
+/// (name, options, sijump_p) of the encoder issue's option sets, plus resync every 16
+/// packets and branch prediction (format 0, `bpred_size_p` = 5).
 fn option_sets() -> Vec<(&'static str, EncoderOptions, bool)> {
     let d = EncoderOptions::default();
     vec![
@@ -51,6 +53,14 @@ fn option_sets() -> Vec<(&'static str, EncoderOptions, bool)> {
             false,
         ),
         ("sijump", EncoderOptions { sijump: true, ..d }, true),
+        (
+            "bpred",
+            EncoderOptions {
+                branch_prediction: true,
+                ..d
+            },
+            false,
+        ),
         (
             "resync16",
             EncoderOptions {
@@ -104,6 +114,7 @@ fn decoder_adoc_round_trip_of_every_program() {
                 if sijump {
                     params.sijump_p = 1;
                 }
+                params.bpred_size_p = 5;
                 let packets = Encoder::encode_all(&params, options, &records).unwrap();
                 let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
                 let mut ioptions = IOptions::default();

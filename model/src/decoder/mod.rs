@@ -3,6 +3,7 @@
 //! trace elements ([`TeDecoder`], the algorithm of `decoder.adoc`) -> per-instruction
 //! PCs ([`pcs`]), over a [`ProgramImage`] made from one or more ELF files.
 
+pub mod branches;
 pub mod element;
 pub mod image;
 pub mod pcs;

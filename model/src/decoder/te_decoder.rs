@@ -18,6 +18,7 @@
 //! emits a [`TraceElement::DecodeError`] and waits for the next format 3 synchronisation
 //! packet.
 
+use super::branches::{BranchQueue, Outcome};
 use super::element::{RangeEnd, TraceElement};
 use super::image::{Insn, InsnKind, ProgramImage};
 use crate::encoder::predictor::BranchPredictor;
@@ -63,13 +64,8 @@ pub struct TeDecoder<'a> {
     // decoder.adoc globals
     pc: u64,
     last_pc: u64,
-    /// Outcomes from branch maps not yet used; bit 0 the oldest; 1 = not taken.
-    branch_map: u64,
-    map_branches: u32,
-    /// Correctly predicted branches (format 0) still to follow.
-    predicted: u64,
-    /// After the predicted ones, one branch that failed its prediction.
-    fail_pending: bool,
+    /// Branch outcomes reported and not yet used (`branches`, `branch_map`).
+    outcomes: BranchQueue,
     stop_at_last_branch: bool,
     inferred_address: bool,
     start_of_trace: bool,
@@ -123,10 +119,7 @@ impl<'a> TeDecoder<'a> {
             stack_capacity: 1usize << stack_size.min(16),
             pc: 0,
             last_pc: 0,
-            branch_map: 0,
-            map_branches: 0,
-            predicted: 0,
-            fail_pending: false,
+            outcomes: BranchQueue::default(),
             stop_at_last_branch: false,
             inferred_address: false,
             start_of_trace: true,
@@ -202,14 +195,11 @@ impl<'a> TeDecoder<'a> {
     }
 
     fn clear_branches(&mut self) {
-        self.branch_map = 0;
-        self.map_branches = 0;
-        self.predicted = 0;
-        self.fail_pending = false;
+        self.outcomes.clear();
     }
 
     fn branches(&self) -> u64 {
-        u64::from(self.map_branches) + self.predicted + u64::from(self.fail_pending)
+        self.outcomes.len()
     }
 
     fn process_te_inst(&mut self, packet: &TeInst) -> Result<(), Fail> {
@@ -270,7 +260,7 @@ impl<'a> TeDecoder<'a> {
                 } else {
                     u32::from(b.branches)
                 };
-                self.push_map(b.branch_map, n)?;
+                self.outcomes.push_map(b.branch_map, n);
                 let info = b.address.unwrap_or_default();
                 self.follow_execution_path(&info, None)
             }
@@ -282,8 +272,10 @@ impl<'a> TeDecoder<'a> {
             }
             TeInst::BranchCount(c) => {
                 self.expect_synced()?;
-                self.predicted += u64::from(c.branch_count) + 31;
-                self.fail_pending = c.branch_fmt != BranchFmt::Addr;
+                self.outcomes.push_predicted(u64::from(c.branch_count) + 31);
+                if c.branch_fmt != BranchFmt::Addr {
+                    self.outcomes.push_mispredicted();
+                }
                 let info = c.address.unwrap_or_default();
                 if let Some(a) = &c.address {
                     self.stop_at_last_branch = false;
@@ -319,19 +311,6 @@ impl<'a> TeDecoder<'a> {
         }
     }
 
-    fn push_map(&mut self, map: u32, n: u32) -> Result<(), Fail> {
-        if self.predicted > 0 || self.fail_pending {
-            return Err("branch map after an unfinished branch count".to_string());
-        }
-        if self.map_branches + n > 63 {
-            return Err("too many unprocessed branches".to_string());
-        }
-        let mask = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
-        self.branch_map |= u64::from(map & mask) << self.map_branches;
-        self.map_branches += n;
-        Ok(())
-    }
-
     /// The common part of format 3 subformats 0 and 1 (with `thaddr`).
     fn sync(
         &mut self,
@@ -349,11 +328,7 @@ impl<'a> TeDecoder<'a> {
         }
         let insn = self.insn(self.address)?;
         if matches!(insn.kind, InsnKind::Branch { .. }) {
-            if self.predicted > 0 || self.fail_pending {
-                return Err("sync at a branch after an unfinished branch count".to_string());
-            }
-            self.branch_map |= u64::from(branch) << self.map_branches;
-            self.map_branches += 1;
+            self.outcomes.push_map(u32::from(branch), 1);
         }
         if !trap && !was_start {
             let info = AddressInfo::default();
@@ -624,19 +599,11 @@ impl<'a> TeDecoder<'a> {
     /// `is_taken_branch`: the next branch outcome, from the map, the predictor, or the one
     /// failed prediction.
     fn take_branch(&mut self, at: u64) -> Result<bool, Fail> {
-        let taken = if self.map_branches > 0 {
-            let taken = self.branch_map & 1 == 0;
-            self.branch_map >>= 1;
-            self.map_branches -= 1;
-            taken
-        } else if self.predicted > 0 {
-            self.predicted -= 1;
-            self.predictor.predict(at)
-        } else if self.fail_pending {
-            self.fail_pending = false;
-            !self.predictor.predict(at)
-        } else {
-            return Err(format!("cannot resolve branch at {at:#x}"));
+        let taken = match self.outcomes.take() {
+            Some(Outcome::Known(taken)) => taken,
+            Some(Outcome::Predicted) => self.predictor.predict(at),
+            Some(Outcome::Mispredicted) => !self.predictor.predict(at),
+            None => return Err(format!("cannot resolve branch at {at:#x}")),
         };
         if self.options.branch_prediction {
             self.predictor.update(at, taken);

@@ -1,0 +1,134 @@
+//! The branch outcomes a decoder has been told about but not yet used (`decoder.adoc`'s
+//! `branches` / `branch_map`), extended for branch prediction (`payload.adoc` format 0):
+//! a queue, oldest first, of branch-map bits, runs of correctly predicted branches, and
+//! single failed predictions, in the order the packets reported them.
+
+use std::collections::VecDeque;
+
+/// Where the outcome of the next branch comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Given by a branch map (or a format 3 `branch` bit): taken or not.
+    Known(bool),
+    /// The predictor's prediction was correct.
+    Predicted,
+    /// The predictor's prediction failed.
+    Mispredicted,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Segment {
+    /// `n` outcomes, bit 0 the oldest; 1 = not taken.
+    Map { bits: u64, n: u32 },
+    /// `n` correctly predicted branches.
+    Predicted(u64),
+    /// One failed prediction.
+    Mispredicted,
+}
+
+/// Unused branch outcomes.
+#[derive(Debug, Clone, Default)]
+pub struct BranchQueue {
+    segments: VecDeque<Segment>,
+    total: u64,
+}
+
+impl BranchQueue {
+    /// Number of branches whose outcomes are queued.
+    #[inline]
+    pub fn len(&self) -> u64 {
+        self.total
+    }
+
+    /// True when no outcome is queued.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// Forgets every outcome.
+    pub fn clear(&mut self) {
+        self.segments.clear();
+        self.total = 0;
+    }
+
+    /// Appends `n` (1..=32) outcomes of a branch map.
+    pub fn push_map(&mut self, bits: u32, n: u32) {
+        let mask = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let bits = u64::from(bits & mask);
+        match self.segments.back_mut() {
+            Some(Segment::Map { bits: b, n: m }) if *m + n <= 64 => {
+                *b |= bits << *m;
+                *m += n;
+            }
+            _ => self.segments.push_back(Segment::Map { bits, n }),
+        }
+        self.total += u64::from(n);
+    }
+
+    /// Appends `n` correctly predicted branches.
+    pub fn push_predicted(&mut self, n: u64) {
+        if n > 0 {
+            self.segments.push_back(Segment::Predicted(n));
+            self.total += n;
+        }
+    }
+
+    /// Appends one failed prediction.
+    pub fn push_mispredicted(&mut self) {
+        self.segments.push_back(Segment::Mispredicted);
+        self.total += 1;
+    }
+
+    /// Takes the oldest outcome.
+    #[inline]
+    pub fn take(&mut self) -> Option<Outcome> {
+        let front = self.segments.front_mut()?;
+        let (outcome, empty) = match front {
+            Segment::Map { bits, n } => {
+                let taken = *bits & 1 == 0;
+                *bits >>= 1;
+                *n -= 1;
+                (Outcome::Known(taken), *n == 0)
+            }
+            Segment::Predicted(n) => {
+                *n -= 1;
+                (Outcome::Predicted, *n == 0)
+            }
+            Segment::Mispredicted => (Outcome::Mispredicted, true),
+        };
+        if empty {
+            self.segments.pop_front();
+        }
+        self.total -= 1;
+        Some(outcome)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_come_out_in_report_order() {
+        let mut q = BranchQueue::default();
+        q.push_predicted(2);
+        q.push_map(0b10, 2);
+        q.push_mispredicted();
+        q.push_map(0b1, 1);
+        assert_eq!(q.len(), 6);
+        let got: Vec<_> = std::iter::from_fn(|| q.take()).collect();
+        use Outcome::*;
+        assert_eq!(
+            got,
+            vec![
+                Predicted,
+                Predicted,
+                Known(true),
+                Known(false),
+                Mispredicted,
+                Known(false)
+            ]
+        );
+        assert!(q.is_empty());
+    }
+}
