@@ -25,7 +25,8 @@ const PROGRAMS: [&str; 9] = [
 ];
 
 /// (name, options, sijump_p) of the encoder issue's option sets, plus resync every 16
-/// packets and branch prediction (format 0, `bpred_size_p` = 5).
+/// packets, branch prediction (format 0, `bpred_size_p` = 5) and implicit return with a
+/// 16-entry return address stack and with an 8-deep call counter.
 fn option_sets() -> Vec<(&'static str, EncoderOptions, bool)> {
     let d = EncoderOptions::default();
     vec![
@@ -57,6 +58,22 @@ fn option_sets() -> Vec<(&'static str, EncoderOptions, bool)> {
             "bpred",
             EncoderOptions {
                 branch_prediction: true,
+                ..d
+            },
+            false,
+        ),
+        (
+            "implicit-return",
+            EncoderOptions {
+                implicit_return: true,
+                ..d
+            },
+            false,
+        ),
+        (
+            "implicit-return-counter",
+            EncoderOptions {
+                implicit_return: true,
                 ..d
             },
             false,
@@ -115,6 +132,11 @@ fn decoder_adoc_round_trip_of_every_program() {
                     params.sijump_p = 1;
                 }
                 params.bpred_size_p = 5;
+                if set == "implicit-return-counter" {
+                    params.call_counter_size_p = 3;
+                } else {
+                    params.return_stack_size_p = 4;
+                }
                 let packets = Encoder::encode_all(&params, options, &records).unwrap();
                 let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
                 let mut ioptions = IOptions::default();
