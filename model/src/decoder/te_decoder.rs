@@ -61,6 +61,12 @@ pub struct TeDecoder<'a> {
     addr_mask: u64,
     xlen: Xlen,
     stack_capacity: usize,
+    /// The encoder keeps a return address stack (else a call counter).
+    compare_return_addresses: bool,
+    /// The instruction at `last_pc` was a return followed implicitly.
+    last_was_implicit_return: bool,
+    /// After a decode error: packets other than syncs are skipped silently.
+    resyncing: bool,
     // decoder.adoc globals
     pc: u64,
     last_pc: u64,
@@ -117,6 +123,9 @@ impl<'a> TeDecoder<'a> {
             },
             xlen,
             stack_capacity: 1usize << stack_size.min(16),
+            compare_return_addresses: params.return_stack_size_p > 0,
+            last_was_implicit_return: false,
+            resyncing: false,
             pc: 0,
             last_pc: 0,
             outcomes: BranchQueue::default(),
@@ -169,6 +178,13 @@ impl<'a> TeDecoder<'a> {
     /// came from, for error elements.
     pub fn process(&mut self, packet: &TeInst, index: u64, offset: Option<u64>) {
         self.place = PacketPlace { index, offset };
+        if self.resyncing && !matches!(packet, TeInst::Start(_) | TeInst::Trap(_)) {
+            // Already reported: packets are skipped until the next synchronisation.
+            if let TeInst::Support(s) = packet {
+                self.options = s.ioptions;
+            }
+            return;
+        }
         if let Err(reason) = self.process_te_inst(packet) {
             self.fail(index, offset, reason);
         }
@@ -177,6 +193,7 @@ impl<'a> TeDecoder<'a> {
     /// Reports a packet that could not be read or decoded: a decode-error element, then
     /// nothing until the next format 3 synchronisation packet.
     pub fn fail(&mut self, index: u64, offset: Option<u64>, reason: String) {
+        self.resyncing = true;
         self.close_range();
         self.elements.push(TraceElement::DecodeError {
             packet_index: index,
@@ -339,7 +356,7 @@ impl<'a> TeDecoder<'a> {
             if privilege != self.privilege || context != self.context {
                 self.unreport_last();
                 self.note_context(privilege, context);
-                self.report_pc(self.pc);
+                self.report_pc(self.pc)?;
             }
         } else {
             self.close_range();
@@ -352,10 +369,11 @@ impl<'a> TeDecoder<'a> {
             }
             self.note_context(privilege, context);
             self.pc = self.address;
-            self.report_pc(self.pc);
+            self.report_pc(self.pc)?;
             self.last_pc = self.pc;
         }
         self.start_of_trace = false;
+        self.resyncing = false;
         self.return_stack.clear();
         self.predictor.reset();
         Ok(())
@@ -388,9 +406,11 @@ impl<'a> TeDecoder<'a> {
             let start = self.pc;
             let mut steps = 0u64;
             loop {
-                match self.next_pc(start) {
+                match self
+                    .next_pc(start)
+                    .and_then(|stop| self.report_pc(self.pc).map(|_| stop))
+                {
                     Ok(stop) => {
-                        self.report_pc(self.pc);
                         if stop {
                             break;
                         }
@@ -422,12 +442,12 @@ impl<'a> TeDecoder<'a> {
         self.restart();
     }
 
+    /// The pre-decoded instruction at `address` (borrowed from the image, not copied: this
+    /// is the decoder's hot path).
     #[inline]
-    fn insn(&self, address: u64) -> Result<Insn, Fail> {
-        self.image
-            .insn(address)
-            .copied()
-            .ok_or_else(|| format!("no instruction in the program image at {address:#x}"))
+    fn insn(&self, address: u64) -> Result<&'a Insn, Fail> {
+        let image: &'a ProgramImage = self.image;
+        image.insn(address).ok_or_else(|| no_insn(address))
     }
 
     fn unprocessed_branches(&self, at: u64) -> Result<bool, Fail> {
@@ -450,16 +470,15 @@ impl<'a> TeDecoder<'a> {
             }
             if self.inferred_address {
                 let stop_here = self.next_pc_with(previous_address, te)?;
-                self.report_pc(self.pc);
+                self.report_pc(self.pc)?;
                 if stop_here {
                     self.inferred_address = false;
                 }
                 continue;
             }
             let stop_here = self.next_pc_with(self.address, te)?;
-            self.report_pc(self.pc);
+            let insn = self.report_pc(self.pc)?;
             let pc = self.pc;
-            let insn = self.insn(pc)?;
             let is_branch = matches!(insn.kind, InsnKind::Branch { .. });
             if self.branches() == 1 && is_branch && self.stop_at_last_branch {
                 // Reached the final branch: its outcome comes with the next packet.
@@ -486,7 +505,10 @@ impl<'a> TeDecoder<'a> {
                 if te.notify && !self.unprocessed_branches(pc)? {
                     return Ok(());
                 }
-                let last_discon = self.insn(self.last_pc)?.is_uninferable_discon();
+                // An implicit return is followed like an inferable jump: its target can be
+                // the reported instruction (`sec:irxx`, first case).
+                let last_discon = self.insn(self.last_pc)?.is_uninferable_discon()
+                    && !self.last_was_implicit_return;
                 let depth_ok = !te.irreport || te.irdepth == self.return_stack.len() as u64;
                 if !last_discon && !te.updiscon && !self.unprocessed_branches(pc)? && depth_ok {
                     // Reached the reported address, not as an uninferable jump target:
@@ -517,19 +539,21 @@ impl<'a> TeDecoder<'a> {
         let insn = self.insn(this_pc)?;
         let mut stop_here = false;
         let mut end = RangeEnd::Sequential;
+        let mut implicit_return = false;
         let next = match insn.kind {
             InsnKind::InferableJump { offset } => {
                 end = RangeEnd::InferableJump;
                 this_pc.wrapping_add(offset as u64)
             }
-            InsnKind::UninferableJump if self.is_sequential_jump(&insn)? => {
+            InsnKind::UninferableJump if self.is_sequential_jump(insn)? => {
                 end = RangeEnd::InferableJump;
                 let prev = self.insn(self.last_pc)?;
                 insn.decoded
                     .sequential_jump_target(&prev.decoded, self.last_pc, self.xlen)
             }
-            InsnKind::UninferableJump if self.is_implicit_return(&insn, te) => {
+            InsnKind::UninferableJump if self.is_implicit_return(insn, te) => {
                 end = RangeEnd::UninferableJump;
+                implicit_return = true;
                 self.return_stack.pop().unwrap_or(0)
             }
             InsnKind::UninferableJump | InsnKind::TrapReturn => {
@@ -573,6 +597,7 @@ impl<'a> TeDecoder<'a> {
         }
         self.pc = next & self.addr_mask;
         self.last_pc = this_pc;
+        self.last_was_implicit_return = implicit_return;
         Ok(stop_here)
     }
 
@@ -588,12 +613,25 @@ impl<'a> TeDecoder<'a> {
         if !self.options.implicit_return || insn.jump_class() != JumpClass::Return {
             return false;
         }
+        let Some(&predicted) = self.return_stack.last() else {
+            return false;
+        };
+        // `decoder.adoc` treats a return at the reported depth as not implicit whenever
+        // `irreport` is set; but the encoder also sets `irreport` to report the depth before
+        // a format 3 packet (`sec:irxx`), and then the returns on the way are implicit (the
+        // 2.0 ambiguity of spec issue #254). A mispredicted return is reported with its
+        // actual target, which differs from the prediction, and only an encoder with a
+        // return address stack predicts targets: that tells the two cases apart.
         if let Some(te) = te {
-            if te.irreport && te.irdepth == self.return_stack.len() as u64 {
+            if self.compare_return_addresses
+                && te.irreport
+                && te.irdepth == self.return_stack.len() as u64
+                && predicted != self.address
+            {
                 return false;
             }
         }
-        !self.return_stack.is_empty()
+        true
     }
 
     /// `is_taken_branch`: the next branch outcome, from the map, the predictor, or the one
@@ -631,11 +669,13 @@ impl<'a> TeDecoder<'a> {
     }
 
     /// `report_pc`: appends an instruction to the open range, or closes it and opens a new
-    /// one.
+    /// one. An address outside the program image is an error, not an instruction.
     #[inline]
-    fn report_pc(&mut self, pc: u64) {
+    /// Returns the reported instruction.
+    fn report_pc(&mut self, pc: u64) -> Result<&'a Insn, Fail> {
+        let insn = self.insn(pc)?;
+        let size = insn.size();
         self.instructions += 1;
-        let size = self.image.insn(pc).map_or(2, |i| i.size());
         if let Some(r) = &mut self.range {
             if r.last.wrapping_add(r.last_size) == pc
                 && matches!(
@@ -647,7 +687,7 @@ impl<'a> TeDecoder<'a> {
                 r.last_size = size;
                 r.count += 1;
                 r.end = RangeEnd::Sequential;
-                return;
+                return Ok(insn);
             }
         }
         self.close_range();
@@ -658,6 +698,7 @@ impl<'a> TeDecoder<'a> {
             count: 1,
             end: RangeEnd::Sequential,
         });
+        Ok(insn)
     }
 
     /// Takes the most recently reported instruction back out of the open range.
@@ -690,4 +731,10 @@ impl<'a> TeDecoder<'a> {
             });
         }
     }
+}
+
+/// The error of an address outside the program image (kept out of the hot path).
+#[cold]
+fn no_insn(address: u64) -> Fail {
+    format!("no instruction in the program image at {address:#x}")
 }

@@ -253,6 +253,8 @@ impl Encoder {
             return;
         };
         let (curr, next) = (&mut self.window.curr, &self.window.next);
+        curr.implicit_return = false;
+        curr.return_mispredicted = false;
         if curr.rec.iretire == 0 {
             return;
         }
@@ -333,7 +335,11 @@ impl Encoder {
                 }
             }
             if let Some(s) = &mut self.irstack {
+                // The stack restarts at the sync: the reported instruction's own call or
+                // return acts on the empty stack, as in a decoder that follows it after
+                // the sync.
                 s.reset();
+                self.track_calls();
             }
         }
     }
