@@ -28,6 +28,12 @@ enum Command {
     Encode(commands::encode::EncodeArgs),
     /// List the packets of a framed stream with their fields.
     Dump(commands::dump::DumpArgs),
+    /// Decode framed packets against the program's ELF(s): elements, PCs, spike CSV, JSON.
+    Decode(commands::decode::DecodeArgs),
+    /// Hart model -> encoder -> framing -> decoder in memory, verified against the hart.
+    Run(commands::run::RunArgs),
+    /// Decode a trace and show its function-call hierarchy, folded stacks, flame graph.
+    Calltree(commands::calltree::CalltreeArgs),
 }
 
 fn main() -> ExitCode {
@@ -37,6 +43,9 @@ fn main() -> ExitCode {
         Command::Convert(args) => commands::convert::run(args),
         Command::Encode(args) => commands::encode::run(args),
         Command::Dump(args) => commands::dump::run(args),
+        Command::Decode(args) => commands::decode::run(args),
+        Command::Run(args) => commands::run::run(args),
+        Command::Calltree(args) => commands::calltree::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -76,7 +76,10 @@ fn iss_stops_a_program_that_never_exits_at_max_instructions() {
 
 #[test]
 fn convert_names_the_missing_column() {
-    let f = tmp("missing.csv", b"VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL\n");
+    let f = tmp(
+        "missing.csv",
+        b"VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL\n",
+    );
     let out = etrace(&[
         "convert",
         "--spike-csv",

@@ -8,6 +8,7 @@
 //! * `params`: the encoder parameters of `discovery.adoc`;
 //! * `formats`: the reference flow's files (spike CSV, encoder-input CSV, parameter files).
 
+pub mod calltree;
 pub mod decoder;
 pub mod encoder;
 pub mod formats;

@@ -192,13 +192,13 @@ fn open(path: &Path) -> Result<BufReader<File>, CliError> {
 }
 
 /// A framed stream and its byte counts.
-struct Framed {
+pub(super) struct Framed {
     /// What goes to the output file.
-    output: Vec<u8>,
+    pub(super) output: Vec<u8>,
     /// Payload bytes (packed te_inst packets).
-    payload_bytes: u64,
+    pub(super) payload_bytes: u64,
     /// Bytes on the transport (for atb: beats times the bus width).
-    framed_bytes: u64,
+    pub(super) framed_bytes: u64,
 }
 
 /// The timestamp of a packet: its ingress record index truncated to the field.
@@ -213,7 +213,8 @@ fn timestamp(framing: &FramingArgs, packet: &EncodedPacket) -> Option<u64> {
     })
 }
 
-fn frame(
+/// Packs and frames `packets` as `--framing` says (also used by `etrace run`).
+pub(super) fn frame(
     framing: &FramingArgs,
     params: &Params,
     packets: &[EncodedPacket],

@@ -1,8 +1,12 @@
 //! One module per `etrace` sub-command.
 
+pub mod calltree;
 pub mod convert;
+pub mod decode;
 pub mod dump;
+mod element_text;
 pub mod encode;
 mod framing_args;
 mod io;
 pub mod iss;
+pub mod run;

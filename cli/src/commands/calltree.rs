@@ -1,0 +1,151 @@
+//! `etrace calltree`: framed te_inst packets + the program's ELF file(s) -> the trace
+//! decoder of `decoder.adoc` -> the function-call hierarchy of `seeds/004`: the indented
+//! `<FunctionCall N: name(0xaddr)>` / `<Return: name>` listing, a per-function table of
+//! inclusive and exclusive instruction counts, and on request folded stacks and an SVG
+//! flame graph.
+//!
+//! Exit codes: 0; 1 when the trace had decode errors (the tree is still printed, with gaps
+//! where they were); 2 for bad input or usage.
+
+use super::decode::{load_image, payload_events};
+use super::framing_args::FramingArgs;
+use super::io::{create_output, finish_output, load_params};
+use crate::error::{CliError, InputContext};
+use clap::Args;
+use etrace_model::calltree::{folded_lines, from_elements, write_flamegraph, SymbolTable};
+use etrace_model::decoder::stream::decode_payloads;
+use etrace_model::decoder::{DecoderConfig, TeDecoder, TraceElement};
+use etrace_model::isa::Xlen;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `etrace calltree`.
+#[derive(Args)]
+pub struct CalltreeArgs {
+    /// The framed stream (for atb: one beat per line, as `etrace encode` writes it).
+    pub input: PathBuf,
+    /// The traced program (statically linked ELF, with its symbols); repeat for more.
+    #[arg(long, value_name = "PROG.elf", required = true)]
+    pub elf: Vec<PathBuf>,
+    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN.
+    #[arg(long, value_name = "P")]
+    pub params: Option<PathBuf>,
+    /// Framing options.
+    #[command(flatten)]
+    pub framing: FramingArgs,
+    /// Write folded stacks (`outer;inner count`, instruction counts) to this file.
+    #[arg(long, value_name = "OUT")]
+    pub folded: Option<PathBuf>,
+    /// Write an SVG flame graph to this file.
+    #[arg(long, value_name = "OUT")]
+    pub svg: Option<PathBuf>,
+    /// Leave out calls nested deeper than D (listing and folded stacks).
+    #[arg(long, value_name = "D")]
+    pub max_depth: Option<usize>,
+    /// Print only the first N lines of the call listing.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+/// Runs `etrace calltree`.
+pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
+    if args.max_depth == Some(0) {
+        return Err(CliError::input(
+            "--max-depth must be at least 1",
+            "--max-depth",
+        ));
+    }
+    let image = load_image(&args.elf)?;
+    let mut symbols = SymbolTable::new();
+    for elf in &args.elf {
+        let bytes = std::fs::read(elf).at(elf.display())?;
+        symbols.add_elf(&bytes).at(elf.display())?;
+    }
+    let xlen = if image.xlen() == Some(Xlen::X32) {
+        32
+    } else {
+        64
+    };
+    let params = load_params(args.params.as_deref(), xlen)?;
+    let data = std::fs::read(&args.input).at(args.input.display())?;
+    let events = payload_events(&args.framing, &data)?;
+    let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
+    let elements = decode_payloads(&mut decoder, &params, &events);
+    let errors: Vec<&TraceElement> = elements
+        .iter()
+        .filter(|e| matches!(e, TraceElement::DecodeError { .. }))
+        .collect();
+    let tree = from_elements(&elements, &image, &symbols).at(args.input.display())?;
+
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let io = |r: std::io::Result<()>| r.at("standard output");
+    io(tree
+        .write_listing(&mut out, args.max_depth, args.limit)
+        .map(|_| ()))?;
+    io(writeln!(out))?;
+    io(writeln!(
+        out,
+        "{:>12} {:>7} {:>12} {:>7} {:>8}  function",
+        "exclusive", "%", "inclusive", "%", "calls"
+    ))?;
+    let total = tree.total().max(1) as f64;
+    for s in tree.function_stats() {
+        io(writeln!(
+            out,
+            "{:>12} {:>6.2}% {:>12} {:>6.2}% {:>8}  {} ({:#x})",
+            s.exclusive,
+            100.0 * s.exclusive as f64 / total,
+            s.inclusive,
+            100.0 * s.inclusive as f64 / total,
+            s.calls,
+            s.name,
+            s.address
+        ))?;
+    }
+    io(writeln!(out, "{:>12} instructions in total", tree.total()))?;
+    io(out.flush())?;
+
+    let lines = folded_lines(&tree, args.max_depth);
+    if let Some(path) = &args.folded {
+        let mut f = create_output(path)?;
+        for l in &lines {
+            writeln!(f, "{l}").at(path.display())?;
+        }
+        finish_output(Ok(f), path)?;
+    }
+    if let Some(path) = &args.svg {
+        let title = args
+            .elf
+            .first()
+            .and_then(|p| p.file_name())
+            .map_or("call tree".to_string(), |n| {
+                n.to_string_lossy().into_owned()
+            });
+        let mut f = create_output(path)?;
+        write_flamegraph(&lines, &title, &mut f).at(path.display())?;
+        finish_output(Ok(f), path)?;
+    }
+
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let mut err = CliError::check(
+        format!("{} decode errors (gaps in the call tree)", errors.len()),
+        args.input.display(),
+    );
+    for e in errors.iter().take(20) {
+        if let TraceElement::DecodeError {
+            packet_index,
+            byte_offset,
+            reason,
+        } = e
+        {
+            err = err.with_context(format!(
+                "packet {packet_index} at {}: {reason}",
+                byte_offset.map_or("?".to_string(), |o| o.to_string())
+            ));
+        }
+    }
+    Err(err)
+}

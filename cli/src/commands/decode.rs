@@ -1,0 +1,202 @@
+//! `etrace decode`: framed te_inst packets (`--framing encap|smi|atb`) and the program's
+//! ELF file(s) -> the trace decoder of `decoder.adoc` -> trace elements, program addresses,
+//! a spike instruction-trace CSV or JSON (`--format`).
+//!
+//! Packets are unpacked with the `ioptions` of the latest support packet (`sec:format33`).
+//! Framing, packet and decoding errors become `decode-error` elements; decoding resumes
+//! at the next synchronisation packet. Exit codes: 0 without decode errors; 1 when there
+//! were any (a failed check: they are listed on stderr, and inline with
+//! `--format elements` / `json`); 2 for bad input or usage (unreadable files, options).
+
+use super::element_text::{
+    element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
+};
+use super::framing_args::FramingArgs;
+use super::io::{create_output, load_params};
+use crate::error::{CliError, InputContext};
+use clap::{Args, ValueEnum};
+use etrace_model::decoder::stream::{
+    atb_payloads, decode_payloads, payloads, Framing, PayloadEvent,
+};
+use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
+use etrace_model::framing::atb::AtbBeat;
+use etrace_model::framing::FramingKind;
+use etrace_model::isa::Xlen;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The output formats of `etrace decode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DecodeFormat {
+    /// One line per trace element.
+    Elements,
+    /// One hex address per executed instruction.
+    Pcs,
+    /// Spike instruction-trace CSV rows.
+    SpikeCsv,
+    /// One JSON object per trace element per line.
+    Json,
+}
+
+/// Arguments of `etrace decode`.
+#[derive(Args)]
+pub struct DecodeArgs {
+    /// The framed stream (for atb: one beat per line, as `etrace encode` writes it).
+    pub input: PathBuf,
+    /// The traced program (statically linked ELF); repeat for more programs.
+    #[arg(long, value_name = "PROG.elf", required = true)]
+    pub elf: Vec<PathBuf>,
+    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN.
+    #[arg(long, value_name = "P")]
+    pub params: Option<PathBuf>,
+    /// Framing options.
+    #[command(flatten)]
+    pub framing: FramingArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DecodeFormat::Elements)]
+    pub format: DecodeFormat,
+    /// Write the output here instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+}
+
+/// The program image of one or more ELF files.
+pub(super) fn load_image(elfs: &[PathBuf]) -> Result<ProgramImage, CliError> {
+    let mut image = ProgramImage::new();
+    for elf in elfs {
+        let bytes = std::fs::read(elf).at(elf.display())?;
+        image.add_elf(&bytes).at(elf.display())?;
+    }
+    Ok(image)
+}
+
+/// Deframes a stream into te_inst payloads (for atb: parses one beat per line first).
+pub(super) fn payload_events(
+    framing: &FramingArgs,
+    data: &[u8],
+) -> Result<Vec<PayloadEvent>, CliError> {
+    Ok(match framing.framing {
+        FramingKind::Encap => payloads(&Framing::Encap(framing.encap()?), data),
+        FramingKind::Smi => payloads(&Framing::Smi(framing.smi()?), data),
+        FramingKind::Atb => {
+            let cfg = framing.atb()?;
+            let text = String::from_utf8_lossy(data);
+            let mut beats: Vec<AtbBeat> = Vec::new();
+            let mut bad_lines = Vec::new();
+            for (n, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                match cfg.parse_beat(line) {
+                    Ok(b) => beats.push(b),
+                    Err(e) => bad_lines.push(PayloadEvent::Error {
+                        offset: Some(beats.len() as u64),
+                        reason: format!("line {}: {e}", n + 1),
+                    }),
+                }
+            }
+            // Unreadable lines are reported before the packets (their beat index says
+            // where they were).
+            bad_lines.extend(atb_payloads(&cfg, &beats));
+            bad_lines
+        }
+    })
+}
+
+/// The offset unit of a framing's error places.
+pub(super) fn offset_unit(framing: &FramingArgs) -> OffsetUnit {
+    if framing.framing == FramingKind::Atb {
+        OffsetUnit::Beat
+    } else {
+        OffsetUnit::Byte
+    }
+}
+
+/// Runs `etrace decode`.
+pub fn run(args: DecodeArgs) -> Result<(), CliError> {
+    let image = load_image(&args.elf)?;
+    let xlen = if image.xlen() == Some(Xlen::X32) {
+        32
+    } else {
+        64
+    };
+    let params = load_params(args.params.as_deref(), xlen)?;
+    let data = std::fs::read(&args.input).at(args.input.display())?;
+    let events = payload_events(&args.framing, &data)?;
+    let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
+    let elements = decode_payloads(&mut decoder, &params, &events);
+    let unit = offset_unit(&args.framing);
+
+    let out_name = args
+        .output
+        .as_deref()
+        .map_or("standard output".to_string(), |p| p.display().to_string());
+    let out: Box<dyn Write> = match &args.output {
+        Some(p) => Box::new(create_output(p)?),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let mut errors: Vec<String> = elements
+        .iter()
+        .filter(|e| matches!(e, TraceElement::DecodeError { .. }))
+        .map(|e| element_line(e, unit))
+        .collect();
+    match write_output(args.format, &elements, &image, unit, out) {
+        Ok(()) => {}
+        Err(ExpandError::Io(e)) => return Err(CliError::input(e, out_name)),
+        Err(ExpandError::NotInImage(a)) => errors.push(format!(
+            "decode-error: no instruction in the programs at {a:#x}"
+        )),
+    }
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let mut err = CliError::check(
+        format!("{} decode errors", errors.len()),
+        place(&args.input),
+    );
+    for line in errors.iter().take(20) {
+        err = err.with_context(line);
+    }
+    Err(err)
+}
+
+fn place(p: &Path) -> String {
+    p.display().to_string()
+}
+
+fn write_output(
+    format: DecodeFormat,
+    elements: &[TraceElement],
+    image: &ProgramImage,
+    unit: OffsetUnit,
+    mut out: Box<dyn Write>,
+) -> Result<(), ExpandError> {
+    match format {
+        DecodeFormat::Elements => {
+            for e in elements {
+                writeln!(out, "{}", element_line(e, unit))?;
+            }
+        }
+        DecodeFormat::Json => {
+            for e in elements {
+                writeln!(out, "{}", element_json(e))?;
+            }
+        }
+        DecodeFormat::Pcs => {
+            for e in elements {
+                if let TraceElement::Range { first, count, .. } = e {
+                    for_each_insn(image, *first, *count, |pc| writeln!(out, "{pc:#x}"))?;
+                }
+            }
+        }
+        DecodeFormat::SpikeCsv => {
+            let mut rows = SpikeRows::new(image, out)?;
+            for e in elements {
+                rows.element(e)?;
+            }
+            out = rows.finish()?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}

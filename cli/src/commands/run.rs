@@ -1,0 +1,243 @@
+//! `etrace run`: the whole software flow in memory, verified: hart model -> ingress port
+//! (`ingressPort.adoc`) -> golden encoder -> packing and framing (`--framing`) ->
+//! deframing and unpacking -> the decoder of `decoder.adoc` -> executed instructions,
+//! compared step by step (address and privilege of every retired instruction, cause and
+//! interrupt flag of every trap, in order) with the hart's ingress records.
+//!
+//! Exit codes: 0 when the decoded trace equals the hart's (statistics on stdout); 1 on the
+//! first difference or a decode error; 2 for bad input or usage. `--implicit-exception`
+//! exits 2: without trap handler addresses in the packets the decoder would need the trap
+//! vectors (`mtvec` / `stvec`), which it is not given.
+
+use super::decode::{load_image, offset_unit, payload_events};
+use super::element_text::{element_line, privilege_name};
+use super::encode::frame;
+use super::framing_args::FramingArgs;
+use super::io::load_params;
+use crate::error::{CliError, InputContext};
+use clap::Args;
+use etrace_model::decoder::pcs::{steps, Step};
+use etrace_model::decoder::stream::decode_payloads;
+use etrace_model::decoder::{DecoderConfig, TeDecoder, TraceElement};
+use etrace_model::encoder::{Encoder, EncoderOptions};
+use etrace_model::hart::{Hart, HartConfig};
+use etrace_model::ingress::{IngressRecord, ItypeWidth};
+use etrace_model::isa::Xlen;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `etrace run`.
+#[derive(Args)]
+#[command(mut_arg("framing", |a| a.required(false).default_value("encap")))]
+pub struct RunArgs {
+    /// Statically linked RISC-V ELF program, run on the hart model.
+    pub elf: PathBuf,
+    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN.
+    #[arg(long, value_name = "P")]
+    pub params: Option<PathBuf>,
+    /// Stop with an error after this many retired instructions.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub max_instructions: u64,
+    /// `sec:full-address`: full instead of differential addresses.
+    #[arg(long)]
+    pub full_address: bool,
+    /// Force a resync after N packets (0 = never).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 256,
+        conflicts_with = "resync_max_code"
+    )]
+    pub resync_max: u32,
+    /// The reference flow's resync-max code K: N = 2^(K+4).
+    #[arg(long, value_name = "K")]
+    pub resync_max_code: Option<u32>,
+    /// `sec:si-jump`: sequentially inferable jumps (needs `sijump_p = 1`).
+    #[arg(long)]
+    pub sijump: bool,
+    /// `sec:implicit-exception`: not verifiable here (exits 2, see the command's help).
+    #[arg(long)]
+    pub implicit_exception: bool,
+    /// `sec:implicit-return`: returns predicted by the return stack are not reported.
+    #[arg(long)]
+    pub implicit_return: bool,
+    /// `sec:branch-prediction`: correctly predicted branches as a count.
+    #[arg(long)]
+    pub branch_prediction: bool,
+    /// Framing options (default `--framing encap`).
+    #[command(flatten)]
+    pub framing: FramingArgs,
+}
+
+/// The run-time options of the command line (`branchTrace.adoc`, optional modes).
+fn encoder_options(args: &RunArgs) -> Result<EncoderOptions, CliError> {
+    let resync_max = match args.resync_max_code {
+        Some(k) => EncoderOptions::resync_packets_from_code(k).ok_or_else(|| {
+            CliError::input(
+                format!("resync-max code {k} is too large"),
+                "--resync-max-code",
+            )
+        })?,
+        None => args.resync_max,
+    };
+    Ok(EncoderOptions {
+        full_address: args.full_address,
+        implicit_exception: args.implicit_exception,
+        sijump: args.sijump,
+        implicit_return: args.implicit_return,
+        branch_prediction: args.branch_prediction,
+        resync_max,
+    })
+}
+
+/// The steps a correct decode reproduces from one ingress record: the retired
+/// instruction, then the trap (`ingress.rs` conventions: `ecall` retires and traps).
+fn push_expected(out: &mut Vec<Step>, r: &IngressRecord) {
+    if r.iretire != 0 {
+        out.push(Step::Instruction {
+            pc: r.iaddr,
+            privilege: r.privilege,
+        });
+    }
+    if r.itype.is_trap() {
+        out.push(Step::Trap {
+            ecause: r.cause,
+            interrupt: r.interrupt,
+        });
+    }
+}
+
+fn step_text(s: Option<&Step>) -> String {
+    match s {
+        Some(Step::Instruction { pc, privilege }) => {
+            format!("insn {pc:#x} {}", privilege_name(*privilege))
+        }
+        Some(Step::Trap { ecause, interrupt }) => {
+            format!("trap ecause={ecause} interrupt={}", u8::from(*interrupt))
+        }
+        None => "(end)".to_string(),
+    }
+}
+
+/// Runs `etrace run`.
+pub fn run(args: RunArgs) -> Result<(), CliError> {
+    let elf_name = args.elf.display().to_string();
+    if args.implicit_exception {
+        return Err(CliError::input(
+            "run cannot verify --implicit-exception: trap packets then carry no handler \
+             address and the decoder is not given the trap vectors (mtvec / stvec)",
+            "--implicit-exception",
+        )
+        .with_context("use `etrace encode --implicit-exception` to produce such a trace"));
+    }
+    let options = encoder_options(&args)?;
+    let bytes = std::fs::read(&args.elf).at(&elf_name)?;
+    let image = load_image(std::slice::from_ref(&args.elf))?;
+    let xlen = if image.xlen() == Some(Xlen::X32) {
+        32
+    } else {
+        64
+    };
+    let params = load_params(args.params.as_deref(), xlen)?;
+
+    // Hart -> encoder, keeping the steps a decoder must reproduce.
+    let mut enc = Encoder::new(&params, options).at("encoder options")?;
+    let config = HartConfig {
+        max_instructions: args.max_instructions,
+        itype_width: if params.itype_width_p == 3 {
+            ItypeWidth::W3
+        } else {
+            ItypeWidth::W4
+        },
+        ..HartConfig::default()
+    };
+    let mut hart = Hart::from_elf(&bytes, config).at(&elf_name)?;
+    let mut expected: Vec<Step> = Vec::new();
+    let mut retired = 0u64;
+    let mut sink = |rec: &IngressRecord, _insn: u32| {
+        retired += u64::from(rec.iretire != 0);
+        push_expected(&mut expected, rec);
+        enc.push(rec);
+    };
+    let outcome = hart.run(&mut sink).at(&elf_name)?;
+    enc.finish();
+    let packets = enc.take_packets();
+    let framed = frame(&args.framing, &params, &packets)?;
+
+    // Deframe -> unpack -> decode -> instruction steps.
+    let start = Instant::now();
+    let events = payload_events(&args.framing, &framed.output)?;
+    let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
+    let elements = decode_payloads(&mut decoder, &params, &events);
+    let decoded = steps(&elements, &image);
+    let decode_time = start.elapsed().as_secs_f64();
+
+    let unit = offset_unit(&args.framing);
+    let errors: Vec<&TraceElement> = elements
+        .iter()
+        .filter(|e| matches!(e, TraceElement::DecodeError { .. }))
+        .collect();
+    if let Some(first) = errors.first() {
+        let mut err = CliError::check(
+            format!("{} decode errors in the trace of the hart", errors.len()),
+            &elf_name,
+        );
+        for e in std::iter::once(first).chain(errors.iter().skip(1).take(4)) {
+            err = err.with_context(element_line(e, unit));
+        }
+        return Err(err);
+    }
+    let decoded = decoded.map_err(|a| {
+        CliError::check(
+            format!("decoded trace leaves the program at {a:#x}"),
+            &elf_name,
+        )
+    })?;
+    let first_diff =
+        (0..expected.len().max(decoded.len())).find(|&i| expected.get(i) != decoded.get(i));
+    if let Some(n) = first_diff {
+        let mut err = CliError::check(
+            format!(
+                "decoded trace differs from the hart at step {n} (expected {}, decoded {})",
+                step_text(expected.get(n)),
+                step_text(decoded.get(n))
+            ),
+            &elf_name,
+        )
+        .with_context(format!("{:>10}  {:<32} decoded", "step", "expected (hart)"));
+        for i in n.saturating_sub(3)..n + 4 {
+            err = err.with_context(format!(
+                "{:>10}{} {:<32} {}",
+                i,
+                if i == n { '>' } else { ' ' },
+                step_text(expected.get(i)),
+                step_text(decoded.get(i))
+            ));
+        }
+        return Err(err);
+    }
+
+    let per_insn = |bytes: u64| 8.0 * bytes as f64 / retired.max(1) as f64;
+    println!("verified: {} steps equal the hart's", expected.len());
+    println!("instructions: {retired}");
+    println!("packets: {}", packets.len());
+    println!("payload bytes: {}", framed.payload_bytes);
+    println!("framed bytes: {}", framed.framed_bytes);
+    println!(
+        "bits per instruction: {:.4} (payload), {:.4} (framed)",
+        per_insn(framed.payload_bytes),
+        per_insn(framed.framed_bytes)
+    );
+    println!("decode time: {decode_time:.3} s");
+    println!(
+        "decoded instructions per second: {:.0}",
+        decoder.instructions() as f64 / decode_time.max(1e-9)
+    );
+    if outcome.exit_code != 0 {
+        return Err(CliError::check(
+            format!("the program exited with code {}", outcome.exit_code),
+            &elf_name,
+        ));
+    }
+    Ok(())
+}
