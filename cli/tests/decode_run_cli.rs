@@ -42,6 +42,13 @@ fn manifest_programs() -> Vec<String> {
     names
 }
 
+/// Parameters for implicit return (16-entry return stack) and branch prediction.
+fn extras_params() -> String {
+    let p = out_dir().join("extras.toml");
+    std::fs::write(&p, "return_stack_size_p = 4\nbpred_size_p = 6\n").expect("params file");
+    p.display().to_string()
+}
+
 fn sijump_params() -> String {
     let p = out_dir().join("sijump.toml");
     std::fs::write(&p, "sijump_p = 1\n").expect("params file");
@@ -71,12 +78,19 @@ fn stat(stdout: &str, name: &str) -> u64 {
 #[test]
 fn decoder_adoc_run_verifies_every_program_in_every_option_set() {
     let sij = sijump_params();
+    let extras = extras_params();
     let sets: Vec<Vec<&str>> = vec![
         vec![],
         vec!["--full-address"],
         vec!["--resync-max", "0"],
         vec!["--full-address", "--resync-max", "0"],
-        vec!["--sijump", "--params", &sij],
+        vec!["--sijump", "--implicit-exception", "--params", &sij],
+        vec![
+            "--implicit-return",
+            "--branch-prediction",
+            "--params",
+            &extras,
+        ],
         vec!["--framing", "smi"],
         vec!["--framing", "atb"],
         vec![
@@ -115,11 +129,30 @@ fn decoder_adoc_run_verifies_every_program_in_every_option_set() {
 }
 
 #[test]
-fn run_refuses_implicit_exception_with_exit_2() {
-    let out = etrace(&["run", &elf("traps-rv64.elf"), "--implicit-exception"]);
-    assert_code(&out, 2, "run --implicit-exception");
+fn decode_implicit_exception_needs_the_trap_vectors() {
+    let dir = out_dir();
+    let trace = dir.join("traps-ie.encap").display().to_string();
+    let out = etrace(&[
+        "encode",
+        "--elf",
+        &elf("traps-rv64.elf"),
+        "--implicit-exception",
+        "--framing",
+        "encap",
+        "-o",
+        &trace,
+    ]);
+    assert_code(&out, 0, "encode --implicit-exception");
+    let out = etrace(&[
+        "decode",
+        &trace,
+        "--elf",
+        &elf("traps-rv64.elf"),
+        "--framing",
+        "encap",
+    ]);
+    assert_code(&out, 1, "decode without --mtvec");
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.starts_with("error: "), "{stderr}");
     assert!(stderr.contains("trap vectors"), "{stderr}");
 }
 

@@ -18,7 +18,7 @@ use clap::{Args, ValueEnum};
 use etrace_model::decoder::stream::{
     atb_payloads, decode_payloads, payloads, Framing, PayloadEvent,
 };
-use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
+use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
 use etrace_model::framing::atb::AtbBeat;
 use etrace_model::framing::FramingKind;
 use etrace_model::isa::Xlen;
@@ -58,6 +58,23 @@ pub struct DecodeArgs {
     /// Write the output here instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: Option<PathBuf>,
+    /// `mtvec` of the traced program, for traces made in implicit exception mode
+    /// (`sec:implicit-exception`: trap packets then carry no handler address).
+    #[arg(long, value_name = "ADDR", value_parser = parse_address)]
+    pub mtvec: Option<u64>,
+    /// `stvec` of the traced program (implicit exception mode, traps into S-mode).
+    #[arg(long, value_name = "ADDR", value_parser = parse_address)]
+    pub stvec: Option<u64>,
+}
+
+/// An address in hex (`0x...`) or decimal.
+fn parse_address(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => t.parse(),
+    }
+    .map_err(|e| format!("`{text}` is not an address: {e}"))
 }
 
 /// The program image of one or more ELF files.
@@ -123,7 +140,14 @@ pub fn run(args: DecodeArgs) -> Result<(), CliError> {
     let params = load_params(args.params.as_deref(), xlen)?;
     let data = std::fs::read(&args.input).at(args.input.display())?;
     let events = payload_events(&args.framing, &data)?;
-    let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
+    let config = DecoderConfig {
+        trap_vectors: (args.mtvec.is_some() || args.stvec.is_some()).then(|| TrapVectors {
+            mtvec: args.mtvec.unwrap_or(0),
+            stvec: args.stvec.unwrap_or(0),
+        }),
+        ..DecoderConfig::default()
+    };
+    let mut decoder = TeDecoder::new(&image, &params, config);
     let elements = decode_payloads(&mut decoder, &params, &events);
     let unit = offset_unit(&args.framing);
 

@@ -5,9 +5,10 @@
 //! interrupt flag of every trap, in order) with the hart's ingress records.
 //!
 //! Exit codes: 0 when the decoded trace equals the hart's (statistics on stdout); 1 on the
-//! first difference or a decode error; 2 for bad input or usage. `--implicit-exception`
-//! exits 2: without trap handler addresses in the packets the decoder would need the trap
-//! vectors (`mtvec` / `stvec`), which it is not given.
+//! first difference or a decode error; 2 for bad input or usage. With
+//! `--implicit-exception` the trap packets carry no handler address: the decoder is given
+//! the program's trap vectors (`mtvec` / `stvec` as the hart left them), as a debugger that
+//! knows the target's vector table would.
 
 use super::decode::{load_image, offset_unit, payload_events};
 use super::element_text::{element_line, privilege_name};
@@ -18,7 +19,7 @@ use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_model::decoder::pcs::{steps, Step};
 use etrace_model::decoder::stream::decode_payloads;
-use etrace_model::decoder::{DecoderConfig, TeDecoder, TraceElement};
+use etrace_model::decoder::{DecoderConfig, TeDecoder, TraceElement, TrapVectors};
 use etrace_model::encoder::{Encoder, EncoderOptions};
 use etrace_model::hart::{Hart, HartConfig};
 use etrace_model::ingress::{IngressRecord, ItypeWidth};
@@ -55,7 +56,8 @@ pub struct RunArgs {
     /// `sec:si-jump`: sequentially inferable jumps (needs `sijump_p = 1`).
     #[arg(long)]
     pub sijump: bool,
-    /// `sec:implicit-exception`: not verifiable here (exits 2, see the command's help).
+    /// `sec:implicit-exception`: trap handler addresses are omitted (the decoder is given
+    /// the program's trap vectors).
     #[arg(long)]
     pub implicit_exception: bool,
     /// `sec:implicit-return`: returns predicted by the return stack are not reported.
@@ -122,14 +124,6 @@ fn step_text(s: Option<&Step>) -> String {
 /// Runs `etrace run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let elf_name = args.elf.display().to_string();
-    if args.implicit_exception {
-        return Err(CliError::input(
-            "run cannot verify --implicit-exception: trap packets then carry no handler \
-             address and the decoder is not given the trap vectors (mtvec / stvec)",
-            "--implicit-exception",
-        )
-        .with_context("use `etrace encode --implicit-exception` to produce such a trace"));
-    }
     let options = encoder_options(&args)?;
     let bytes = std::fs::read(&args.elf).at(&elf_name)?;
     let image = load_image(std::slice::from_ref(&args.elf))?;
@@ -167,7 +161,14 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     // Deframe -> unpack -> decode -> instruction steps.
     let start = Instant::now();
     let events = payload_events(&args.framing, &framed.output)?;
-    let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
+    let config = DecoderConfig {
+        trap_vectors: Some(TrapVectors {
+            mtvec: hart.read_csr(0x305).unwrap_or(0),
+            stvec: hart.read_csr(0x105).unwrap_or(0),
+        }),
+        ..DecoderConfig::default()
+    };
+    let mut decoder = TeDecoder::new(&image, &params, config);
     let elements = decode_payloads(&mut decoder, &params, &events);
     let decoded = steps(&elements, &image);
     let decode_time = start.elapsed().as_secs_f64();

@@ -12,4 +12,4 @@ pub mod te_decoder;
 
 pub use element::{RangeEnd, TraceElement};
 pub use image::{ImageError, ProgramImage};
-pub use te_decoder::{DecoderConfig, TeDecoder};
+pub use te_decoder::{DecoderConfig, TeDecoder, TrapVectors};

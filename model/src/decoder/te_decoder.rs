@@ -27,19 +27,51 @@ use crate::isa::{JumpClass, Xlen};
 use crate::packet::{AddressInfo, BranchFmt, IOptions, QualStatus, TeInst};
 use crate::params::Params;
 
-/// Decoder limits.
+/// Decoder limits and knowledge of the target.
 #[derive(Debug, Clone, Copy)]
 pub struct DecoderConfig {
     /// Most instructions followed for one packet before the address counts as never
     /// reached.
     pub max_steps_per_packet: u64,
+    /// The trap vectors, for implicit exception mode (`sec:implicit-exception`: "the
+    /// decoder can infer the address of the trap handler from just the exception cause").
+    pub trap_vectors: Option<TrapVectors>,
 }
 
 impl Default for DecoderConfig {
     fn default() -> Self {
         DecoderConfig {
             max_steps_per_packet: 1 << 26,
+            trap_vectors: None,
         }
+    }
+}
+
+/// The `mtvec` / `stvec` values of the traced program (privileged ISA: BASE in bits
+/// XLEN-1:2, MODE in bits 1:0; MODE 1 = vectored, interrupts at BASE + 4 x cause).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TrapVectors {
+    /// `mtvec`: handler of traps taken into M-mode.
+    pub mtvec: u64,
+    /// `stvec`: handler of traps taken into S-mode.
+    pub stvec: u64,
+}
+
+impl TrapVectors {
+    /// The first handler instruction of a trap taken into `privilege` (the privilege field
+    /// of the trap packet).
+    pub fn handler(&self, privilege: u8, ecause: u64, interrupt: bool) -> Option<u64> {
+        let tvec = match privilege {
+            3 => self.mtvec,
+            1 => self.stvec,
+            _ => return None,
+        };
+        let base = tvec & !3;
+        Some(if tvec & 3 == 1 && interrupt {
+            base.wrapping_add(4 * ecause)
+        } else {
+            base
+        })
     }
 }
 
@@ -252,9 +284,18 @@ impl<'a> TeDecoder<'a> {
                     self.predictor.reset();
                     return Ok(());
                 }
-                let address = match t.address {
-                    Some(a) => a,
-                    None => {
+                let address = match (t.address, self.config.trap_vectors) {
+                    (Some(a), _) => a,
+                    (None, Some(v)) => v
+                        .handler(t.privilege, t.ecause, t.interrupt)
+                        .map(|a| (a & self.addr_mask) >> self.lsb)
+                        .ok_or_else(|| {
+                            format!(
+                                "no trap vector for privilege {} (implicit exception)",
+                                t.privilege
+                            )
+                        })?,
+                    (None, None) => {
                         return Err(
                             "trap packet without handler address (implicit exception mode \
                              needs the trap vectors, which this decoder is not given)"
