@@ -14,6 +14,13 @@ pub struct Insn {
     pub decoded: Decoded,
     /// Its kind, for the decoder's predicates.
     pub kind: InsnKind,
+    /// The straight-line run starting here: number of consecutive
+    /// [`InsnKind::Other`] instructions from this one on (0 if this one is not).
+    pub run_len: u32,
+    /// Bytes from this instruction to the first instruction after the run.
+    pub run_bytes: u32,
+    /// Bytes from this instruction to the last instruction of the run.
+    pub run_last: u32,
 }
 
 /// The instruction classes of `decoder.adoc`'s predicates.
@@ -63,7 +70,13 @@ impl Insn {
         } else {
             InsnKind::Other
         };
-        Insn { decoded, kind }
+        Insn {
+            decoded,
+            kind,
+            run_len: 0,
+            run_bytes: 0,
+            run_last: 0,
+        }
     }
 
     /// Size in bytes.
@@ -174,6 +187,25 @@ impl ProgramImage {
                 Insn::new(decode(raw, xlen), address)
             })
             .collect();
+        let mut insns: Vec<Insn> = insns;
+        // Straight-line runs, from the end backwards (each half-word as a possible start).
+        for h in (0..insns.len()).rev() {
+            if insns[h].kind != InsnKind::Other {
+                continue;
+            }
+            let size = insns[h].decoded.size as usize;
+            let (len, bytes, last) = match insns.get(h + size / 2) {
+                Some(next) if next.run_len > 0 => (
+                    next.run_len + 1,
+                    next.run_bytes + size as u32,
+                    next.run_last + size as u32,
+                ),
+                _ => (1, size as u32, 0),
+            };
+            insns[h].run_len = len;
+            insns[h].run_bytes = bytes;
+            insns[h].run_last = last;
+        }
         self.regions.push(Region { base, insns });
         self.regions.sort_by_key(|r| r.base);
         Ok(())

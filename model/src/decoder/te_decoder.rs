@@ -501,6 +501,8 @@ impl<'a> TeDecoder<'a> {
     fn follow_execution_path(&mut self, te: &AddressInfo, format3: Option<u8>) -> Result<(), Fail> {
         let previous_address = self.pc;
         let mut steps = 0u64;
+        // The instruction at `pc`, once known (saves looking it up twice per step).
+        let mut current: Option<&'a Insn> = None;
         loop {
             steps += 1;
             if steps > self.config.max_steps_per_packet {
@@ -511,14 +513,27 @@ impl<'a> TeDecoder<'a> {
             }
             if self.inferred_address {
                 let stop_here = self.next_pc_with(previous_address, te)?;
-                self.report_pc(self.pc)?;
+                current = Some(self.report_pc(self.pc)?);
                 if stop_here {
                     self.inferred_address = false;
                 }
                 continue;
             }
-            let stop_here = self.next_pc_with(self.address, te)?;
-            let insn = self.report_pc(self.pc)?;
+            let here = match current {
+                Some(i) => i,
+                None => self.insn(self.pc)?,
+            };
+            let (stop_here, insn) = match self.skip_run(here)? {
+                Some((insn, n)) => {
+                    steps += n;
+                    (false, insn)
+                }
+                None => {
+                    let stop_here = self.step(here, self.address, Some(te))?;
+                    (stop_here, self.report_pc(self.pc)?)
+                }
+            };
+            current = Some(insn);
             let pc = self.pc;
             let is_branch = matches!(insn.kind, InsnKind::Branch { .. });
             if self.branches() == 1 && is_branch && self.stop_at_last_branch {
@@ -561,23 +576,61 @@ impl<'a> TeDecoder<'a> {
         }
     }
 
+    /// Fast path of `follow_execution_path`: from a sequential instruction, moves over the
+    /// rest of its straight-line run to the next control-transfer instruction in one go,
+    /// when the reported address is not inside the run (so no stop condition can hold on
+    /// the way). Returns the instruction reached and the number of instructions reported.
+    #[inline]
+    fn skip_run(&mut self, here: &'a Insn) -> Result<Option<(&'a Insn, u64)>, Fail> {
+        if here.run_len < 2 {
+            return Ok(None);
+        }
+        let target = self.pc.wrapping_add(u64::from(here.run_bytes)) & self.addr_mask;
+        if self.pc < self.address && self.address < target {
+            return Ok(None);
+        }
+        let Some(end) = self.image.insn(target) else {
+            return Ok(None);
+        };
+        let Some(r) = self.range.as_mut().filter(|r| r.last == self.pc) else {
+            return Ok(None);
+        };
+        // Reported: the rest of the run (run_len - 1 instructions) and the one after it.
+        let n = u64::from(here.run_len);
+        r.last = target;
+        r.last_size = end.size();
+        r.count += n;
+        r.end = RangeEnd::Sequential;
+        self.instructions += n;
+        self.last_pc = self.pc.wrapping_add(u64::from(here.run_last)) & self.addr_mask;
+        self.last_was_implicit_return = false;
+        self.pc = target;
+        Ok(Some((end, n)))
+    }
+
     /// `next_pc` during `follow_execution_path` for packet `te`.
     #[inline]
     fn next_pc_with(&mut self, address: u64, te: &AddressInfo) -> Result<bool, Fail> {
-        self.step(address, Some(te))
+        let insn = self.insn(self.pc)?;
+        self.step(insn, address, Some(te))
     }
 
     /// `next_pc` outside packet processing (no implicit-return report to honour).
     fn next_pc(&mut self, address: u64) -> Result<bool, Fail> {
-        self.step(address, None)
+        let insn = self.insn(self.pc)?;
+        self.step(insn, address, None)
     }
 
     /// `next_pc`: moves `pc` past the instruction at `pc`; true when it stopped at the
     /// reported `address` after an uninferable discontinuity.
     #[inline]
-    fn step(&mut self, address: u64, te: Option<&AddressInfo>) -> Result<bool, Fail> {
+    fn step(
+        &mut self,
+        insn: &'a Insn,
+        address: u64,
+        te: Option<&AddressInfo>,
+    ) -> Result<bool, Fail> {
         let this_pc = self.pc;
-        let insn = self.insn(this_pc)?;
         let mut stop_here = false;
         let mut end = RangeEnd::Sequential;
         let mut implicit_return = false;
