@@ -229,7 +229,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         per_insn(framed.payload_bytes),
         per_insn(framed.framed_bytes)
     );
-    println!("decode time: {decode_time:.3} s");
+    println!("decode time (deframe, unpack, decode, expand to PCs): {decode_time:.3} s");
     println!(
         "decoded instructions per second: {:.0}",
         decoder.instructions() as f64 / decode_time.max(1e-9)
