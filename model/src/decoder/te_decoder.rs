@@ -623,7 +623,7 @@ impl<'a> TeDecoder<'a> {
 
     /// `next_pc`: moves `pc` past the instruction at `pc`; true when it stopped at the
     /// reported `address` after an uninferable discontinuity.
-    #[inline]
+    #[inline(always)]
     fn step(
         &mut self,
         insn: &'a Insn,
@@ -764,7 +764,7 @@ impl<'a> TeDecoder<'a> {
 
     /// `report_pc`: appends an instruction to the open range, or closes it and opens a new
     /// one. An address outside the program image is an error, not an instruction.
-    #[inline]
+    #[inline(always)]
     /// Returns the reported instruction.
     fn report_pc(&mut self, pc: u64) -> Result<&'a Insn, Fail> {
         let insn = self.insn(pc)?;
