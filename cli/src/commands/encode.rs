@@ -2,6 +2,7 @@
 //! te_inst packets of the golden encoder (`exampleAlgorithm.adoc`, `payload.adoc`) ->
 //! a framed stream (`--framing encap|smi|atb`).
 
+use super::encoder_args::EncoderArgs;
 use super::framing_args::FramingArgs;
 use super::io::{create_output, finish_output, load_params};
 use crate::error::{CliError, InputContext};
@@ -41,32 +42,9 @@ pub struct EncodeArgs {
     /// ELF input: stop with an error after this many retired instructions.
     #[arg(long, default_value_t = 100_000_000)]
     pub max_instructions: u64,
-    /// `sec:full-address`: full instead of differential addresses.
-    #[arg(long)]
-    pub full_address: bool,
-    /// Force a resync after N packets (0 = never).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 256,
-        conflicts_with = "resync_max_code"
-    )]
-    pub resync_max: u32,
-    /// The reference flow's resync-max code K: N = 2^(K+4).
-    #[arg(long, value_name = "K")]
-    pub resync_max_code: Option<u32>,
-    /// `sec:si-jump`: sequentially inferable jumps (needs `sijump_p = 1`).
-    #[arg(long)]
-    pub sijump: bool,
-    /// `sec:implicit-exception`: no trap handler address in trap packets.
-    #[arg(long)]
-    pub implicit_exception: bool,
-    /// `sec:implicit-return`: returns predicted by the return stack are not reported.
-    #[arg(long)]
-    pub implicit_return: bool,
-    /// `sec:branch-prediction`: correctly predicted branches as a count.
-    #[arg(long)]
-    pub branch_prediction: bool,
+    /// Encoder run-time options.
+    #[command(flatten)]
+    pub encoder: EncoderArgs,
     /// Framing options.
     #[command(flatten)]
     pub framing: FramingArgs,
@@ -80,7 +58,7 @@ pub struct EncodeArgs {
 
 /// Runs `etrace encode`.
 pub fn run(args: EncodeArgs) -> Result<(), CliError> {
-    let options = encoder_options(&args)?;
+    let options = args.encoder.options()?;
     let (params, packets, retired, exit) = encode_input(&args, options)?;
     let framed = frame(&args.framing, &params, &packets)?;
     let mut out = create_output(&args.output)?;
@@ -96,27 +74,6 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
         ));
     }
     Ok(())
-}
-
-/// The run-time options of the command line (`branchTrace.adoc`, optional modes).
-fn encoder_options(args: &EncodeArgs) -> Result<EncoderOptions, CliError> {
-    let resync_max = match args.resync_max_code {
-        Some(k) => EncoderOptions::resync_packets_from_code(k).ok_or_else(|| {
-            CliError::input(
-                format!("resync-max code {k} is too large"),
-                "--resync-max-code",
-            )
-        })?,
-        None => args.resync_max,
-    };
-    Ok(EncoderOptions {
-        full_address: args.full_address,
-        implicit_exception: args.implicit_exception,
-        sijump: args.sijump,
-        implicit_return: args.implicit_return,
-        branch_prediction: args.branch_prediction,
-        resync_max,
-    })
 }
 
 /// The ELF's XLEN from its `EI_CLASS` byte (1 = 32-bit), 64 otherwise.

@@ -6,6 +6,7 @@ pub mod decode;
 pub mod dump;
 mod element_text;
 pub mod encode;
+mod encoder_args;
 mod framing_args;
 mod io;
 pub mod iss;

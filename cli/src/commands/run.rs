@@ -13,6 +13,7 @@
 use super::decode::{load_image, offset_unit, payload_events};
 use super::element_text::{element_line, privilege_name};
 use super::encode::frame;
+use super::encoder_args::EncoderArgs;
 use super::framing_args::FramingArgs;
 use super::io::load_params;
 use crate::error::{CliError, InputContext};
@@ -20,7 +21,7 @@ use clap::Args;
 use etrace_model::decoder::pcs::{steps, Step};
 use etrace_model::decoder::stream::decode_payloads;
 use etrace_model::decoder::{DecoderConfig, TeDecoder, TraceElement, TrapVectors};
-use etrace_model::encoder::{Encoder, EncoderOptions};
+use etrace_model::encoder::Encoder;
 use etrace_model::hart::{Hart, HartConfig};
 use etrace_model::ingress::{IngressRecord, ItypeWidth};
 use etrace_model::isa::Xlen;
@@ -39,57 +40,13 @@ pub struct RunArgs {
     /// Stop with an error after this many retired instructions.
     #[arg(long, default_value_t = 100_000_000)]
     pub max_instructions: u64,
-    /// `sec:full-address`: full instead of differential addresses.
-    #[arg(long)]
-    pub full_address: bool,
-    /// Force a resync after N packets (0 = never).
-    #[arg(
-        long,
-        value_name = "N",
-        default_value_t = 256,
-        conflicts_with = "resync_max_code"
-    )]
-    pub resync_max: u32,
-    /// The reference flow's resync-max code K: N = 2^(K+4).
-    #[arg(long, value_name = "K")]
-    pub resync_max_code: Option<u32>,
-    /// `sec:si-jump`: sequentially inferable jumps (needs `sijump_p = 1`).
-    #[arg(long)]
-    pub sijump: bool,
-    /// `sec:implicit-exception`: trap handler addresses are omitted (the decoder is given
-    /// the program's trap vectors).
-    #[arg(long)]
-    pub implicit_exception: bool,
-    /// `sec:implicit-return`: returns predicted by the return stack are not reported.
-    #[arg(long)]
-    pub implicit_return: bool,
-    /// `sec:branch-prediction`: correctly predicted branches as a count.
-    #[arg(long)]
-    pub branch_prediction: bool,
+    /// Encoder run-time options (with `--implicit-exception` the decoder is given the
+    /// program's trap vectors).
+    #[command(flatten)]
+    pub encoder: EncoderArgs,
     /// Framing options (default `--framing encap`).
     #[command(flatten)]
     pub framing: FramingArgs,
-}
-
-/// The run-time options of the command line (`branchTrace.adoc`, optional modes).
-fn encoder_options(args: &RunArgs) -> Result<EncoderOptions, CliError> {
-    let resync_max = match args.resync_max_code {
-        Some(k) => EncoderOptions::resync_packets_from_code(k).ok_or_else(|| {
-            CliError::input(
-                format!("resync-max code {k} is too large"),
-                "--resync-max-code",
-            )
-        })?,
-        None => args.resync_max,
-    };
-    Ok(EncoderOptions {
-        full_address: args.full_address,
-        implicit_exception: args.implicit_exception,
-        sijump: args.sijump,
-        implicit_return: args.implicit_return,
-        branch_prediction: args.branch_prediction,
-        resync_max,
-    })
 }
 
 /// The steps a correct decode reproduces from one ingress record: the retired
@@ -124,7 +81,7 @@ fn step_text(s: Option<&Step>) -> String {
 /// Runs `etrace run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let elf_name = args.elf.display().to_string();
-    let options = encoder_options(&args)?;
+    let options = args.encoder.options()?;
     let bytes = std::fs::read(&args.elf).at(&elf_name)?;
     let image = load_image(std::slice::from_ref(&args.elf))?;
     let xlen = if image.xlen() == Some(Xlen::X32) {

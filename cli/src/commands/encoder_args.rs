@@ -1,0 +1,61 @@
+//! The encoder's run-time options on the command line, shared by `encode` and `run`
+//! (`branchTrace.adoc`, "Optional and run-time configurable modes"; names from
+//! `CONVENTIONS.md`).
+
+use crate::error::CliError;
+use clap::Args;
+use etrace_model::encoder::EncoderOptions;
+
+/// Run-time options of the encoder.
+#[derive(Args, Debug, Clone)]
+pub struct EncoderArgs {
+    /// `sec:full-address`: full instead of differential addresses.
+    #[arg(long)]
+    pub full_address: bool,
+    /// Force a resync after N packets (0 = never).
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 256,
+        conflicts_with = "resync_max_code"
+    )]
+    pub resync_max: u32,
+    /// The reference flow's resync-max code K: N = 2^(K+4).
+    #[arg(long, value_name = "K")]
+    pub resync_max_code: Option<u32>,
+    /// `sec:si-jump`: sequentially inferable jumps (needs `sijump_p = 1`).
+    #[arg(long)]
+    pub sijump: bool,
+    /// `sec:implicit-exception`: no trap handler address in trap packets.
+    #[arg(long)]
+    pub implicit_exception: bool,
+    /// `sec:implicit-return`: returns predicted by the return stack are not reported.
+    #[arg(long)]
+    pub implicit_return: bool,
+    /// `sec:branch-prediction`: correctly predicted branches as a count.
+    #[arg(long)]
+    pub branch_prediction: bool,
+}
+
+impl EncoderArgs {
+    /// The encoder options these flags select.
+    pub fn options(&self) -> Result<EncoderOptions, CliError> {
+        let resync_max = match self.resync_max_code {
+            Some(k) => EncoderOptions::resync_packets_from_code(k).ok_or_else(|| {
+                CliError::input(
+                    format!("resync-max code {k} is too large"),
+                    "--resync-max-code",
+                )
+            })?,
+            None => self.resync_max,
+        };
+        Ok(EncoderOptions {
+            full_address: self.full_address,
+            implicit_exception: self.implicit_exception,
+            sijump: self.sijump,
+            implicit_return: self.implicit_return,
+            branch_prediction: self.branch_prediction,
+            resync_max,
+        })
+    }
+}
