@@ -12,58 +12,16 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use etrace_model::decoder::pcs::steps;
 use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_model::encoder::{Encoder, EncoderOptions};
-use etrace_model::hart::loader::parse_elf;
 use etrace_model::hart::{Hart, HartConfig};
 use etrace_model::ingress::IngressRecord;
-use etrace_model::isa::Xlen;
 use etrace_model::packet::{pack, unpack_with, IOptions, TeInst};
 use etrace_model::params::Params;
-use riscv_etrace::binary::error::SegmentError;
-use riscv_etrace::binary::Binary;
-use riscv_etrace::config::Parameters;
-use riscv_etrace::instruction::{base, Instruction, Kind};
 use riscv_etrace::packet::payload::InstructionTrace;
 use riscv_etrace::tracer::{self, item, Tracer};
 
-/// The program's loadable segments as a riscv-etrace binary.
-struct Code {
-    segments: Vec<(u64, Vec<u8>)>,
-    base: base::Set,
-}
-
-impl Binary<Option<Kind>> for Code {
-    type Error = SegmentError;
-
-    fn get_insn(&mut self, address: u64) -> Result<Instruction<Option<Kind>>, SegmentError> {
-        let (base, data) = self
-            .segments
-            .iter()
-            .find(|(base, data)| address >= *base && address - base < data.len() as u64)
-            .ok_or(SegmentError::AddressNotCovered)?;
-        Instruction::extract(&data[(address - base) as usize..], &self.base)
-            .map(|(i, _)| i)
-            .ok_or(SegmentError::InvalidInstruction)
-    }
-}
-
-fn their_params(p: &Params) -> Parameters {
-    let nz = |v: u64| std::num::NonZeroU8::new(v as u8).unwrap();
-    Parameters {
-        cache_size_p: p.cache_size_p as u8,
-        call_counter_size_p: p.call_counter_size_p as u8,
-        context_width_p: nz(p.context_width_p),
-        time_width_p: nz(p.time_width_p),
-        ecause_width_p: nz(p.ecause_width_p),
-        f0s_width_p: p.f0s_width_p as u8,
-        iaddress_lsb_p: p.iaddress_lsb_p as u8,
-        iaddress_width_p: nz(p.iaddress_width_p),
-        nocontext_p: p.nocontext_p == 1,
-        notime_p: p.notime_p == 1,
-        privilege_width_p: nz(p.privilege_width_p),
-        return_stack_size_p: p.return_stack_size_p as u8,
-        sijump_p: p.sijump_p == 1,
-    }
-}
+#[path = "../tests/support/riscv_etrace_glue.rs"]
+mod glue;
+use glue::{their_params, Code};
 
 /// Everything a measurement needs, prepared once.
 struct Prepared {
@@ -129,14 +87,7 @@ fn decode(p: &Prepared) -> Vec<TraceElement> {
 
 /// (c) the riscv-etrace tracer; returns the number of instructions it reconstructed.
 fn trace_theirs(p: &Prepared) -> u64 {
-    let elf = parse_elf(&p.elf).unwrap();
-    let code = Code {
-        segments: elf.segments.into_iter().map(|s| (s.addr, s.data)).collect(),
-        base: match elf.xlen {
-            Xlen::X32 => base::Set::Rv32I,
-            Xlen::X64 => base::Set::Rv64I,
-        },
-    };
+    let code = Code::from_elf(&p.elf);
     let mut tracer: Tracer<Code> = tracer::builder()
         .with_binary(code)
         .with_params(&their_params(&p.params))

@@ -27,6 +27,9 @@ use etrace_model::hart::{Hart, HartConfig};
 use etrace_model::ingress::IngressRecord;
 use etrace_model::packet::{unpack_with, IOptions, TeInst};
 use etrace_model::params::Params;
+#[path = "support/riscv_etrace_glue.rs"]
+mod glue;
+use glue::their_params;
 use riscv_etrace::config::Parameters;
 use riscv_etrace::generator::hart2enc::{CType, IType};
 use riscv_etrace::generator::step::{Kind, Step};
@@ -35,26 +38,6 @@ use riscv_etrace::instruction::Size;
 use riscv_etrace::packet::payload::InstructionTrace;
 use riscv_etrace::packet::unit::{ReferenceDOptions, ReferenceIOptions};
 use riscv_etrace::types::{Context, Privilege};
-
-/// riscv-etrace's parameters equal to ours (`tab:parameters`).
-fn their_params(p: &Params) -> Parameters {
-    let nz = |v: u64| std::num::NonZeroU8::new(v as u8).unwrap();
-    Parameters {
-        cache_size_p: p.cache_size_p as u8,
-        call_counter_size_p: p.call_counter_size_p as u8,
-        context_width_p: nz(p.context_width_p),
-        time_width_p: nz(p.time_width_p),
-        ecause_width_p: nz(p.ecause_width_p),
-        f0s_width_p: p.f0s_width_p as u8,
-        iaddress_lsb_p: p.iaddress_lsb_p as u8,
-        iaddress_width_p: nz(p.iaddress_width_p),
-        nocontext_p: p.nocontext_p == 1,
-        notime_p: p.notime_p == 1,
-        privilege_width_p: nz(p.privilege_width_p),
-        return_stack_size_p: p.return_stack_size_p as u8,
-        sijump_p: p.sijump_p == 1,
-    }
-}
 
 /// One ingress record as one riscv-etrace generator step (single retirement).
 #[derive(Clone, Copy, Debug)]
