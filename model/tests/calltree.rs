@@ -7,7 +7,7 @@ use etrace_model::calltree::{
     folded_lines, from_elements, from_steps, write_flamegraph, CallKind, CallTree, Ending,
     SymbolTable,
 };
-use etrace_model::decoder::pcs::Step;
+use etrace_model::decoder::pcs::{record_steps, Step};
 use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder};
 use etrace_model::encoder::{Encoder, EncoderOptions};
 use etrace_model::hart::{Hart, HartConfig};
@@ -28,28 +28,9 @@ fn run(bytes: &[u8]) -> Vec<IngressRecord> {
     records
 }
 
-fn steps_of(records: &[IngressRecord]) -> Vec<Step> {
-    let mut out = Vec::new();
-    for r in records {
-        if r.iretire != 0 {
-            out.push(Step::Instruction {
-                pc: r.iaddr,
-                privilege: r.privilege,
-            });
-        }
-        if r.itype.is_trap() {
-            out.push(Step::Trap {
-                ecause: r.cause,
-                interrupt: r.interrupt,
-            });
-        }
-    }
-    out
-}
-
 fn tree_of(name: &str) -> (CallTree, u64) {
     let bytes = elf(name);
-    let steps = steps_of(&run(&bytes));
+    let steps = record_steps(&run(&bytes));
     let image = ProgramImage::from_elf(&bytes).unwrap();
     let symbols = SymbolTable::from_elf(&bytes).unwrap();
     let tree = from_steps(&steps, &image, &symbols).unwrap();
@@ -373,7 +354,7 @@ fn seed004_decoded_elements_give_the_same_tree() {
     }
     let elements = decoder.take_elements(true);
     let decoded = from_elements(&elements, &image, &symbols).unwrap();
-    let direct = from_steps(&steps_of(&records), &image, &symbols).unwrap();
+    let direct = from_steps(&record_steps(&records), &image, &symbols).unwrap();
     assert_eq!(decoded, direct);
 }
 

@@ -3,7 +3,7 @@
 //! the reconstructed instruction addresses, privileges and traps must equal the hart's, in
 //! order, under every option set of the encoder issue, for RV32 and RV64.
 
-use etrace_model::decoder::pcs::{steps, Step};
+use etrace_model::decoder::pcs::{record_steps, steps};
 use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_model::encoder::{Encoder, EncoderOptions};
 use etrace_model::hart::{Hart, HartConfig};
@@ -89,25 +89,6 @@ fn option_sets() -> Vec<(&'static str, EncoderOptions, bool)> {
     ]
 }
 
-fn expected(records: &[IngressRecord]) -> Vec<Step> {
-    let mut out = Vec::new();
-    for r in records {
-        if r.iretire != 0 {
-            out.push(Step::Instruction {
-                pc: r.iaddr,
-                privilege: r.privilege,
-            });
-        }
-        if r.itype.is_trap() {
-            out.push(Step::Trap {
-                ecause: r.cause,
-                interrupt: r.interrupt,
-            });
-        }
-    }
-    out
-}
-
 #[test]
 fn decoder_adoc_round_trip_of_every_program() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs/elf");
@@ -117,7 +98,7 @@ fn decoder_adoc_round_trip_of_every_program() {
             let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
             let mut records: Vec<IngressRecord> = Vec::new();
             hart.run(&mut records).unwrap();
-            let want = expected(&records);
+            let want = record_steps(&records);
             let image = ProgramImage::from_elf(&bytes).unwrap();
             for (set, options, sijump) in option_sets() {
                 if name == "workload" && !matches!(set, "differential" | "full-noresync") {
@@ -178,7 +159,7 @@ fn decoder_adoc_a_flipped_branch_bit_is_detected() {
     let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
     let mut records: Vec<IngressRecord> = Vec::new();
     hart.run(&mut records).unwrap();
-    let want = expected(&records);
+    let want = record_steps(&records);
     assert!(want.len() > 10_000);
     let image = ProgramImage::from_elf(&bytes).unwrap();
     let params = Params::rv32();

@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use etrace_model::decoder::pcs::{steps, Step};
+use etrace_model::decoder::pcs::{record_steps, steps, Step};
 use etrace_model::decoder::stream::{decode_payloads, payloads, Framing, PayloadEvent};
 use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_model::encoder::{Encoder, EncoderOptions};
@@ -74,31 +74,12 @@ fn cases() -> &'static [Case] {
                     name,
                     params,
                     image: ProgramImage::from_elf(&elf).unwrap(),
-                    want: want(&records),
+                    want: record_steps(&records),
                     payloads,
                 }
             })
             .collect()
     })
-}
-
-fn want(records: &[IngressRecord]) -> Vec<Step> {
-    let mut out = Vec::new();
-    for r in records {
-        if r.iretire != 0 {
-            out.push(Step::Instruction {
-                pc: r.iaddr,
-                privilege: r.privilege,
-            });
-        }
-        if r.itype.is_trap() {
-            out.push(Step::Trap {
-                ecause: r.cause,
-                interrupt: r.interrupt,
-            });
-        }
-    }
-    out
 }
 
 fn framed(case: &Case, encap: bool) -> (Framing, Vec<u8>) {

@@ -20,7 +20,7 @@
 use std::io::Cursor;
 use std::path::PathBuf;
 
-use etrace_model::decoder::pcs::{steps, Step as OurStep};
+use etrace_model::decoder::pcs::{record_steps, steps, Step as OurStep};
 use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_model::formats::encoder_input::{read_all, EncoderInputOptions, EncoderInputWriter};
 use etrace_model::hart::{Hart, HartConfig};
@@ -86,26 +86,6 @@ impl Step for Record {
     fn context(&self) -> Context {
         self.context
     }
-}
-
-/// `decoder.adoc`'s view of the hart's run: retired PCs with privilege, and traps.
-fn expected(records: &[IngressRecord]) -> Vec<OurStep> {
-    let mut out = Vec::new();
-    for r in records {
-        if r.iretire != 0 {
-            out.push(OurStep::Instruction {
-                pc: r.iaddr,
-                privilege: r.privilege,
-            });
-        }
-        if r.itype.is_trap() {
-            out.push(OurStep::Trap {
-                ecause: r.cause,
-                interrupt: r.interrupt,
-            });
-        }
-    }
-    out
 }
 
 /// The hart's run of `name`, through the encoder-input CSV and back.
@@ -231,7 +211,7 @@ fn run(name: &str, variant: Variant) -> (Result<Vec<OurStep>, String>, Vec<OurSt
         decoder.process(&packet, i as u64, None);
     }
     let elements = decoder.take_elements(true);
-    let want = expected(&records);
+    let want = record_steps(&records);
     if let Some(e) = elements
         .iter()
         .find(|e| matches!(e, TraceElement::DecodeError { .. }))

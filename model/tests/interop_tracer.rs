@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use etrace_model::decoder::pcs::{steps, Step};
+use etrace_model::decoder::pcs::{record_steps, steps};
 use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_model::encoder::{Encoder, EncoderOptions};
 use etrace_model::hart::{Hart, HartConfig};
@@ -56,26 +56,6 @@ fn run(name: &str) -> Run {
         records,
         packets,
     }
-}
-
-/// The hart's retired PCs and traps (cause, interrupt), in order.
-fn hart_steps(records: &[IngressRecord]) -> Vec<Step> {
-    let mut out = Vec::new();
-    for r in records {
-        if r.iretire != 0 {
-            out.push(Step::Instruction {
-                pc: r.iaddr,
-                privilege: r.privilege,
-            });
-        }
-        if r.itype.is_trap() {
-            out.push(Step::Trap {
-                ecause: r.cause,
-                interrupt: r.interrupt,
-            });
-        }
-    }
-    out
 }
 
 fn hart_pcs(records: &[IngressRecord]) -> Vec<u64> {
@@ -213,7 +193,7 @@ fn decoder_adoc_our_decoder_reads_riscv_etrace_serialised_packets() {
         );
         assert_eq!(
             steps(&elements, &image).unwrap(),
-            hart_steps(&run.records),
+            record_steps(&run.records),
             "{name}"
         );
     }

@@ -18,7 +18,7 @@ use super::framing_args::FramingArgs;
 use super::io::load_params;
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_model::decoder::pcs::{steps, Step};
+use etrace_model::decoder::pcs::{push_record_steps, steps, Step};
 use etrace_model::decoder::stream::decode_payloads;
 use etrace_model::decoder::{DecoderConfig, TeDecoder, TraceElement, TrapVectors};
 use etrace_model::encoder::Encoder;
@@ -47,23 +47,6 @@ pub struct RunArgs {
     /// Framing options (default `--framing encap`).
     #[command(flatten)]
     pub framing: FramingArgs,
-}
-
-/// The steps a correct decode reproduces from one ingress record: the retired
-/// instruction, then the trap (`ingress.rs` conventions: `ecall` retires and traps).
-fn push_expected(out: &mut Vec<Step>, r: &IngressRecord) {
-    if r.iretire != 0 {
-        out.push(Step::Instruction {
-            pc: r.iaddr,
-            privilege: r.privilege,
-        });
-    }
-    if r.itype.is_trap() {
-        out.push(Step::Trap {
-            ecause: r.cause,
-            interrupt: r.interrupt,
-        });
-    }
 }
 
 fn step_text(s: Option<&Step>) -> String {
@@ -107,7 +90,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let mut retired = 0u64;
     let mut sink = |rec: &IngressRecord, _insn: u32| {
         retired += u64::from(rec.iretire != 0);
-        push_expected(&mut expected, rec);
+        push_record_steps(&mut expected, rec);
         enc.push(rec);
     };
     let outcome = hart.run(&mut sink).at(&elf_name)?;

@@ -3,7 +3,7 @@
 
 use super::element::TraceElement;
 use super::image::ProgramImage;
-use crate::ingress::Privilege;
+use crate::ingress::{IngressRecord, Privilege};
 
 /// One step of the reconstructed execution.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,4 +51,30 @@ pub fn steps(elements: &[TraceElement], image: &ProgramImage) -> Result<Vec<Step
         }
     }
     Ok(out)
+}
+
+/// The steps a correct decode of the trace of `record` reproduces (`ingress.rs`
+/// conventions): the retired instruction, then the trap (an `ecall` retires and traps).
+pub fn push_record_steps(out: &mut Vec<Step>, record: &IngressRecord) {
+    if record.iretire != 0 {
+        out.push(Step::Instruction {
+            pc: record.iaddr,
+            privilege: record.privilege,
+        });
+    }
+    if record.itype.is_trap() {
+        out.push(Step::Trap {
+            ecause: record.cause,
+            interrupt: record.interrupt,
+        });
+    }
+}
+
+/// The steps of a whole ingress stream: what a decoder must reconstruct from its trace.
+pub fn record_steps(records: &[IngressRecord]) -> Vec<Step> {
+    let mut out = Vec::with_capacity(records.len());
+    for r in records {
+        push_record_steps(&mut out, r);
+    }
+    out
 }
