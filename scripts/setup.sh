@@ -4,7 +4,9 @@
 #   scripts/setup.sh            # tools for the model, tests and the test programs
 #
 # Packages come from Debian: the RISC-V cross compiler and picolibc (to rebuild the test
-# programs under programs/; the built ELFs are committed, so tests run without them too).
+# programs under programs/; the built ELFs are committed, so tests run without them too),
+# Verilator, Icarus Verilog and yosys (the hardware's lint, synthesis and simulation
+# checks), nextpnr-ice40 and icestorm (the iCE40 flow).
 set -euo pipefail
 
 need_apt=()
@@ -12,6 +14,11 @@ have() { command -v "$1" >/dev/null 2>&1; }
 
 have riscv64-unknown-elf-gcc || need_apt+=(gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf)
 [ -d /usr/lib/picolibc/riscv64-unknown-elf ] || need_apt+=(picolibc-riscv64-unknown-elf)
+have verilator || need_apt+=(verilator)
+have iverilog || need_apt+=(iverilog)
+have yosys || need_apt+=(yosys)
+have nextpnr-ice40 || need_apt+=(nextpnr-ice40)
+have icepack || need_apt+=(fpga-icestorm)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   SUDO=""

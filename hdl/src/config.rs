@@ -1,0 +1,109 @@
+//! Named hardware configurations (`CONVENTIONS.md`: `--config rv32 | rv64 | rv32-itype3 |
+//! rv64-itype3`) and the `discovery.adoc` parameters each one implements.
+
+use etrace_model::params::Params;
+
+/// A named configuration of the encoder hardware.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Config {
+    /// RV32: `iaddress_width_p` 32, `itype_width_p` 4.
+    Rv32,
+    /// RV64: `iaddress_width_p` 64, `itype_width_p` 4.
+    Rv64,
+    /// RV32 with a 3-bit `itype` ingress.
+    Rv32Itype3,
+    /// RV64 with a 3-bit `itype` ingress.
+    Rv64Itype3,
+}
+
+/// A configuration name that is not one of [`Config::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown configuration `{0}` (expected one of rv32, rv64, rv32-itype3, rv64-itype3)")]
+pub struct UnknownConfig(pub String);
+
+impl Config {
+    /// Every configuration.
+    pub const ALL: [Config; 4] = [
+        Config::Rv32,
+        Config::Rv64,
+        Config::Rv32Itype3,
+        Config::Rv64Itype3,
+    ];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Config::Rv32 => "rv32",
+            Config::Rv64 => "rv64",
+            Config::Rv32Itype3 => "rv32-itype3",
+            Config::Rv64Itype3 => "rv64-itype3",
+        }
+    }
+
+    /// The configuration of a command-line name.
+    pub fn from_name(name: &str) -> Result<Config, UnknownConfig> {
+        Config::ALL
+            .into_iter()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| UnknownConfig(name.to_string()))
+    }
+
+    /// `iaddress_width_p`.
+    pub fn address_width(self) -> u32 {
+        match self {
+            Config::Rv32 | Config::Rv32Itype3 => 32,
+            Config::Rv64 | Config::Rv64Itype3 => 64,
+        }
+    }
+
+    /// `itype_width_p`.
+    pub fn itype_width(self) -> u32 {
+        match self {
+            Config::Rv32 | Config::Rv64 => 4,
+            Config::Rv32Itype3 | Config::Rv64Itype3 => 3,
+        }
+    }
+
+    /// The `discovery.adoc` parameters the hardware implements (see `hdl/DESIGN.md`).
+    pub fn params(self) -> Params {
+        let base = if self.address_width() == 32 {
+            Params::rv32()
+        } else {
+            Params::rv64()
+        };
+        Params {
+            itype_width_p: u64::from(self.itype_width()),
+            sijump_p: 1,
+            ..base
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for c in Config::ALL {
+            assert_eq!(Config::from_name(c.name()), Ok(c));
+        }
+        assert!(Config::from_name("rv128").is_err());
+    }
+
+    #[test]
+    fn discovery_parameters_of_each_configuration() {
+        let p = Config::Rv32.params();
+        assert_eq!(
+            (p.iaddress_width_p, p.ecause_width_p, p.itype_width_p),
+            (32, 5, 4)
+        );
+        assert_eq!((p.nocontext_p, p.notime_p, p.sijump_p), (1, 1, 1));
+        let p = Config::Rv64Itype3.params();
+        assert_eq!(
+            (p.iaddress_width_p, p.ecause_width_p, p.itype_width_p),
+            (64, 6, 3)
+        );
+        assert_eq!((p.bpred_size_p, p.return_stack_size_p), (0, 0));
+    }
+}

@@ -1,0 +1,10 @@
+//! The E-Trace encoder hardware in RustHDL (`rust-hdl` 0.46), generated as Verilog.
+//! Architecture and the cycle contract shared with the golden model: `hdl/DESIGN.md`.
+
+pub mod config;
+pub mod ingress;
+pub mod logic;
+pub mod output;
+pub mod packer;
+pub mod packet_kind;
+pub mod verilog;

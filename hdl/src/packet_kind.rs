@@ -1,0 +1,23 @@
+//! The kinds of te_inst packet the packet logic hands to the payload packer
+//! (`payload.adoc`: formats 3.0-3.3, 2 and 1 with and without address).
+
+use rust_hdl::prelude::*;
+
+/// Which te_inst packet a field bundle describes (`payload.adoc`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, LogicState)]
+pub enum PacketKind {
+    /// Format 3 subformat 3, support (`sec:format33`).
+    Support,
+    /// Format 3 subformat 0, synchronisation (`sec:format30`).
+    Sync,
+    /// Format 3 subformat 1, exception / interrupt (`sec:format31`).
+    Trap,
+    /// Format 3 subformat 2, context (`sec:format32`).
+    Context,
+    /// Format 2, address only (`sec:format2`).
+    Address,
+    /// Format 1 with address (`sec:format1`).
+    BranchAddress,
+    /// Format 1 without address: a full branch map (`sec:format1`).
+    BranchMap,
+}

@@ -1,0 +1,189 @@
+//! Verilog generation and checks for every block: rust-hdl's generator, one literal
+//! rewrite, `yosys_validate`, and Verilator's lint.
+//!
+//! rust-hdl 0.46 prints every integer literal of an `#[hdl_gen]` kernel as a 32-bit sized
+//! constant (`32'h5`), which makes Verilator report a WIDTH warning wherever the literal
+//! meets a narrower signal. [`generate`] rewrites exactly those literals as unsized
+//! unsigned constants (`'d5`): the same value and signedness, sized by context as Verilog
+//! does for unsized numbers, so the lint sees the widths the design really has.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+
+use rust_hdl::prelude::*;
+
+/// A check of generated Verilog that failed, with the tool's report.
+#[derive(Debug, thiserror::Error)]
+pub enum VerilogCheckError {
+    /// The tool could not be run.
+    #[error("cannot run {tool}: {source}")]
+    Tool {
+        /// The program.
+        tool: &'static str,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Verilator reported warnings or errors.
+    #[error("verilator --lint-only -Wall reported problems in `{top}`:\n{report}")]
+    Lint {
+        /// The top module.
+        top: String,
+        /// Verilator's messages.
+        report: String,
+    },
+    /// `yosys_validate` failed.
+    #[error("yosys validation of `{top}` failed: {report}")]
+    Yosys {
+        /// The top module.
+        top: String,
+        /// The failure.
+        report: String,
+    },
+}
+
+/// Rewrites rust-hdl's 32-bit sized literals (`32'h1f`) as unsized unsigned ones (`'d31`).
+pub fn unsize_literals(verilog: &str) -> String {
+    const MARK: &str = "32'h";
+    let mut out = String::with_capacity(verilog.len());
+    let mut rest = verilog;
+    while let Some(at) = rest.find(MARK) {
+        let before = &rest[..at];
+        // Only a literal standing on its own, not the tail of a wider one like `132'h`.
+        let glued = before
+            .chars()
+            .last()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        let after = &rest[at + MARK.len()..];
+        let digits = after
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(after.len());
+        out.push_str(before);
+        match u64::from_str_radix(&after[..digits], 16) {
+            Ok(value) if !glued && digits > 0 => {
+                out.push_str(&format!("'d{value}"));
+            }
+            _ => {
+                out.push_str(MARK);
+                out.push_str(&after[..digits]);
+            }
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The Verilog of `uut` (top module `top`) with the literal rewrite of [`unsize_literals`].
+pub fn generate<U: Block>(uut: &U) -> String {
+    unsize_literals(&generate_verilog(uut))
+}
+
+/// The Verilog of `uut` renamed so that its top module is `name` (for files that hold one
+/// configuration's encoder among others).
+pub fn generate_named<U: Block>(uut: &U, name: &str) -> String {
+    rename_top(&generate(uut), name)
+}
+
+/// Renames module `top` and its sub-modules `top$...` to `name` / `name$...`.
+pub fn rename_top(verilog: &str, name: &str) -> String {
+    let mut out = String::with_capacity(verilog.len());
+    for line in verilog.split_inclusive('\n') {
+        out.push_str(&rename_line(line, name));
+    }
+    out
+}
+
+fn rename_line(line: &str, name: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("top") {
+        let before = &rest[..at];
+        let after = &rest[at + 3..];
+        let starts_word = before
+            .chars()
+            .last()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'));
+        let ends_word = after
+            .chars()
+            .next()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
+        out.push_str(before);
+        out.push_str(if starts_word && ends_word { name } else { "top" });
+        rest = after;
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Runs rust-hdl's `yosys_validate` (read, hierarchy check, `proc`; fails on latches,
+/// implicit declarations, undriven wires) on `verilog` whose top module is `top`.
+pub fn yosys_check(name: &str, verilog: &str) -> Result<(), VerilogCheckError> {
+    yosys_validate(name, verilog).map_err(|e| VerilogCheckError::Yosys {
+        top: name.to_string(),
+        report: format!("{e:?}"),
+    })
+}
+
+/// Runs `verilator --lint-only -Wall` on `verilog` (top module `top`), waiving only
+/// DECLFILENAME (module names are chosen by configuration, not by file name).
+pub fn lint(name: &str, verilog: &str) -> Result<(), VerilogCheckError> {
+    let dir = std::env::temp_dir().join(format!("etrace-lint-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|source| VerilogCheckError::Tool {
+        tool: "verilator",
+        source,
+    })?;
+    let file = dir.join(format!("{name}.v"));
+    let write = std::fs::File::create(&file).and_then(|mut f| f.write_all(verilog.as_bytes()));
+    write.map_err(|source| VerilogCheckError::Tool {
+        tool: "verilator",
+        source,
+    })?;
+    let result = lint_file(&file, "top");
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+/// Runs `verilator --lint-only -Wall -Wno-DECLFILENAME --top-module TOP FILE`.
+pub fn lint_file(file: &Path, top: &str) -> Result<(), VerilogCheckError> {
+    let output = Command::new("verilator")
+        .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "--top-module", top])
+        .arg(file)
+        .output()
+        .map_err(|source| VerilogCheckError::Tool {
+            tool: "verilator",
+            source,
+        })?;
+    let report = String::from_utf8_lossy(&output.stderr).into_owned();
+    if output.status.success() && !report.contains("%Warning") {
+        Ok(())
+    } else {
+        Err(VerilogCheckError::Lint {
+            top: top.to_string(),
+            report,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_become_unsized_unsigned() {
+        let v = "a = b + 32'h1f; c = d[32'h7]; e = 64'h32; f = x132'h5;";
+        assert_eq!(
+            unsize_literals(v),
+            "a = b + 'd31; c = d['d7]; e = 64'h32; f = x132'h5;"
+        );
+    }
+
+    #[test]
+    fn top_is_renamed_with_its_submodules() {
+        let v = "module top(a);\n top$count count(.d(top_d));\nendmodule // top$count\n";
+        assert_eq!(
+            rename_top(v, "enc"),
+            "module enc(a);\n enc$count count(.d(top_d));\nendmodule // enc$count\n"
+        );
+    }
+}
