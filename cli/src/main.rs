@@ -34,6 +34,8 @@ enum Command {
     Run(commands::run::RunArgs),
     /// Decode a trace and show its function-call hierarchy, folded stacks, flame graph.
     Calltree(commands::calltree::CalltreeArgs),
+    /// Write the encoder's Verilog and a FuseSoC core for a hardware configuration.
+    GenVerilog(commands::gen_verilog::GenVerilogArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Command::Decode(args) => commands::decode::run(args),
         Command::Run(args) => commands::run::run(args),
         Command::Calltree(args) => commands::calltree::run(args),
+        Command::GenVerilog(args) => commands::gen_verilog::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,9 +2,11 @@
 //! Architecture and the cycle contract shared with the golden model: `hdl/DESIGN.md`.
 
 pub mod config;
+pub mod fusesoc;
 pub mod ingress;
 pub mod logic;
 pub mod output;
 pub mod packer;
 pub mod packet_kind;
+pub mod top;
 pub mod verilog;

@@ -109,7 +109,11 @@ fn rename_line(line: &str, name: &str) -> String {
             .next()
             .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'));
         out.push_str(before);
-        out.push_str(if starts_word && ends_word { name } else { "top" });
+        out.push_str(if starts_word && ends_word {
+            name
+        } else {
+            "top"
+        });
         rest = after;
     }
     out.push_str(rest);
@@ -123,6 +127,50 @@ pub fn yosys_check(name: &str, verilog: &str) -> Result<(), VerilogCheckError> {
         top: name.to_string(),
         report: format!("{e:?}"),
     })
+}
+
+/// Runs yosys on `verilog` whose top module is `top`: read, `hierarchy -check`, `proc`;
+/// fails on an inferred latch, an implicitly declared or undriven wire, or a missing
+/// module (the checks of rust-hdl's `yosys_validate`, for any top module name).
+pub fn yosys_check_top(top: &str, verilog: &str) -> Result<(), VerilogCheckError> {
+    let dir = std::env::temp_dir().join(format!("etrace-yosys-{}-{top}", std::process::id()));
+    let tool_error = |source| VerilogCheckError::Tool {
+        tool: "yosys",
+        source,
+    };
+    std::fs::create_dir_all(&dir).map_err(tool_error)?;
+    let file = dir.join(format!("{top}.v"));
+    std::fs::write(&file, verilog).map_err(tool_error)?;
+    let output = Command::new("yosys")
+        .arg("-p")
+        .arg(format!(
+            "read_verilog {}; hierarchy -check -top {top}; proc; check -assert",
+            file.display()
+        ))
+        .output()
+        .map_err(tool_error);
+    let _ = std::fs::remove_dir_all(&dir);
+    let output = output?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let problems: Vec<&str> = stdout
+        .lines()
+        .chain(stderr.lines())
+        .filter(|l| {
+            l.contains("Latch inferred")
+                || l.contains("implicitly declared")
+                || l.contains("has no driver")
+                || l.starts_with("ERROR")
+        })
+        .collect();
+    if output.status.success() && problems.is_empty() {
+        Ok(())
+    } else {
+        Err(VerilogCheckError::Yosys {
+            top: top.to_string(),
+            report: problems.join("\n"),
+        })
+    }
 }
 
 /// Runs `verilator --lint-only -Wall` on `verilog` (top module `top`), waiving only
@@ -147,7 +195,13 @@ pub fn lint(name: &str, verilog: &str) -> Result<(), VerilogCheckError> {
 /// Runs `verilator --lint-only -Wall -Wno-DECLFILENAME --top-module TOP FILE`.
 pub fn lint_file(file: &Path, top: &str) -> Result<(), VerilogCheckError> {
     let output = Command::new("verilator")
-        .args(["--lint-only", "-Wall", "-Wno-DECLFILENAME", "--top-module", top])
+        .args([
+            "--lint-only",
+            "-Wall",
+            "-Wno-DECLFILENAME",
+            "--top-module",
+            top,
+        ])
         .arg(file)
         .output()
         .map_err(|source| VerilogCheckError::Tool {

@@ -9,6 +9,7 @@
 //! * `formats`: the reference flow's files (spike CSV, encoder-input CSV, parameter files).
 
 pub mod calltree;
+pub mod cycle;
 pub mod decoder;
 pub mod encoder;
 pub mod formats;

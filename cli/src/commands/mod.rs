@@ -8,6 +8,7 @@ mod element_text;
 pub mod encode;
 mod encoder_args;
 mod framing_args;
+pub mod gen_verilog;
 mod io;
 pub mod iss;
 pub mod run;

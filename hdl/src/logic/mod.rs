@@ -1,1 +1,13 @@
-//! (filled by the hardware issue)
+//! The encoder's packet logic (`hdl/DESIGN.md`, cycle contract items 1-4): qualification,
+//! trace enable / disable, the decision of `exampleAlgorithm.adoc`, branch map, resync
+//! counter, address computation and drop / recovery, combined in [`PacketLogic`].
+
+pub mod address;
+pub mod branch_map;
+pub mod control;
+pub mod decision;
+pub mod loss;
+pub mod packet_logic;
+pub mod resync;
+
+pub use packet_logic::PacketLogic;

@@ -29,6 +29,11 @@ enum Segment {
 /// Unused branch outcomes.
 #[derive(Debug, Clone, Default)]
 pub struct BranchQueue {
+    /// The oldest branch-map outcomes, kept out of `segments` so that taking one is a
+    /// shift (bit 0 the oldest; 1 = not taken): `head_n` of them, all older than
+    /// `segments`.
+    head_bits: u64,
+    head_n: u32,
     segments: VecDeque<Segment>,
     total: u64,
 }
@@ -47,6 +52,8 @@ impl BranchQueue {
 
     /// Forgets every outcome.
     pub fn clear(&mut self) {
+        self.head_bits = 0;
+        self.head_n = 0;
         self.segments.clear();
         self.total = 0;
     }
@@ -55,6 +62,12 @@ impl BranchQueue {
     pub fn push_map(&mut self, bits: u32, n: u32) {
         let mask = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
         let bits = u64::from(bits & mask);
+        if self.segments.is_empty() && self.head_n + n <= 64 {
+            self.head_bits |= bits << self.head_n;
+            self.head_n += n;
+            self.total += u64::from(n);
+            return;
+        }
         match self.segments.back_mut() {
             Some(Segment::Map { bits: b, n: m }) if *m + n <= 64 => {
                 *b |= bits << *m;
@@ -82,6 +95,25 @@ impl BranchQueue {
     /// Takes the oldest outcome.
     #[inline]
     pub fn take(&mut self) -> Option<Outcome> {
+        if self.head_n > 0 {
+            let taken = self.head_bits & 1 == 0;
+            self.head_bits >>= 1;
+            self.head_n -= 1;
+            self.total -= 1;
+            return Some(Outcome::Known(taken));
+        }
+        self.take_segment()
+    }
+
+    /// [`Self::take`] when the head map is used up: from the oldest queued segment (a
+    /// branch map becomes the new head).
+    fn take_segment(&mut self) -> Option<Outcome> {
+        if let Some(&Segment::Map { bits, n }) = self.segments.front() {
+            self.segments.pop_front();
+            self.head_bits = bits;
+            self.head_n = n;
+            return self.take();
+        }
         let front = self.segments.front_mut()?;
         let (outcome, empty) = match front {
             Segment::Map { bits, n } => {

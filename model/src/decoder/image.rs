@@ -96,12 +96,106 @@ impl Insn {
     }
 }
 
+/// The kind of a [`Hot`] entry ([`InsnKind`] without its payload).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum HotKind {
+    /// [`InsnKind::Other`].
+    Other,
+    /// [`InsnKind::Branch`].
+    Branch,
+    /// [`InsnKind::InferableJump`].
+    InferableJump,
+    /// [`InsnKind::UninferableJump`].
+    UninferableJump,
+    /// [`InsnKind::TrapReturn`].
+    TrapReturn,
+    /// [`InsnKind::EcallEbreak`].
+    EcallEbreak,
+}
+
+/// The part of an [`Insn`] the decoder reads for every instruction, packed into 16 bytes
+/// so that the table of a program stays in the first-level data cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Hot {
+    /// The kind.
+    pub kind: HotKind,
+    /// Size in bytes.
+    pub size: u8,
+    /// Jump class "call" (`ingressPort.adoc` `JumpClasses`).
+    pub call: bool,
+    /// Jump class "return".
+    pub ret: bool,
+    /// [`Insn::run_len`].
+    pub run_len: u32,
+    /// `HotKind::Other`: [`Insn::run_bytes`] in bits 31:0, [`Insn::run_last`] in bits
+    /// 63:32. `Branch` / `InferableJump`: the offset (two's complement).
+    word: u64,
+}
+
+impl Hot {
+    fn new(insn: &Insn) -> Hot {
+        let (kind, word) = match insn.kind {
+            InsnKind::Other => (
+                HotKind::Other,
+                u64::from(insn.run_bytes) | (u64::from(insn.run_last) << 32),
+            ),
+            InsnKind::Branch { offset } => (HotKind::Branch, offset as u64),
+            InsnKind::InferableJump { offset } => (HotKind::InferableJump, offset as u64),
+            InsnKind::UninferableJump => (HotKind::UninferableJump, 0),
+            InsnKind::TrapReturn => (HotKind::TrapReturn, 0),
+            InsnKind::EcallEbreak => (HotKind::EcallEbreak, 0),
+        };
+        let class = insn.jump_class();
+        Hot {
+            kind,
+            size: insn.decoded.size,
+            call: class == JumpClass::Call,
+            ret: class == JumpClass::Return,
+            run_len: insn.run_len,
+            word,
+        }
+    }
+
+    /// Size in bytes.
+    #[inline(always)]
+    pub fn size(&self) -> u64 {
+        u64::from(self.size)
+    }
+
+    /// Target minus address of a branch or inferable jump (wrapping).
+    #[inline(always)]
+    pub fn offset(&self) -> u64 {
+        self.word
+    }
+
+    /// [`Insn::run_bytes`].
+    #[inline(always)]
+    pub fn run_bytes(&self) -> u64 {
+        self.word & 0xffff_ffff
+    }
+
+    /// [`Insn::run_last`].
+    #[inline(always)]
+    pub fn run_last(&self) -> u64 {
+        self.word >> 32
+    }
+
+    /// `is_uninferable_discon`.
+    #[inline(always)]
+    pub fn is_uninferable_discon(&self) -> bool {
+        matches!(self.kind, HotKind::UninferableJump | HotKind::TrapReturn)
+    }
+}
+
 /// One contiguous region of code.
 #[derive(Debug, Clone)]
 struct Region {
     base: u64,
     /// Pre-decoded instruction starting at each half-word of the region.
     insns: Vec<Insn>,
+    /// The same, compact ([`Hot`]).
+    hot: Vec<Hot>,
 }
 
 /// Code of one or more programs.
@@ -206,7 +300,8 @@ impl ProgramImage {
             insns[h].run_bytes = bytes;
             insns[h].run_last = last;
         }
-        self.regions.push(Region { base, insns });
+        let hot = insns.iter().map(Hot::new).collect();
+        self.regions.push(Region { base, insns, hot });
         self.regions.sort_by_key(|r| r.base);
         Ok(())
     }
@@ -230,5 +325,15 @@ impl ProgramImage {
             }
         }
         None
+    }
+
+    /// The region holding `address`: its base address and its [`Hot`] table (one entry
+    /// per half-word).
+    #[inline]
+    pub(crate) fn hot_region(&self, address: u64) -> Option<(u64, &[Hot])> {
+        self.regions
+            .iter()
+            .find(|r| address.wrapping_sub(r.base) < 2 * r.hot.len() as u64)
+            .map(|r| (r.base, r.hot.as_slice()))
     }
 }

@@ -28,7 +28,17 @@ pub enum Step {
 /// passing traps through; privilege comes from trace-on and privilege elements. Returns
 /// `Err` with the address where the image has no instruction.
 pub fn steps(elements: &[TraceElement], image: &ProgramImage) -> Result<Vec<Step>, u64> {
-    let mut out = Vec::new();
+    // One step per instruction and trap: reserved up front (bounded, as the counts come
+    // from a trace).
+    let expected: u64 = elements
+        .iter()
+        .map(|e| match e {
+            TraceElement::Range { count, .. } => *count,
+            TraceElement::Trap { .. } => 1,
+            _ => 0,
+        })
+        .fold(0u64, u64::saturating_add);
+    let mut out = Vec::with_capacity(expected.min(1 << 24) as usize);
     let mut privilege = Privilege::Machine;
     for e in elements {
         match e {

@@ -20,10 +20,10 @@
 
 use super::branches::{BranchQueue, Outcome};
 use super::element::{RangeEnd, TraceElement};
-use super::image::{Insn, InsnKind, ProgramImage};
+use super::image::{Hot, HotKind, Insn, ProgramImage};
 use crate::encoder::predictor::BranchPredictor;
 use crate::ingress::Privilege;
-use crate::isa::{JumpClass, Xlen};
+use crate::isa::Xlen;
 use crate::packet::{AddressInfo, BranchFmt, IOptions, QualStatus, TeInst};
 use crate::params::Params;
 
@@ -75,8 +75,29 @@ impl TrapVectors {
     }
 }
 
-/// Why decoding of a packet failed.
-type Fail = String;
+/// Why decoding of a packet failed (boxed: one pointer, so that the decoder's results
+/// fit in registers).
+#[derive(Debug)]
+#[allow(clippy::box_collection)] // a thin pointer on purpose (`Box<str>` is two words)
+struct Fail(Box<String>);
+
+impl From<String> for Fail {
+    fn from(reason: String) -> Fail {
+        Fail(Box::new(reason))
+    }
+}
+
+impl From<&str> for Fail {
+    fn from(reason: &str) -> Fail {
+        Fail(Box::new(reason.to_string()))
+    }
+}
+
+impl From<Fail> for String {
+    fn from(fail: Fail) -> String {
+        *fail.0
+    }
+}
 
 /// Where the current packet came from (for error elements).
 #[derive(Debug, Clone, Copy, Default)]
@@ -88,6 +109,9 @@ struct PacketPlace {
 /// The `decoder.adoc` decoder state, with element output.
 pub struct TeDecoder<'a> {
     image: &'a ProgramImage,
+    /// The region of the image last looked up: base address and [`Hot`] table.
+    hot_base: u64,
+    hot: &'a [Hot],
     config: DecoderConfig,
     lsb: u32,
     addr_mask: u64,
@@ -131,6 +155,19 @@ struct OpenRange {
     end: RangeEnd,
 }
 
+impl OpenRange {
+    /// The range as an element.
+    #[inline(always)]
+    fn element(&self) -> TraceElement {
+        TraceElement::Range {
+            first: self.first,
+            last: self.last,
+            count: self.count,
+            end: self.end,
+        }
+    }
+}
+
 impl<'a> TeDecoder<'a> {
     /// A decoder for packets of an encoder with `params`, over `image`.
     pub fn new(image: &'a ProgramImage, params: &Params, config: DecoderConfig) -> Self {
@@ -146,6 +183,8 @@ impl<'a> TeDecoder<'a> {
         };
         TeDecoder {
             image,
+            hot_base: 0,
+            hot: &[],
             config,
             lsb: params.iaddress_lsb_p as u32,
             addr_mask: if params.iaddress_width_p >= 64 {
@@ -218,7 +257,7 @@ impl<'a> TeDecoder<'a> {
             return;
         }
         if let Err(reason) = self.process_te_inst(packet) {
-            self.fail(index, offset, reason);
+            self.fail(index, offset, reason.into());
         }
     }
 
@@ -299,7 +338,7 @@ impl<'a> TeDecoder<'a> {
                         return Err(
                             "trap packet without handler address (implicit exception mode \
                              needs the trap vectors, which this decoder is not given)"
-                                .to_string(),
+                                .into(),
                         )
                     }
                 };
@@ -344,14 +383,14 @@ impl<'a> TeDecoder<'a> {
                 self.follow_execution_path(&info, None)
             }
             TeInst::JumpTargetIndex(_) => {
-                Err("format 0 subformat 1 (jump target cache) is not supported".to_string())
+                Err("format 0 subformat 1 (jump target cache) is not supported".into())
             }
         }
     }
 
     fn expect_synced(&self) -> Result<(), Fail> {
         if self.start_of_trace {
-            Err("expecting trace to start with format 3".to_string())
+            Err("expecting trace to start with format 3".into())
         } else {
             Ok(())
         }
@@ -384,8 +423,7 @@ impl<'a> TeDecoder<'a> {
         if trap || was_start {
             self.clear_branches();
         }
-        let insn = self.insn(self.address)?;
-        if matches!(insn.kind, InsnKind::Branch { .. }) {
+        if self.hot_at(self.address)?.kind == HotKind::Branch {
             self.outcomes.push_map(u32::from(branch), 1);
         }
         if !trap && !was_start {
@@ -461,7 +499,7 @@ impl<'a> TeDecoder<'a> {
                         self.elements.push(TraceElement::DecodeError {
                             packet_index: self.place.index,
                             byte_offset: self.place.offset,
-                            reason,
+                            reason: reason.into(),
                         });
                         break;
                     }
@@ -491,9 +529,45 @@ impl<'a> TeDecoder<'a> {
         image.insn(address).ok_or_else(|| no_insn(address))
     }
 
-    fn unprocessed_branches(&self, at: u64) -> Result<bool, Fail> {
-        let here = u64::from(matches!(self.insn(at)?.kind, InsnKind::Branch { .. }));
-        Ok(self.branches() != here)
+    /// The compact form of the instruction at `address`, from the region last looked up
+    /// when it holds `address` (the hot path), else from the image.
+    #[inline(always)]
+    fn hot_at(&self, address: u64) -> Result<&'a Hot, Fail> {
+        let off = address.wrapping_sub(self.hot_base);
+        let hot: &'a [Hot] = self.hot;
+        if address & 1 == 0 && off < 2 * hot.len() as u64 {
+            return Ok(&hot[(off / 2) as usize]);
+        }
+        self.hot_other_region(address).map(|(h, _, _)| h)
+    }
+
+    /// [`Self::hot_at`], making the region of `address` the one looked up first.
+    #[inline(always)]
+    fn seek(&mut self, address: u64) -> Result<&'a Hot, Fail> {
+        let off = address.wrapping_sub(self.hot_base);
+        let hot: &'a [Hot] = self.hot;
+        if address & 1 == 0 && off < 2 * hot.len() as u64 {
+            return Ok(&hot[(off / 2) as usize]);
+        }
+        let (hot, base, table) = self.hot_other_region(address)?;
+        self.hot_base = base;
+        self.hot = table;
+        Ok(hot)
+    }
+
+    /// The instruction at `address` outside the region last looked up.
+    #[cold]
+    #[inline(never)]
+    fn hot_other_region(&self, address: u64) -> Result<(&'a Hot, u64, &'a [Hot]), Fail> {
+        let image: &'a ProgramImage = self.image;
+        if address & 1 == 0 {
+            if let Some((base, table)) = image.hot_region(address) {
+                if let Some(hot) = table.get((address.wrapping_sub(base) / 2) as usize) {
+                    return Ok((hot, base, table));
+                }
+            }
+        }
+        Err(no_insn(address))
     }
 
     /// `follow_execution_path`: from the current pc to `self.address`.
@@ -502,156 +576,279 @@ impl<'a> TeDecoder<'a> {
         let previous_address = self.pc;
         let mut steps = 0u64;
         // The instruction at `pc`, once known (saves looking it up twice per step).
-        let mut current: Option<&'a Insn> = None;
-        loop {
+        let mut current: Option<Hot> = None;
+        // After an inferred address, up to the uninferable discontinuity that ends there.
+        while self.inferred_address {
             steps += 1;
             if steps > self.config.max_steps_per_packet {
-                return Err(format!(
-                    "address {:#x} not reached within {} instructions",
-                    self.address, self.config.max_steps_per_packet
-                ));
+                return Err(self.not_reached());
             }
-            if self.inferred_address {
-                let stop_here = self.next_pc_with(previous_address, te)?;
-                current = Some(self.report_pc(self.pc)?);
-                if stop_here {
-                    self.inferred_address = false;
-                }
-                continue;
-            }
-            let here = match current {
-                Some(i) => i,
-                None => self.insn(self.pc)?,
-            };
-            let (stop_here, insn) = match self.skip_run(here)? {
-                Some((insn, n)) => {
-                    steps += n;
-                    (false, insn)
-                }
-                None => {
-                    let stop_here = self.step(here, self.address, Some(te))?;
-                    (stop_here, self.report_pc(self.pc)?)
-                }
-            };
-            current = Some(insn);
-            let pc = self.pc;
-            let is_branch = matches!(insn.kind, InsnKind::Branch { .. });
-            if self.branches() == 1 && is_branch && self.stop_at_last_branch {
-                // Reached the final branch: its outcome comes with the next packet.
-                self.stop_at_last_branch = false;
-                return Ok(());
-            }
+            let stop_here = self.next_pc_with(previous_address, te)?;
+            current = Some(*self.report_pc(self.pc)?);
             if stop_here {
-                if self.unprocessed_branches(pc)? {
-                    return Err("unprocessed branches at an uninferable jump target".into());
-                }
-                return Ok(());
-            }
-            if let Some(privilege) = format3 {
-                if pc == self.address
-                    && !self.unprocessed_branches(pc)?
-                    && (privilege == self.privilege
-                        || self.insn(self.last_pc)?.kind == InsnKind::TrapReturn)
-                {
-                    return Ok(());
-                }
-                continue;
-            }
-            if pc == self.address && !self.stop_at_last_branch {
-                if te.notify && !self.unprocessed_branches(pc)? {
-                    return Ok(());
-                }
-                // An implicit return is followed like an inferable jump: its target can be
-                // the reported instruction (`sec:irxx`, first case).
-                let last_discon = self.insn(self.last_pc)?.is_uninferable_discon()
-                    && !self.last_was_implicit_return;
-                let depth_ok = !te.irreport || te.irdepth == self.return_stack.len() as u64;
-                if !last_discon && !te.updiscon && !self.unprocessed_branches(pc)? && depth_ok {
-                    // Reached the reported address, not as an uninferable jump target:
-                    // stop for now; the next packet says whether it was the last one.
-                    self.inferred_address = true;
-                    return Ok(());
-                }
+                self.inferred_address = false;
             }
         }
+        self.follow_to_address(te, format3, steps, current)
     }
 
-    /// Fast path of `follow_execution_path`: from a sequential instruction, moves over the
-    /// rest of its straight-line run to the next control-transfer instruction in one go,
-    /// when the reported address is not inside the run (so no stop condition can hold on
-    /// the way). Returns the instruction reached and the number of instructions reported.
-    #[inline]
-    fn skip_run(&mut self, here: &'a Insn) -> Result<Option<(&'a Insn, u64)>, Fail> {
-        if here.run_len < 2 {
-            return Ok(None);
-        }
-        let target = self.pc.wrapping_add(u64::from(here.run_bytes)) & self.addr_mask;
-        if self.pc < self.address && self.address < target {
-            return Ok(None);
-        }
-        let Some(end) = self.image.insn(target) else {
-            return Ok(None);
+    /// The error of an address not reached within the step bound.
+    #[cold]
+    fn not_reached(&self) -> Fail {
+        format!(
+            "address {:#x} not reached within {} instructions",
+            self.address, self.config.max_steps_per_packet
+        )
+        .into()
+    }
+
+    /// The rest of `follow_execution_path` (`steps` taken so far, `current` the
+    /// instruction at `pc` if known): one instruction per iteration, `next_pc` then
+    /// `report_pc`, except that a straight-line run is crossed in one go (when the reported
+    /// address is not inside it, no stop condition can hold on the way) and that the
+    /// decoder's moving state is held in locals, written back on the way out. Uninferable
+    /// discontinuities go through [`Self::step`].
+    fn follow_to_address(
+        &mut self,
+        te: &AddressInfo,
+        format3: Option<u8>,
+        mut steps: u64,
+        current: Option<Hot>,
+    ) -> Result<(), Fail> {
+        let address = self.address;
+        let mask = self.addr_mask;
+        let max_steps = self.config.max_steps_per_packet;
+        let mut pc = self.pc;
+        let mut last_pc = self.last_pc;
+        let mut last_implicit = self.last_was_implicit_return;
+        let mut range = self.range;
+        let mut instructions = self.instructions;
+        let result = 'run: {
+            macro_rules! tri {
+                ($e:expr) => {
+                    match $e {
+                        Ok(v) => v,
+                        Err(e) => break 'run Err(e),
+                    }
+                };
+            }
+            steps += 1;
+            if steps > max_steps {
+                break 'run Err(self.not_reached());
+            }
+            // The instruction at `pc`.
+            let mut here: Hot = match current {
+                Some(h) => h,
+                None => *tri!(self.seek(pc)),
+            };
+            loop {
+                let mut stop_here = false;
+                let mut skipped = None;
+                if here.run_len != 0 {
+                    // A straight-line run: report the rest of it and the instruction after
+                    // it.
+                    let target = pc.wrapping_add(here.run_bytes()) & mask;
+                    if !(pc < address && address < target) {
+                        if let Some(r) = range.as_mut().filter(|r| r.last == pc) {
+                            if let Ok(end) = self.seek(target) {
+                                let n = u64::from(here.run_len);
+                                r.last = target;
+                                r.last_size = end.size();
+                                r.count += n;
+                                r.end = RangeEnd::Sequential;
+                                instructions += n;
+                                last_pc = pc.wrapping_add(here.run_last()) & mask;
+                                last_implicit = false;
+                                pc = target;
+                                steps += n;
+                                skipped = Some(*end);
+                            }
+                        }
+                    }
+                }
+                let insn = match skipped {
+                    Some(end) => end,
+                    None => {
+                        // `next_pc`.
+                        if here.is_uninferable_discon() {
+                            self.pc = pc;
+                            self.last_pc = last_pc;
+                            self.last_was_implicit_return = last_implicit;
+                            self.range = range;
+                            let stepped = self.step_discon(here, te);
+                            pc = self.pc;
+                            last_pc = self.last_pc;
+                            last_implicit = self.last_was_implicit_return;
+                            range = self.range;
+                            stop_here = tri!(stepped);
+                        } else {
+                            let this_pc = pc;
+                            let (next, end) = match here.kind {
+                                HotKind::Branch => {
+                                    if tri!(self.take_branch(this_pc)) {
+                                        (this_pc.wrapping_add(here.offset()), RangeEnd::TakenBranch)
+                                    } else {
+                                        (
+                                            this_pc.wrapping_add(here.size()),
+                                            RangeEnd::NotTakenBranch,
+                                        )
+                                    }
+                                }
+                                HotKind::InferableJump => {
+                                    (this_pc.wrapping_add(here.offset()), RangeEnd::InferableJump)
+                                }
+                                HotKind::EcallEbreak => {
+                                    (this_pc.wrapping_add(here.size()), RangeEnd::EcallEbreak)
+                                }
+                                _ => (this_pc.wrapping_add(here.size()), RangeEnd::Sequential),
+                            };
+                            if here.call && self.options.implicit_return {
+                                self.push_return(this_pc.wrapping_add(here.size()));
+                            }
+                            if let Some(r) = &mut range {
+                                if r.last == this_pc {
+                                    r.end = end;
+                                }
+                            }
+                            pc = next & mask;
+                            last_pc = this_pc;
+                            last_implicit = false;
+                        }
+                        // `report_pc`.
+                        let insn = tri!(self.seek(pc));
+                        instructions += 1;
+                        match &mut range {
+                            Some(r)
+                                if r.last.wrapping_add(r.last_size) == pc
+                                    && matches!(
+                                        r.end,
+                                        RangeEnd::Sequential
+                                            | RangeEnd::NotTakenBranch
+                                            | RangeEnd::EcallEbreak
+                                    ) =>
+                            {
+                                r.last = pc;
+                                r.last_size = insn.size();
+                                r.count += 1;
+                                r.end = RangeEnd::Sequential;
+                            }
+                            _ => {
+                                if let Some(r) = range {
+                                    self.elements.push(r.element());
+                                }
+                                range = Some(OpenRange {
+                                    first: pc,
+                                    last: pc,
+                                    last_size: insn.size(),
+                                    count: 1,
+                                    end: RangeEnd::Sequential,
+                                });
+                            }
+                        }
+                        *insn
+                    }
+                };
+                let is_branch = insn.kind == HotKind::Branch;
+                if self.stop_at_last_branch && is_branch && self.branches() == 1 {
+                    // Reached the final branch: its outcome comes with the next packet.
+                    self.stop_at_last_branch = false;
+                    break 'run Ok(());
+                }
+                // `unprocessed_branches` at `pc`.
+                let unprocessed = self.branches() != u64::from(is_branch);
+                if stop_here {
+                    if unprocessed {
+                        break 'run Err("unprocessed branches at an uninferable jump target".into());
+                    }
+                    break 'run Ok(());
+                }
+                if let Some(privilege) = format3 {
+                    if pc == address
+                        && !unprocessed
+                        && (privilege == self.privilege
+                            || tri!(self.hot_at(last_pc)).kind == HotKind::TrapReturn)
+                    {
+                        break 'run Ok(());
+                    }
+                } else if pc == address && !self.stop_at_last_branch {
+                    if te.notify && !unprocessed {
+                        break 'run Ok(());
+                    }
+                    // An implicit return is followed like an inferable jump: its target can
+                    // be the reported instruction (`sec:irxx`, first case).
+                    let last_discon =
+                        tri!(self.hot_at(last_pc)).is_uninferable_discon() && !last_implicit;
+                    let depth_ok = !te.irreport || te.irdepth == self.return_stack.len() as u64;
+                    if !last_discon && !te.updiscon && !unprocessed && depth_ok {
+                        // Reached the reported address, not as an uninferable jump target:
+                        // stop for now; the next packet says whether it was the last one.
+                        self.inferred_address = true;
+                        break 'run Ok(());
+                    }
+                }
+                steps += 1;
+                if steps > max_steps {
+                    break 'run Err(self.not_reached());
+                }
+                here = insn;
+            }
         };
-        let Some(r) = self.range.as_mut().filter(|r| r.last == self.pc) else {
-            return Ok(None);
-        };
-        // Reported: the rest of the run (run_len - 1 instructions) and the one after it.
-        let n = u64::from(here.run_len);
-        r.last = target;
-        r.last_size = end.size();
-        r.count += n;
-        r.end = RangeEnd::Sequential;
-        self.instructions += n;
-        self.last_pc = self.pc.wrapping_add(u64::from(here.run_last)) & self.addr_mask;
-        self.last_was_implicit_return = false;
-        self.pc = target;
-        Ok(Some((end, n)))
+        self.pc = pc;
+        self.last_pc = last_pc;
+        self.last_was_implicit_return = last_implicit;
+        self.range = range;
+        self.instructions = instructions;
+        result
+    }
+
+    /// [`Self::step`] for an uninferable discontinuity (kept out of the inner loop).
+    #[inline(never)]
+    fn step_discon(&mut self, insn: Hot, te: &AddressInfo) -> Result<bool, Fail> {
+        self.step(insn, self.address, Some(te))
     }
 
     /// `next_pc` during `follow_execution_path` for packet `te`.
     #[inline]
     fn next_pc_with(&mut self, address: u64, te: &AddressInfo) -> Result<bool, Fail> {
-        let insn = self.insn(self.pc)?;
+        let insn = *self.seek(self.pc)?;
         self.step(insn, address, Some(te))
     }
 
     /// `next_pc` outside packet processing (no implicit-return report to honour).
     fn next_pc(&mut self, address: u64) -> Result<bool, Fail> {
-        let insn = self.insn(self.pc)?;
+        let insn = *self.seek(self.pc)?;
         self.step(insn, address, None)
     }
 
     /// `next_pc`: moves `pc` past the instruction at `pc`; true when it stopped at the
     /// reported `address` after an uninferable discontinuity.
     #[inline(always)]
-    fn step(
-        &mut self,
-        insn: &'a Insn,
-        address: u64,
-        te: Option<&AddressInfo>,
-    ) -> Result<bool, Fail> {
+    fn step(&mut self, insn: Hot, address: u64, te: Option<&AddressInfo>) -> Result<bool, Fail> {
         let this_pc = self.pc;
         let mut stop_here = false;
         let mut end = RangeEnd::Sequential;
         let mut implicit_return = false;
         let next = match insn.kind {
-            InsnKind::InferableJump { offset } => {
+            HotKind::InferableJump => {
                 end = RangeEnd::InferableJump;
-                this_pc.wrapping_add(offset as u64)
+                this_pc.wrapping_add(insn.offset())
             }
-            InsnKind::UninferableJump if self.is_sequential_jump(insn)? => {
+            HotKind::UninferableJump if self.is_sequential_jump()? => {
                 end = RangeEnd::InferableJump;
                 let prev = self.insn(self.last_pc)?;
-                insn.decoded
-                    .sequential_jump_target(&prev.decoded, self.last_pc, self.xlen)
+                self.insn(this_pc)?.decoded.sequential_jump_target(
+                    &prev.decoded,
+                    self.last_pc,
+                    self.xlen,
+                )
             }
-            InsnKind::UninferableJump if self.is_implicit_return(insn, te) => {
+            HotKind::UninferableJump if self.is_implicit_return(insn, te) => {
                 end = RangeEnd::UninferableJump;
                 implicit_return = true;
                 self.return_stack.pop().unwrap_or(0)
             }
-            InsnKind::UninferableJump | InsnKind::TrapReturn => {
-                end = if insn.kind == InsnKind::TrapReturn {
+            HotKind::UninferableJump | HotKind::TrapReturn => {
+                end = if insn.kind == HotKind::TrapReturn {
                     RangeEnd::TrapReturn
                 } else {
                     RangeEnd::UninferableJump
@@ -662,27 +859,24 @@ impl<'a> TeDecoder<'a> {
                 stop_here = true;
                 address
             }
-            InsnKind::Branch { offset } => {
+            HotKind::Branch => {
                 let taken = self.take_branch(this_pc)?;
                 if taken {
                     end = RangeEnd::TakenBranch;
-                    this_pc.wrapping_add(offset as u64)
+                    this_pc.wrapping_add(insn.offset())
                 } else {
                     end = RangeEnd::NotTakenBranch;
                     this_pc.wrapping_add(insn.size())
                 }
             }
-            InsnKind::EcallEbreak => {
+            HotKind::EcallEbreak => {
                 end = RangeEnd::EcallEbreak;
                 this_pc.wrapping_add(insn.size())
             }
-            InsnKind::Other => this_pc.wrapping_add(insn.size()),
+            HotKind::Other => this_pc.wrapping_add(insn.size()),
         };
-        if self.options.implicit_return && insn.jump_class() == JumpClass::Call {
-            if self.return_stack.len() == self.stack_capacity {
-                self.return_stack.remove(0);
-            }
-            self.return_stack.push(this_pc.wrapping_add(insn.size()));
+        if insn.call && self.options.implicit_return {
+            self.push_return(this_pc.wrapping_add(insn.size()));
         }
         if let Some(r) = &mut self.range {
             if r.last == this_pc {
@@ -695,16 +889,28 @@ impl<'a> TeDecoder<'a> {
         Ok(stop_here)
     }
 
-    fn is_sequential_jump(&self, insn: &Insn) -> Result<bool, Fail> {
+    /// A call: pushes its return address (a full stack drops its oldest entry).
+    fn push_return(&mut self, address: u64) {
+        if self.return_stack.len() == self.stack_capacity {
+            self.return_stack.remove(0);
+        }
+        self.return_stack.push(address);
+    }
+
+    /// `is_sequential_jump` for the uninferable jump at `pc`.
+    fn is_sequential_jump(&self) -> Result<bool, Fail> {
         if !self.options.sijump || self.last_pc == self.pc {
             return Ok(false);
         }
         let prev = self.insn(self.last_pc)?;
-        Ok(insn.decoded.is_sequential_jump(&prev.decoded))
+        Ok(self
+            .insn(self.pc)?
+            .decoded
+            .is_sequential_jump(&prev.decoded))
     }
 
-    fn is_implicit_return(&self, insn: &Insn, te: Option<&AddressInfo>) -> bool {
-        if !self.options.implicit_return || insn.jump_class() != JumpClass::Return {
+    fn is_implicit_return(&self, insn: Hot, te: Option<&AddressInfo>) -> bool {
+        if !self.options.implicit_return || !insn.ret {
             return false;
         }
         let Some(&predicted) = self.return_stack.last() else {
@@ -730,12 +936,13 @@ impl<'a> TeDecoder<'a> {
 
     /// `is_taken_branch`: the next branch outcome, from the map, the predictor, or the one
     /// failed prediction.
+    #[inline(always)]
     fn take_branch(&mut self, at: u64) -> Result<bool, Fail> {
         let taken = match self.outcomes.take() {
             Some(Outcome::Known(taken)) => taken,
             Some(Outcome::Predicted) => self.predictor.predict(at),
             Some(Outcome::Mispredicted) => !self.predictor.predict(at),
-            None => return Err(format!("cannot resolve branch at {at:#x}")),
+            None => return Err(no_branch(at)),
         };
         if self.options.branch_prediction {
             self.predictor.update(at, taken);
@@ -745,11 +952,11 @@ impl<'a> TeDecoder<'a> {
 
     /// `exception_address`: where the trap was taken, given the last traced instruction.
     fn exception_address(&mut self, thaddr: bool, field: Option<u64>) -> Result<u64, Fail> {
-        let insn = self.insn(self.pc)?;
+        let insn = self.hot_at(self.pc)?;
         if insn.is_uninferable_discon() && !thaddr {
             return Ok(self.full(field.unwrap_or(0)));
         }
-        if insn.kind == InsnKind::EcallEbreak {
+        if insn.kind == HotKind::EcallEbreak {
             return Ok(self.pc);
         }
         let saved = (self.pc, self.last_pc);
@@ -766,8 +973,8 @@ impl<'a> TeDecoder<'a> {
     /// one. An address outside the program image is an error, not an instruction.
     #[inline(always)]
     /// Returns the reported instruction.
-    fn report_pc(&mut self, pc: u64) -> Result<&'a Insn, Fail> {
-        let insn = self.insn(pc)?;
+    fn report_pc(&mut self, pc: u64) -> Result<&'a Hot, Fail> {
+        let insn = self.seek(pc)?;
         let size = insn.size();
         self.instructions += 1;
         if let Some(r) = &mut self.range {
@@ -817,18 +1024,19 @@ impl<'a> TeDecoder<'a> {
 
     fn close_range(&mut self) {
         if let Some(r) = self.range.take() {
-            self.elements.push(TraceElement::Range {
-                first: r.first,
-                last: r.last,
-                count: r.count,
-                end: r.end,
-            });
+            self.elements.push(r.element());
         }
     }
+}
+
+/// The error of a branch without a reported outcome (kept out of the hot path).
+#[cold]
+fn no_branch(address: u64) -> Fail {
+    format!("cannot resolve branch at {address:#x}").into()
 }
 
 /// The error of an address outside the program image (kept out of the hot path).
 #[cold]
 fn no_insn(address: u64) -> Fail {
-    format!("no instruction in the program image at {address:#x}")
+    format!("no instruction in the program image at {address:#x}").into()
 }

@@ -39,6 +39,9 @@ pub enum Reason {
     BranchCountMax,
     /// Imprecise context change (`cci`).
     Cci,
+    /// Recovery after packets were dropped: the support packet with `qual_status` =
+    /// trace_lost and the sync that follows it (`hdl/DESIGN.md`, cycle contract item 4).
+    TraceLost,
     /// Qualification ended.
     QualificationEnded,
     /// Trace disabled.
@@ -85,6 +88,9 @@ pub struct State {
     pub resync_at_max: bool,
     /// Resync counter exceeds its maximum.
     pub resync_exceeded: bool,
+    /// Packets were dropped and the output has room for the trace-lost support packet and
+    /// a sync: the current instruction is reported with a sync (`hdl/DESIGN.md`).
+    pub recover: bool,
 }
 
 /// Predicates on window slots that depend on the run-time options.
@@ -172,11 +178,12 @@ pub fn decide(w: &Window, s: &State, c: &impl Classify) -> Vec<(Action, Vec<Reas
     }
 
     let curr_ppccd = prev_traced && ppccd(prev, curr, prev_updiscon);
-    if first_qualified || curr_ppccd || s.resync_exceeded {
+    if first_qualified || curr_ppccd || s.resync_exceeded || s.recover {
         let why = [
             (first_qualified, Reason::FirstQualified),
             (curr_ppccd, Reason::Ppccd),
             (s.resync_exceeded, Reason::ResyncExceeded),
+            (s.recover, Reason::TraceLost),
         ];
         return vec![(Action::Sync, reasons(&why))];
     }

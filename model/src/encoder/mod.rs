@@ -13,6 +13,7 @@ pub mod decision;
 pub mod implicit_return;
 pub mod options;
 pub mod predictor;
+pub mod qualification;
 pub mod resync;
 pub mod window;
 
@@ -83,8 +84,20 @@ pub struct Encoder {
     /// Index of the record in the `next` slot.
     next_index: u64,
     finished: bool,
+    /// Free entries of the hardware's 2-packet output queue seen by the next decision
+    /// (`hdl/DESIGN.md`, cycle contract item 4); 2 (the default) never drops.
+    queue_free: u8,
+    /// Packets were dropped and no recovery sync has been sent since.
+    lost: bool,
+    /// Packets produced by the decision of the current clock, not yet committed.
+    pending: Vec<EncodedPacket>,
+    /// Number of produced packets that were dropped.
+    dropped: u64,
     packets: Vec<EncodedPacket>,
 }
+
+/// Capacity of the hardware's packet queue between the packet logic and the framer.
+pub const OUTPUT_QUEUE_ENTRIES: u8 = 2;
 
 impl Encoder {
     /// An enabled encoder. It sends the support packet that announces its configuration
@@ -135,10 +148,15 @@ impl Encoder {
             last_packet_was_updiscon_target: false,
             next_index: 0,
             finished: false,
+            queue_free: OUTPUT_QUEUE_ENTRIES,
+            lost: false,
+            pending: Vec::new(),
+            dropped: 0,
             packets: Vec::new(),
         };
         let support = build::support(&enc.params, &enc.options, true, QualStatus::NoChange);
         enc.send(support, 0, vec![Reason::Enabled], false);
+        enc.commit(false);
         Ok(enc)
     }
 
@@ -174,6 +192,27 @@ impl Encoder {
         self.finished = true;
         self.clock(Slot::default());
         self.clock(Slot::default());
+    }
+
+    /// Sets the number of free entries (0-2) of the output queue that the decision of the
+    /// next clock ([`Encoder::push`], [`Encoder::push_with`], [`Encoder::finish`]) sees,
+    /// as the hardware's packet queue reports it (`hdl/DESIGN.md`, cycle contract item 4).
+    /// When the packets of a decision do not fit, all of them are dropped; then packets are
+    /// dropped until a decision with 2 free entries for a traced instruction that is not
+    /// exception-only and does not follow a trap, which sends a support packet with `qual_status` = trace_lost and a
+    /// sync. The encoder's state advances as if every packet had been sent.
+    pub fn set_queue_free(&mut self, free: u8) {
+        self.queue_free = free.min(OUTPUT_QUEUE_ENTRIES);
+    }
+
+    /// Number of packets dropped because the output queue was full.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// Whether packets were dropped and the recovery sync has not been sent yet.
+    pub fn is_lost(&self) -> bool {
+        self.lost
     }
 
     /// Packets sent so far.
@@ -223,6 +262,7 @@ impl Encoder {
                 };
                 let support = build::support(&self.params, &self.options, enabled, status);
                 self.send(support, index, vec![reason], false);
+                self.commit(false);
             }
             return;
         }
@@ -240,9 +280,44 @@ impl Encoder {
             prev_trap_reported: self.prev_trap_reported,
             resync_at_max: self.resync.at_max(),
             resync_exceeded: self.resync.exceeded(),
+            // The recovery sync must carry an address: not for an exception-only record,
+            // nor for the trap report of the previous instruction (which may omit it).
+            recover: self.lost
+                && self.queue_free == OUTPUT_QUEUE_ENTRIES
+                && !w.curr.is_exc_only()
+                && !(w.prev.traced() && w.prev.is_trap()),
         };
         for (action, reasons) in decision::decide(&w, &state, &*self) {
             self.act(action, reasons, index);
+        }
+        self.commit(state.recover);
+    }
+
+    /// Applies the output queue's room to the packets of this clock's decision
+    /// ([`Encoder::set_queue_free`]).
+    fn commit(&mut self, recover: bool) {
+        if self.pending.is_empty() {
+            return;
+        }
+        if recover {
+            let index = self.pending[0].record_index;
+            let support = build::support(&self.params, &self.options, true, QualStatus::TraceLost);
+            self.packets.push(EncodedPacket {
+                packet: support,
+                record_index: index,
+                reasons: vec![Reason::TraceLost],
+            });
+            self.packets.append(&mut self.pending);
+            self.lost = false;
+            return;
+        }
+        let fits = self.pending.len() <= usize::from(self.queue_free);
+        if self.lost || !fits {
+            self.dropped += self.pending.len() as u64;
+            self.pending.clear();
+            self.lost = true;
+        } else {
+            self.packets.append(&mut self.pending);
         }
     }
 
@@ -425,7 +500,7 @@ impl Encoder {
 
     fn send(&mut self, packet: TeInst, record_index: u64, reasons: Vec<Reason>, is_sync: bool) {
         self.resync.packet_sent(is_sync);
-        self.packets.push(EncodedPacket {
+        self.pending.push(EncodedPacket {
             packet,
             record_index,
             reasons,

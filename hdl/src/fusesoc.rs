@@ -1,0 +1,49 @@
+//! FuseSoC CAPI2 core description of a generated encoder (`etrace gen-verilog`), so that
+//! the Verilog drops into a FuseSoC project as one core.
+
+/// The `.core` file text for the Verilog file `verilog_file` whose top module is `top`.
+pub fn core_file(top: &str, verilog_file: &str, description: &str) -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    format!(
+        "CAPI=2:\n\
+         name: etrace:trace:{top}:{version}\n\
+         description: {description}\n\
+         \n\
+         filesets:\n\
+         \x20 rtl:\n\
+         \x20   files:\n\
+         \x20     - {verilog_file}\n\
+         \x20   file_type: verilogSource\n\
+         \n\
+         targets:\n\
+         \x20 default:\n\
+         \x20   filesets: [rtl]\n\
+         \x20   toplevel: {top}\n\
+         \x20 lint:\n\
+         \x20   default_tool: verilator\n\
+         \x20   filesets: [rtl]\n\
+         \x20   toplevel: {top}\n\
+         \x20   tools:\n\
+         \x20     verilator:\n\
+         \x20       mode: lint-only\n\
+         \x20       verilator_options: [-Wall, -Wno-DECLFILENAME]\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_file_names_the_verilog_and_the_top() {
+        let text = core_file(
+            "etrace_encoder_rv32",
+            "etrace_encoder_rv32.v",
+            "E-Trace encoder",
+        );
+        assert!(text.starts_with("CAPI=2:\n"));
+        assert!(text.contains("name: etrace:trace:etrace_encoder_rv32:"));
+        assert!(text.contains("      - etrace_encoder_rv32.v\n"));
+        assert_eq!(text.matches("toplevel: etrace_encoder_rv32\n").count(), 2);
+    }
+}

@@ -1,0 +1,114 @@
+//! The resynchronisation counter of `exampleAlgorithm.adoc`, section `sec:resync`, counting
+//! te_inst packets. The model: `etrace_model::encoder::resync`.
+//!
+//! The count is [`RESYNC_MAX_BITS`] wide with an overflow flag (set once the count passed
+//! 65535), so `count > resync_max` stays true for every `resync_max` up to 65535 however
+//! many packets follow. `resync_max` = 0 disables resynchronisation. The count and flag are
+//! registers of [`super::PacketLogic`]; these blocks compare ([`ResyncCheck`]) and advance
+//! ([`ResyncAdvance`]) them.
+
+use rust_hdl::prelude::*;
+
+/// Width of the run-time `resync_max` input: at most 65535 packets between syncs.
+pub const RESYNC_MAX_BITS: usize = 16;
+
+/// Compares the packet count with `resync_max` (`sec:resync`).
+#[derive(LogicBlock, Default)]
+pub struct ResyncCheck {
+    /// Packets since the last sync.
+    pub count: Signal<In, Bits<RESYNC_MAX_BITS>>,
+    /// The count passed 65535.
+    pub overflow: Signal<In, Bit>,
+    /// Run-time option: packets between forced syncs, 0 = off.
+    pub resync_max: Signal<In, Bits<RESYNC_MAX_BITS>>,
+    /// `resync count == max_resync`.
+    pub at_max: Signal<Out, Bit>,
+    /// `resync count > max_resync`.
+    pub exceeded: Signal<Out, Bit>,
+    /// One more packet would exceed the maximum.
+    pub exceeded_after_one: Signal<Out, Bit>,
+}
+
+impl Logic for ResyncCheck {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.at_max.next = self.resync_max.val().any()
+            && !self.overflow.val()
+            && (self.count.val() == self.resync_max.val());
+        self.exceeded.next = self.resync_max.val().any()
+            && (self.overflow.val() || (self.count.val() > self.resync_max.val()));
+        self.exceeded_after_one.next = self.resync_max.val().any()
+            && (self.overflow.val() || (self.count.val() >= self.resync_max.val()));
+    }
+}
+
+/// The packet count after this cycle's packets: 0 after a sync packet (format 3.0 / 3.1),
+/// else increased by the other packets.
+#[derive(LogicBlock, Default)]
+pub struct ResyncAdvance {
+    /// Packets since the last sync.
+    pub count: Signal<In, Bits<RESYNC_MAX_BITS>>,
+    /// The count passed 65535.
+    pub overflow: Signal<In, Bit>,
+    /// Restart from 0 before counting this cycle's packets (trace enable).
+    pub clear: Signal<In, Bit>,
+    /// A synchronisation packet is sent.
+    pub sync_sent: Signal<In, Bit>,
+    /// Other packets sent in this cycle (0-2).
+    pub others: Signal<In, Bits<2>>,
+    /// The new count.
+    pub next_count: Signal<Out, Bits<RESYNC_MAX_BITS>>,
+    /// The new overflow flag.
+    pub next_overflow: Signal<Out, Bit>,
+    base: Signal<Local, Bits<RESYNC_MAX_BITS>>,
+    base_overflow: Signal<Local, Bit>,
+    sum: Signal<Local, Bits<RESYNC_MAX_BITS>>,
+}
+
+impl Logic for ResyncAdvance {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.base.next = self.count.val();
+        self.base_overflow.next = self.overflow.val();
+        if self.clear.val() {
+            self.base.next = 0.into();
+            self.base_overflow.next = false;
+        }
+        self.sum.next = self.base.val();
+        if self.others.val() == 1 {
+            self.sum.next = self.base.val() + 1;
+        }
+        if self.others.val() == 2 {
+            self.sum.next = self.base.val() + 2;
+        }
+        if self.others.val() == 3 {
+            self.sum.next = self.base.val() + 3;
+        }
+        self.next_count.next = self.sum.val();
+        self.next_overflow.next = self.base_overflow.val() || (self.sum.val() < self.base.val());
+        if self.sync_sent.val() {
+            self.next_count.next = 0.into();
+            self.next_overflow.next = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verilog::{generate, lint, yosys_check};
+
+    #[test]
+    fn resync_verilog() {
+        let mut uut = ResyncCheck::default();
+        uut.connect_all();
+        let v = generate(&uut);
+        yosys_check("resync_check", &v).unwrap();
+        lint("resync_check", &v).unwrap();
+        let mut uut = ResyncAdvance::default();
+        uut.connect_all();
+        let v = generate(&uut);
+        yosys_check("resync_advance", &v).unwrap();
+        lint("resync_advance", &v).unwrap();
+    }
+}

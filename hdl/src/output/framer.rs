@@ -1,0 +1,328 @@
+//! The framer / serializer (`hdl/DESIGN.md` item 6): pops a queue entry when idle and
+//! writes its `e-trace-encap` bytes (`encapsulation.adoc`) one per cycle into the byte
+//! FIFO, exactly as the model's `EncapWriter` (`model/src/framing/encap.rs`): an optional
+//! synchronisation sequence (N = 31 + T + S `null.idle` bytes and one `null.alignment`)
+//! before the first packet and then before the first packet after `sync_interval` bytes,
+//! the header (length 5, flow 2 = 0, extend 1), `srcID` bytes, then the little-endian bit
+//! string of the rest of `srcID`, the 2-byte timestamp and the payload.
+//!
+//! `header.length` = ceil((srcID bits % 8 + payload bits) / 8) (`_section_packet_length`)
+//! where the payload bits are its shortest sign-extension-equivalent length: the queue's
+//! `length` bytes, plus one when the top `srcID % 8 + 1` bits of the last byte differ.
+
+use rust_hdl::prelude::*;
+
+use crate::packer::ZeroExtend;
+
+/// Compile-time framing settings (`encapsulation.adoc`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FramerConfig {
+    /// Width of `srcID` in bits, 0-16 (`trTeSrcBits`).
+    pub src_bits: u8,
+    /// Every packet carries the 2-byte timestamp (`header.extend` = 1).
+    pub timestamp: bool,
+    /// Bytes between synchronisation sequences as the model's `EncapWriter` counts them
+    /// (0 = no sequences; `etrace encode --framing encap` uses 4096).
+    pub sync_interval: u16,
+}
+
+impl Default for FramerConfig {
+    /// `etrace encode --framing encap`: no srcID, no timestamp, sync every 4096 bytes.
+    fn default() -> Self {
+        FramerConfig {
+            src_bits: 0,
+            timestamp: false,
+            sync_interval: 4096,
+        }
+    }
+}
+
+impl FramerConfig {
+    /// The largest supported sync interval (the byte counter must not wrap).
+    pub const MAX_SYNC_INTERVAL: u16 = 65_000;
+
+    /// T: timestamp bytes.
+    pub fn timestamp_bytes(&self) -> u8 {
+        if self.timestamp {
+            2
+        } else {
+            0
+        }
+    }
+}
+
+/// Serializer phases (`phase` register values; the kernel uses the literals).
+#[allow(dead_code)]
+mod phase {
+    /// No packet: pops the queue head if there is one.
+    pub const IDLE: u64 = 0;
+    /// Writing the synchronisation sequence.
+    pub const SYNC: u64 = 1;
+    /// Writing the header.
+    pub const HEADER: u64 = 2;
+    /// Writing the whole bytes of `srcID`.
+    pub const SOURCE: u64 = 3;
+    /// Writing the shifted bit string (rest of srcID, timestamp, payload).
+    pub const BODY: u64 = 4;
+}
+
+/// The framer / serializer for payloads of P bits (`DESIGN.md` item 6).
+#[derive(LogicBlock)]
+pub struct Framer<const P: usize> {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: idle, next packet preceded by a sync sequence.
+    pub reset: Signal<In, Bit>,
+    /// The `srcID` value (low `src_bits` bits used).
+    pub src_id: Signal<In, Bits<16>>,
+    /// The queue holds an entry.
+    pub head_valid: Signal<In, Bit>,
+    /// Head payload, sign-extended to P bits.
+    pub head_payload: Signal<In, Bits<P>>,
+    /// Head payload bytes.
+    pub head_length: Signal<In, Bits<5>>,
+    /// Head timestamp.
+    pub head_timestamp: Signal<In, Bits<16>>,
+    /// Pops the queue head in this cycle.
+    pub pop: Signal<Out, Bit>,
+    /// FIFO occupancy < D at the start of the cycle.
+    pub can_write: Signal<In, Bit>,
+    /// Writes a byte into the FIFO in this cycle.
+    pub wr_en: Signal<Out, Bit>,
+    /// The byte.
+    pub wr_data: Signal<Out, Bits<8>>,
+    /// The byte is the last of its packet.
+    pub wr_last: Signal<Out, Bit>,
+    src_low: Constant<Bits<4>>,
+    src_bytes: Constant<Bits<6>>,
+    src_rest_shift: Constant<Bits<5>>,
+    src_rest_mask: Constant<Bits<16>>,
+    carry_shift: Constant<Bits<4>>,
+    window_shift: Constant<Bits<4>>,
+    window_ones: Constant<Bits<8>>,
+    extend: Constant<Bits<8>>,
+    ts_count: Constant<Bits<2>>,
+    ts_bytes: Constant<Bits<6>>,
+    sync_on: Constant<Bit>,
+    sync_threshold: Constant<Bits<16>>,
+    sync_nulls: Constant<Bits<6>>,
+    overhead: Constant<Bits<16>>,
+    msb: Constant<Bits<P>>,
+    fill: Constant<Bits<P>>,
+    phase: DFF<Bits<3>>,
+    count: DFF<Bits<6>>,
+    header: DFF<Bits<8>>,
+    ts_left: DFF<Bits<2>>,
+    ts_reg: DFF<Bits<16>>,
+    pay: DFF<Bits<P>>,
+    carry: DFF<Bits<8>>,
+    synced: DFF<Bit>,
+    since: DFF<Bits<16>>,
+    cur: Signal<Local, Bits<8>>,
+    last_byte: Signal<Local, Bits<8>>,
+    window: Signal<Local, Bits<8>>,
+    length: Signal<Local, Bits<5>>,
+    sync_due: Signal<Local, Bit>,
+    since_base: Signal<Local, Bits<16>>,
+    body_count: Signal<Local, Bits<6>>,
+    src_rest: Signal<Local, Bits<16>>,
+    length_8: ZeroExtend<5, 8>,
+    length_16: ZeroExtend<5, 16>,
+    header_length_6: ZeroExtend<5, 6>,
+}
+
+impl<const P: usize> Framer<P> {
+    /// A framer with the given settings. Panics on settings out of range (a design-time
+    /// error): `src_bits` > 16, `sync_interval` > 65000, P not a multiple of 8 in 16..=240.
+    pub fn new(config: FramerConfig) -> Self {
+        assert!(config.src_bits <= 16, "srcID width {}", config.src_bits);
+        assert!(config.sync_interval <= FramerConfig::MAX_SYNC_INTERVAL);
+        assert!(P % 8 == 0 && (16..=240).contains(&P), "payload width {P}");
+        let s = u64::from(config.src_bits % 8);
+        let whole = u64::from(config.src_bits / 8);
+        let t = u64::from(config.timestamp_bytes());
+        let mut msb = Bits::<P>::default();
+        let mut fill = Bits::<P>::default();
+        for i in P - 8..P {
+            fill = fill.replace_bit(i, true);
+        }
+        msb = msb.replace_bit(P - 1, true);
+        Framer {
+            clock: Default::default(),
+            reset: Default::default(),
+            src_id: Default::default(),
+            head_valid: Default::default(),
+            head_payload: Default::default(),
+            head_length: Default::default(),
+            head_timestamp: Default::default(),
+            pop: Default::default(),
+            can_write: Default::default(),
+            wr_en: Default::default(),
+            wr_data: Default::default(),
+            wr_last: Default::default(),
+            src_low: Constant::new(s.into()),
+            src_bytes: Constant::new(whole.into()),
+            src_rest_shift: Constant::new((8 * whole).into()),
+            src_rest_mask: Constant::new(((1u64 << s) - 1).into()),
+            carry_shift: Constant::new((8 - s).into()),
+            window_shift: Constant::new((7 - s).into()),
+            window_ones: Constant::new(((1u64 << (s + 1)) - 1).into()),
+            extend: Constant::new(if config.timestamp { 0x80 } else { 0 }.into()),
+            ts_count: Constant::new(t.into()),
+            ts_bytes: Constant::new(t.into()),
+            sync_on: Constant::new(config.sync_interval != 0),
+            // since >= interval as since > interval - 1 (0 when off: a non-constant compare).
+            sync_threshold: Constant::new(u64::from(config.sync_interval.saturating_sub(1)).into()),
+            sync_nulls: Constant::new((31 + t + whole).into()),
+            overhead: Constant::new((1 + whole + t).into()),
+            msb: Constant::new(msb),
+            fill: Constant::new(fill),
+            phase: Default::default(),
+            count: Default::default(),
+            header: Default::default(),
+            ts_left: Default::default(),
+            ts_reg: Default::default(),
+            pay: Default::default(),
+            carry: Default::default(),
+            synced: Default::default(),
+            since: Default::default(),
+            cur: Default::default(),
+            last_byte: Default::default(),
+            window: Default::default(),
+            length: Default::default(),
+            sync_due: Default::default(),
+            since_base: Default::default(),
+            body_count: Default::default(),
+            src_rest: Default::default(),
+            length_8: Default::default(),
+            length_16: Default::default(),
+            header_length_6: Default::default(),
+        }
+    }
+}
+
+impl<const P: usize> Logic for Framer<P> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, phase, count, header, ts_left, ts_reg, pay, carry, synced, since);
+        self.pop.next = false;
+        self.wr_en.next = false;
+        self.wr_data.next = 0.into();
+        self.wr_last.next = false;
+        // header.length of the head entry: one more byte when srcID's partial bits push
+        // payload bits out of its last byte.
+        self.last_byte.next = 0.into();
+        for i in 0..(P / 8) {
+            if self.head_length.val().index() == i + 1 {
+                self.last_byte.next = self.head_payload.val().get_bits::<8>(8 * i);
+            }
+        }
+        self.window.next = self.last_byte.val() >> self.window_shift.val();
+        self.length.next = self.head_length.val();
+        if self.src_low.val().any()
+            & (self.window.val() != 0)
+            & (self.window.val() != self.window_ones.val())
+        {
+            self.length.next = self.head_length.val() + 1;
+        }
+        self.sync_due.next = self.sync_on.val()
+            & (!self.synced.q.val() | (self.since.q.val() > self.sync_threshold.val()));
+        self.since_base.next = self.since.q.val();
+        if self.sync_due.val() {
+            self.since_base.next = 0.into();
+        }
+        self.length_8.narrow.next = self.length.val();
+        self.length_16.narrow.next = self.length.val();
+        self.header_length_6.narrow.next = self.header.q.val().get_bits::<5>(0);
+        self.body_count.next = self.header_length_6.wide.val() + self.ts_bytes.val() - 1;
+        self.src_rest.next =
+            (self.src_id.val() >> self.src_rest_shift.val()) & self.src_rest_mask.val();
+        // The next byte of the shifted bit string: timestamp bytes, then payload bytes.
+        self.cur.next = self.pay.q.val().get_bits::<8>(0);
+        if self.ts_left.q.val().any() {
+            self.cur.next = self.ts_reg.q.val().get_bits::<8>(0);
+        }
+        if self.phase.q.val() == 0 {
+            if self.head_valid.val() {
+                self.pop.next = true;
+                self.header.d.next = self.length_8.wide.val() | self.extend.val();
+                self.ts_left.d.next = self.ts_count.val();
+                self.ts_reg.d.next = self.head_timestamp.val();
+                self.pay.d.next = self.head_payload.val();
+                // (src_rest < 2^7: the high byte is 0.)
+                self.carry.d.next =
+                    self.src_rest.val().get_bits::<8>(0) | self.src_rest.val().get_bits::<8>(8);
+                self.since.d.next =
+                    self.since_base.val() + self.overhead.val() + self.length_16.wide.val();
+                if self.sync_due.val() {
+                    self.synced.d.next = true;
+                    self.count.d.next = self.sync_nulls.val();
+                    self.phase.d.next = 1.into();
+                } else {
+                    self.phase.d.next = 2.into();
+                }
+            }
+        } else if self.phase.q.val() == 1 {
+            if self.can_write.val() {
+                self.wr_en.next = true;
+                if self.count.q.val() == 0 {
+                    self.wr_data.next = 0x80.into();
+                    self.phase.d.next = 2.into();
+                } else {
+                    self.count.d.next = self.count.q.val() - 1;
+                }
+            }
+        } else if self.phase.q.val() == 2 {
+            if self.can_write.val() {
+                self.wr_en.next = true;
+                self.wr_data.next = self.header.q.val();
+                if self.src_bytes.val().any() {
+                    self.count.d.next = self.src_bytes.val() - 1;
+                    self.phase.d.next = 3.into();
+                } else {
+                    self.count.d.next = self.body_count.val();
+                    self.phase.d.next = 4.into();
+                }
+            }
+        } else if self.phase.q.val() == 3 {
+            if self.can_write.val() {
+                self.wr_en.next = true;
+                self.wr_data.next = self.src_id.val().get_bits::<8>(0);
+                if self.count.q.val() == 0 {
+                    if self.src_bytes.val() == 2 {
+                        self.wr_data.next = self.src_id.val().get_bits::<8>(8);
+                    }
+                    self.count.d.next = self.body_count.val();
+                    self.phase.d.next = 4.into();
+                } else {
+                    self.count.d.next = self.count.q.val() - 1;
+                }
+            }
+        } else if (self.phase.q.val() == 4) & self.can_write.val() {
+            self.wr_en.next = true;
+            self.wr_data.next = (self.cur.val() << self.src_low.val()) | self.carry.q.val();
+            self.carry.d.next = self.cur.val() >> self.carry_shift.val();
+            if self.ts_left.q.val().any() {
+                self.ts_left.d.next = self.ts_left.q.val() - 1;
+                self.ts_reg.d.next = self.ts_reg.q.val() >> 8;
+            } else {
+                self.pay.d.next = self.pay.q.val() >> 8;
+                if (self.pay.q.val() & self.msb.val()).any() {
+                    self.pay.d.next = (self.pay.q.val() >> 8) | self.fill.val();
+                }
+            }
+            if self.count.q.val() == 0 {
+                self.wr_last.next = true;
+                self.phase.d.next = 0.into();
+            } else {
+                self.count.d.next = self.count.q.val() - 1;
+            }
+        }
+        if self.reset.val() {
+            self.phase.d.next = 0.into();
+            self.synced.d.next = false;
+            self.since.d.next = 0.into();
+            self.ts_left.d.next = 0.into();
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! The 2-entry packet queue (`hdl/DESIGN.md` item 4): 0, 1 or 2 pushes per cycle, at most
+//! one pop (the serializer), and `free` = 2 - occupancy at the start of the cycle. The
+//! packet logic never pushes more than `free` entries (it drops instead).
+
+use rust_hdl::prelude::*;
+
+/// Queue of (payload, length, timestamp) entries; the head is slot 0 (`DESIGN.md` item 4).
+#[derive(LogicBlock, Default)]
+pub struct PacketQueue<const P: usize> {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: empty in the next cycle.
+    pub reset: Signal<In, Bit>,
+    /// Entries pushed in this cycle (0, 1, 2; never more than `free`).
+    pub push_count: Signal<In, Bits<2>>,
+    /// First pushed entry: payload, sign-extended to P bits.
+    pub entry0_payload: Signal<In, Bits<P>>,
+    /// First pushed entry: payload bytes after sign compression.
+    pub entry0_length: Signal<In, Bits<5>>,
+    /// Second pushed entry (used when `push_count` is 2).
+    pub entry1_payload: Signal<In, Bits<P>>,
+    /// Second pushed entry: length.
+    pub entry1_length: Signal<In, Bits<5>>,
+    /// Timestamp of the entries pushed in this cycle.
+    pub push_timestamp: Signal<In, Bits<16>>,
+    /// Removes the head at the end of this cycle (ignored when empty).
+    pub pop: Signal<In, Bit>,
+    /// 2 - occupancy at the start of the cycle.
+    pub free: Signal<Out, Bits<2>>,
+    /// The queue holds an entry at the start of the cycle.
+    pub head_valid: Signal<Out, Bit>,
+    /// Head entry: payload.
+    pub head_payload: Signal<Out, Bits<P>>,
+    /// Head entry: length.
+    pub head_length: Signal<Out, Bits<5>>,
+    /// Head entry: timestamp.
+    pub head_timestamp: Signal<Out, Bits<16>>,
+    occupancy: DFF<Bits<2>>,
+    slot0_payload: DFF<Bits<P>>,
+    slot0_length: DFF<Bits<5>>,
+    slot0_timestamp: DFF<Bits<16>>,
+    slot1_payload: DFF<Bits<P>>,
+    slot1_length: DFF<Bits<5>>,
+    slot1_timestamp: DFF<Bits<16>>,
+    remaining: Signal<Local, Bits<2>>,
+}
+
+impl<const P: usize> Logic for PacketQueue<P> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            occupancy,
+            slot0_payload,
+            slot0_length,
+            slot0_timestamp,
+            slot1_payload,
+            slot1_length,
+            slot1_timestamp
+        );
+        self.free.next = 2 - self.occupancy.q.val();
+        self.head_valid.next = self.occupancy.q.val().any();
+        self.head_payload.next = self.slot0_payload.q.val();
+        self.head_length.next = self.slot0_length.q.val();
+        self.head_timestamp.next = self.slot0_timestamp.q.val();
+        // Entries left after this cycle's pop.
+        self.remaining.next = self.occupancy.q.val();
+        if self.pop.val() & self.occupancy.q.val().any() {
+            self.remaining.next = self.occupancy.q.val() - 1;
+        }
+        if self.remaining.val() == 0 {
+            self.slot0_payload.d.next = self.entry0_payload.val();
+            self.slot0_length.d.next = self.entry0_length.val();
+            self.slot0_timestamp.d.next = self.push_timestamp.val();
+            self.slot1_payload.d.next = self.entry1_payload.val();
+            self.slot1_length.d.next = self.entry1_length.val();
+            self.slot1_timestamp.d.next = self.push_timestamp.val();
+        } else if self.remaining.val() == 1 {
+            if self.pop.val() {
+                self.slot0_payload.d.next = self.slot1_payload.q.val();
+                self.slot0_length.d.next = self.slot1_length.q.val();
+                self.slot0_timestamp.d.next = self.slot1_timestamp.q.val();
+            }
+            self.slot1_payload.d.next = self.entry0_payload.val();
+            self.slot1_length.d.next = self.entry0_length.val();
+            self.slot1_timestamp.d.next = self.push_timestamp.val();
+        }
+        self.occupancy.d.next = self.remaining.val() + self.push_count.val();
+        if self.reset.val() {
+            self.occupancy.d.next = 0.into();
+        }
+    }
+}

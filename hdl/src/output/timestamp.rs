@@ -1,0 +1,28 @@
+//! The free-running 16-bit timestamp counter (`hdl/DESIGN.md` item 5): 0 in the first
+//! cycle after reset; a packet's encap `timestamp` is its value in the push cycle.
+
+use rust_hdl::prelude::*;
+
+/// A 16-bit cycle counter (`DESIGN.md` item 5).
+#[derive(LogicBlock, Default)]
+pub struct Timestamp {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: the counter is 0 in the next cycle.
+    pub reset: Signal<In, Bit>,
+    /// The counter value in this cycle.
+    pub value: Signal<Out, Bits<16>>,
+    count: DFF<Bits<16>>,
+}
+
+impl Logic for Timestamp {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, count);
+        self.value.next = self.count.q.val();
+        self.count.d.next = self.count.q.val() + 1;
+        if self.reset.val() {
+            self.count.d.next = 0.into();
+        }
+    }
+}

@@ -1,0 +1,553 @@
+//! The whole encoder (`hdl/DESIGN.md`, "Data path"): ingress port and packet logic, two
+//! payload packers, and the output path (packet queue, encap framer, byte FIFO) with a
+//! byte-stream output ([`Encoder`]) or an ATB output ([`AtbEncoder`]), and the generation of
+//! their Verilog per named configuration ([`generate`]).
+
+use rust_hdl::prelude::*;
+
+use crate::config::Config;
+use crate::logic::packet_logic::PacketLogic;
+use crate::logic::resync::RESYNC_MAX_BITS;
+use crate::output::framer::FramerConfig;
+use crate::output::path::{AtbOutputPath, OutputPath};
+use crate::packer::PayloadPacker;
+use crate::verilog::generate_named;
+
+/// The encoder with a byte-stream output: `A` = `iaddress_width_p`, `E` = `ecause_width_p`,
+/// `IT` = itype width on the ingress port, `P` = payload width, FIFO depth 2^`N` bytes.
+#[derive(LogicBlock)]
+pub struct Encoder<const A: usize, const E: usize, const IT: usize, const P: usize, const N: usize>
+{
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub reset: Signal<In, Bit>,
+    /// Ingress / control: one instruction retired (`ingressPort.adoc`).
+    pub iretire: Signal<In, Bit>,
+    /// Ingress / control: instruction type.
+    pub itype: Signal<In, Bits<IT>>,
+    /// Ingress / control: address of the instruction.
+    pub iaddr: Signal<In, Bits<A>>,
+    /// Ingress / control: privilege level (`priv`).
+    pub privilege: Signal<In, Bits<2>>,
+    /// Ingress / control: trap cause (`cause`).
+    pub cause: Signal<In, Bits<E>>,
+    /// Ingress / control: trap value (`tval`).
+    pub tval: Signal<In, Bits<A>>,
+    /// Ingress / control: context (`context`).
+    pub hart_context: Signal<In, Bits<1>>,
+    /// Ingress / control: context type (`ctype`).
+    pub ctype: Signal<In, Bits<1>>,
+    /// Ingress / control: sequentially inferable jump (`sijump`).
+    pub sijump: Signal<In, Bit>,
+    /// Ingress / control: trace enable (run-time control).
+    pub trace_enable: Signal<In, Bit>,
+    /// Ingress / control: trigger: bit 0 start, bit 1 stop, bit 2 notify.
+    pub trigger: Signal<In, Bits<3>>,
+    /// Ingress / control: hart halted.
+    pub halted: Signal<In, Bit>,
+    /// Ingress / control: run-time option: full addresses.
+    pub full_address: Signal<In, Bit>,
+    /// Ingress / control: run-time option: implicit exception.
+    pub implicit_exception: Signal<In, Bit>,
+    /// Ingress / control: run-time option: sequentially inferable jumps.
+    pub sijump_option: Signal<In, Bit>,
+    /// Ingress / control: run-time option: packets between forced syncs (0 = off).
+    pub resync_max: Signal<In, Bits<RESYNC_MAX_BITS>>,
+    /// `srcID` of the framed packets (its low `src_bits` bits are sent).
+    pub src_id: Signal<In, Bits<16>>,
+    /// Output byte (valid / ready).
+    pub out_data: Signal<Out, Bits<8>>,
+    /// `out_data` holds a byte.
+    pub out_valid: Signal<Out, Bit>,
+    /// The consumer takes the byte.
+    pub out_ready: Signal<In, Bit>,
+    /// The byte is the last of a packet.
+    pub out_last: Signal<Out, Bit>,
+    /// Packets were dropped and the recovery sync is not sent yet.
+    pub trace_lost: Signal<Out, Bit>,
+    logic: PacketLogic<A, E, IT>,
+    packer0: PayloadPacker<A, E, P>,
+    packer1: PayloadPacker<A, E, P>,
+    out_path: OutputPath<P, N>,
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: usize>
+    Encoder<A, E, IT, P, N>
+{
+    /// An encoder whose framer uses `framing`.
+    pub fn new(framing: FramerConfig) -> Self {
+        Encoder {
+            clock: Default::default(),
+            reset: Default::default(),
+            iretire: Default::default(),
+            itype: Default::default(),
+            iaddr: Default::default(),
+            privilege: Default::default(),
+            cause: Default::default(),
+            tval: Default::default(),
+            hart_context: Default::default(),
+            ctype: Default::default(),
+            sijump: Default::default(),
+            trace_enable: Default::default(),
+            trigger: Default::default(),
+            halted: Default::default(),
+            full_address: Default::default(),
+            implicit_exception: Default::default(),
+            sijump_option: Default::default(),
+            resync_max: Default::default(),
+            src_id: Default::default(),
+            out_data: Default::default(),
+            out_valid: Default::default(),
+            out_ready: Default::default(),
+            out_last: Default::default(),
+            trace_lost: Default::default(),
+            logic: Default::default(),
+            packer0: PayloadPacker::new(),
+            packer1: PayloadPacker::new(),
+            out_path: OutputPath::new(framing),
+        }
+    }
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: usize> Logic
+    for Encoder<A, E, IT, P, N>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.logic.clock.next = self.clock.val();
+        self.logic.reset.next = self.reset.val();
+        self.out_path.clock.next = self.clock.val();
+        self.out_path.reset.next = self.reset.val();
+        self.logic.iretire.next = self.iretire.val();
+        self.logic.itype.next = self.itype.val();
+        self.logic.iaddr.next = self.iaddr.val();
+        self.logic.privilege.next = self.privilege.val();
+        self.logic.cause.next = self.cause.val();
+        self.logic.tval.next = self.tval.val();
+        self.logic.hart_context.next = self.hart_context.val();
+        self.logic.ctype.next = self.ctype.val();
+        self.logic.sijump.next = self.sijump.val();
+        self.logic.trace_enable.next = self.trace_enable.val();
+        self.logic.trigger.next = self.trigger.val();
+        self.logic.halted.next = self.halted.val();
+        self.logic.full_address.next = self.full_address.val();
+        self.logic.implicit_exception.next = self.implicit_exception.val();
+        self.logic.sijump_option.next = self.sijump_option.val();
+        self.logic.resync_max.next = self.resync_max.val();
+        self.logic.queue_free.next = self.out_path.free.val();
+        self.packer0.kind.next = self.logic.pkt0_kind.val();
+        self.packer0.branch.next = self.logic.pkt0_branch.val();
+        self.packer0.privilege.next = self.logic.pkt0_privilege.val();
+        self.packer0.ecause.next = self.logic.pkt0_ecause.val();
+        self.packer0.is_interrupt.next = self.logic.pkt0_interrupt.val();
+        self.packer0.thaddr.next = self.logic.pkt0_thaddr.val();
+        self.packer0.address.next = self.logic.pkt0_address.val();
+        self.packer0.tval.next = self.logic.pkt0_tval.val();
+        self.packer0.notify.next = self.logic.pkt0_notify.val();
+        self.packer0.updiscon.next = self.logic.pkt0_updiscon.val();
+        self.packer0.irreport.next = self.logic.pkt0_irreport.val();
+        self.packer0.branches.next = self.logic.pkt0_branches.val();
+        self.packer0.branch_map.next = self.logic.pkt0_branch_map.val();
+        self.packer0.ienable.next = self.logic.pkt0_ienable.val();
+        self.packer0.qual_status.next = self.logic.pkt0_qual_status.val();
+        self.packer0.ioptions.next = self.logic.pkt0_ioptions.val();
+        self.packer0.with_address.next =
+            !(self.logic.pkt0_thaddr.val() & self.implicit_exception.val());
+        self.packer1.kind.next = self.logic.pkt1_kind.val();
+        self.packer1.branch.next = self.logic.pkt1_branch.val();
+        self.packer1.privilege.next = self.logic.pkt1_privilege.val();
+        self.packer1.ecause.next = self.logic.pkt1_ecause.val();
+        self.packer1.is_interrupt.next = self.logic.pkt1_interrupt.val();
+        self.packer1.thaddr.next = self.logic.pkt1_thaddr.val();
+        self.packer1.address.next = self.logic.pkt1_address.val();
+        self.packer1.tval.next = self.logic.pkt1_tval.val();
+        self.packer1.notify.next = self.logic.pkt1_notify.val();
+        self.packer1.updiscon.next = self.logic.pkt1_updiscon.val();
+        self.packer1.irreport.next = self.logic.pkt1_irreport.val();
+        self.packer1.branches.next = self.logic.pkt1_branches.val();
+        self.packer1.branch_map.next = self.logic.pkt1_branch_map.val();
+        self.packer1.ienable.next = self.logic.pkt1_ienable.val();
+        self.packer1.qual_status.next = self.logic.pkt1_qual_status.val();
+        self.packer1.ioptions.next = self.logic.pkt1_ioptions.val();
+        self.packer1.with_address.next =
+            !(self.logic.pkt1_thaddr.val() & self.implicit_exception.val());
+        self.out_path.push_count.next = self.logic.count.val();
+        self.out_path.entry0_payload.next = self.packer0.payload.val();
+        self.out_path.entry0_length.next = self.packer0.length.val();
+        self.out_path.entry1_payload.next = self.packer1.payload.val();
+        self.out_path.entry1_length.next = self.packer1.length.val();
+        self.out_path.src_id.next = self.src_id.val();
+        self.out_path.out_ready.next = self.out_ready.val();
+        self.out_data.next = self.out_path.out_data.val();
+        self.out_valid.next = self.out_path.out_valid.val();
+        self.out_last.next = self.out_path.out_last.val();
+        self.trace_lost.next = self.logic.lost.val();
+    }
+}
+
+/// The encoder with an ATB output (ATDATA `DW` bits, ATBYTES `BW` bits): `A` = `iaddress_width_p`, `E` = `ecause_width_p`,
+/// `IT` = itype width on the ingress port, `P` = payload width, FIFO depth 2^`N` bytes.
+#[derive(LogicBlock)]
+pub struct AtbEncoder<
+    const A: usize,
+    const E: usize,
+    const IT: usize,
+    const P: usize,
+    const N: usize,
+    const DW: usize,
+    const BW: usize,
+> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high.
+    pub reset: Signal<In, Bit>,
+    /// Ingress / control: one instruction retired (`ingressPort.adoc`).
+    pub iretire: Signal<In, Bit>,
+    /// Ingress / control: instruction type.
+    pub itype: Signal<In, Bits<IT>>,
+    /// Ingress / control: address of the instruction.
+    pub iaddr: Signal<In, Bits<A>>,
+    /// Ingress / control: privilege level (`priv`).
+    pub privilege: Signal<In, Bits<2>>,
+    /// Ingress / control: trap cause (`cause`).
+    pub cause: Signal<In, Bits<E>>,
+    /// Ingress / control: trap value (`tval`).
+    pub tval: Signal<In, Bits<A>>,
+    /// Ingress / control: context (`context`).
+    pub hart_context: Signal<In, Bits<1>>,
+    /// Ingress / control: context type (`ctype`).
+    pub ctype: Signal<In, Bits<1>>,
+    /// Ingress / control: sequentially inferable jump (`sijump`).
+    pub sijump: Signal<In, Bit>,
+    /// Ingress / control: trace enable (run-time control).
+    pub trace_enable: Signal<In, Bit>,
+    /// Ingress / control: trigger: bit 0 start, bit 1 stop, bit 2 notify.
+    pub trigger: Signal<In, Bits<3>>,
+    /// Ingress / control: hart halted.
+    pub halted: Signal<In, Bit>,
+    /// Ingress / control: run-time option: full addresses.
+    pub full_address: Signal<In, Bit>,
+    /// Ingress / control: run-time option: implicit exception.
+    pub implicit_exception: Signal<In, Bit>,
+    /// Ingress / control: run-time option: sequentially inferable jumps.
+    pub sijump_option: Signal<In, Bit>,
+    /// Ingress / control: run-time option: packets between forced syncs (0 = off).
+    pub resync_max: Signal<In, Bits<RESYNC_MAX_BITS>>,
+    /// ATID of the beats (7 bits; 0x00 and 0x70-0x7f are reserved).
+    pub source_atid: Signal<In, Bits<7>>,
+    /// ATDATA.
+    pub atdata: Signal<Out, Bits<DW>>,
+    /// ATBYTES: valid bytes of the beat minus one.
+    pub atbytes: Signal<Out, Bits<BW>>,
+    /// ATID.
+    pub atid: Signal<Out, Bits<7>>,
+    /// ATVALID.
+    pub atvalid: Signal<Out, Bit>,
+    /// ATREADY.
+    pub atready: Signal<In, Bit>,
+    /// Packets were dropped and the recovery sync is not sent yet.
+    pub trace_lost: Signal<Out, Bit>,
+    logic: PacketLogic<A, E, IT>,
+    packer0: PayloadPacker<A, E, P>,
+    packer1: PayloadPacker<A, E, P>,
+    out_path: AtbOutputPath<P, N, DW, BW>,
+}
+
+impl<
+        const A: usize,
+        const E: usize,
+        const IT: usize,
+        const P: usize,
+        const N: usize,
+        const DW: usize,
+        const BW: usize,
+    > AtbEncoder<A, E, IT, P, N, DW, BW>
+{
+    /// An encoder whose framer uses `framing`.
+    pub fn new(framing: FramerConfig) -> Self {
+        AtbEncoder {
+            clock: Default::default(),
+            reset: Default::default(),
+            iretire: Default::default(),
+            itype: Default::default(),
+            iaddr: Default::default(),
+            privilege: Default::default(),
+            cause: Default::default(),
+            tval: Default::default(),
+            hart_context: Default::default(),
+            ctype: Default::default(),
+            sijump: Default::default(),
+            trace_enable: Default::default(),
+            trigger: Default::default(),
+            halted: Default::default(),
+            full_address: Default::default(),
+            implicit_exception: Default::default(),
+            sijump_option: Default::default(),
+            resync_max: Default::default(),
+            source_atid: Default::default(),
+            atdata: Default::default(),
+            atbytes: Default::default(),
+            atid: Default::default(),
+            atvalid: Default::default(),
+            atready: Default::default(),
+            trace_lost: Default::default(),
+            logic: Default::default(),
+            packer0: PayloadPacker::new(),
+            packer1: PayloadPacker::new(),
+            out_path: AtbOutputPath::new(framing),
+        }
+    }
+}
+
+impl<
+        const A: usize,
+        const E: usize,
+        const IT: usize,
+        const P: usize,
+        const N: usize,
+        const DW: usize,
+        const BW: usize,
+    > Logic for AtbEncoder<A, E, IT, P, N, DW, BW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.logic.clock.next = self.clock.val();
+        self.logic.reset.next = self.reset.val();
+        self.out_path.clock.next = self.clock.val();
+        self.out_path.reset.next = self.reset.val();
+        self.logic.iretire.next = self.iretire.val();
+        self.logic.itype.next = self.itype.val();
+        self.logic.iaddr.next = self.iaddr.val();
+        self.logic.privilege.next = self.privilege.val();
+        self.logic.cause.next = self.cause.val();
+        self.logic.tval.next = self.tval.val();
+        self.logic.hart_context.next = self.hart_context.val();
+        self.logic.ctype.next = self.ctype.val();
+        self.logic.sijump.next = self.sijump.val();
+        self.logic.trace_enable.next = self.trace_enable.val();
+        self.logic.trigger.next = self.trigger.val();
+        self.logic.halted.next = self.halted.val();
+        self.logic.full_address.next = self.full_address.val();
+        self.logic.implicit_exception.next = self.implicit_exception.val();
+        self.logic.sijump_option.next = self.sijump_option.val();
+        self.logic.resync_max.next = self.resync_max.val();
+        self.logic.queue_free.next = self.out_path.free.val();
+        self.packer0.kind.next = self.logic.pkt0_kind.val();
+        self.packer0.branch.next = self.logic.pkt0_branch.val();
+        self.packer0.privilege.next = self.logic.pkt0_privilege.val();
+        self.packer0.ecause.next = self.logic.pkt0_ecause.val();
+        self.packer0.is_interrupt.next = self.logic.pkt0_interrupt.val();
+        self.packer0.thaddr.next = self.logic.pkt0_thaddr.val();
+        self.packer0.address.next = self.logic.pkt0_address.val();
+        self.packer0.tval.next = self.logic.pkt0_tval.val();
+        self.packer0.notify.next = self.logic.pkt0_notify.val();
+        self.packer0.updiscon.next = self.logic.pkt0_updiscon.val();
+        self.packer0.irreport.next = self.logic.pkt0_irreport.val();
+        self.packer0.branches.next = self.logic.pkt0_branches.val();
+        self.packer0.branch_map.next = self.logic.pkt0_branch_map.val();
+        self.packer0.ienable.next = self.logic.pkt0_ienable.val();
+        self.packer0.qual_status.next = self.logic.pkt0_qual_status.val();
+        self.packer0.ioptions.next = self.logic.pkt0_ioptions.val();
+        self.packer0.with_address.next =
+            !(self.logic.pkt0_thaddr.val() & self.implicit_exception.val());
+        self.packer1.kind.next = self.logic.pkt1_kind.val();
+        self.packer1.branch.next = self.logic.pkt1_branch.val();
+        self.packer1.privilege.next = self.logic.pkt1_privilege.val();
+        self.packer1.ecause.next = self.logic.pkt1_ecause.val();
+        self.packer1.is_interrupt.next = self.logic.pkt1_interrupt.val();
+        self.packer1.thaddr.next = self.logic.pkt1_thaddr.val();
+        self.packer1.address.next = self.logic.pkt1_address.val();
+        self.packer1.tval.next = self.logic.pkt1_tval.val();
+        self.packer1.notify.next = self.logic.pkt1_notify.val();
+        self.packer1.updiscon.next = self.logic.pkt1_updiscon.val();
+        self.packer1.irreport.next = self.logic.pkt1_irreport.val();
+        self.packer1.branches.next = self.logic.pkt1_branches.val();
+        self.packer1.branch_map.next = self.logic.pkt1_branch_map.val();
+        self.packer1.ienable.next = self.logic.pkt1_ienable.val();
+        self.packer1.qual_status.next = self.logic.pkt1_qual_status.val();
+        self.packer1.ioptions.next = self.logic.pkt1_ioptions.val();
+        self.packer1.with_address.next =
+            !(self.logic.pkt1_thaddr.val() & self.implicit_exception.val());
+        self.out_path.push_count.next = self.logic.count.val();
+        self.out_path.entry0_payload.next = self.packer0.payload.val();
+        self.out_path.entry0_length.next = self.packer0.length.val();
+        self.out_path.entry1_payload.next = self.packer1.payload.val();
+        self.out_path.entry1_length.next = self.packer1.length.val();
+        self.out_path.source_atid.next = self.source_atid.val();
+        self.out_path.atready.next = self.atready.val();
+        self.atdata.next = self.out_path.atdata.val();
+        self.atbytes.next = self.out_path.atbytes.val();
+        self.atid.next = self.out_path.atid.val();
+        self.atvalid.next = self.out_path.atvalid.val();
+        self.trace_lost.next = self.logic.lost.val();
+    }
+}
+
+/// The output port of a generated encoder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputKind {
+    /// Encap byte stream with valid / ready.
+    Bytes,
+    /// ATB beats of `data_bytes` bytes (1, 2, 4, 8 or 16).
+    Atb {
+        /// ATDATA width in bytes.
+        data_bytes: u32,
+    },
+}
+
+/// Build-time options of a generated encoder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TopOptions {
+    /// `srcID` width in bits (0-16; 0 for ATB).
+    pub src_bits: u8,
+    /// 2-byte timestamps.
+    pub timestamp: bool,
+    /// Byte FIFO depth (16, 32, 64, 128 or 256; 64 with ATB).
+    pub fifo_depth: usize,
+    /// Output port.
+    pub output: OutputKind,
+}
+
+impl Default for TopOptions {
+    /// Byte stream, no srcID, no timestamp, 64-byte FIFO.
+    fn default() -> Self {
+        TopOptions {
+            src_bits: 0,
+            timestamp: false,
+            fifo_depth: 64,
+            output: OutputKind::Bytes,
+        }
+    }
+}
+
+/// Generated Verilog of one encoder.
+#[derive(Debug, Clone)]
+pub struct Generated {
+    /// Top module name, `etrace_encoder_<config>`.
+    pub top: String,
+    /// The Verilog (top module and its sub-modules).
+    pub verilog: String,
+    /// One line saying what it is.
+    pub description: String,
+}
+
+/// Build-time options the generator cannot honour.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TopError {
+    /// The FIFO depth is not one of the built ones.
+    #[error("FIFO depth {0} is not supported (16, 32, 64, 128 or 256 bytes; 64 with atb)")]
+    FifoDepth(usize),
+    /// The ATDATA width is not 1, 2, 4, 8 or 16 bytes.
+    #[error("ATDATA width of {0} bytes is not supported (1, 2, 4, 8 or 16)")]
+    AtbWidth(u32),
+    /// `srcID` wider than 16 bits, or a srcID with ATB.
+    #[error("srcID width {0} is not supported (0-16 bits, 0 with atb)")]
+    SrcBits(u8),
+}
+
+/// The top module name of a configuration.
+pub fn top_name(config: Config) -> String {
+    format!("etrace_encoder_{}", config.name().replace('-', "_"))
+}
+
+fn emit<U: Block>(mut uut: U, config: Config) -> String {
+    uut.connect_all();
+    generate_named(&uut, &top_name(config))
+}
+
+macro_rules! bytes_encoder {
+    ($a:literal, $e:literal, $it:literal, $p:literal, $depth:expr, $framing:expr, $config:expr) => {
+        match $depth {
+            16 => emit(Encoder::<$a, $e, $it, $p, 4>::new($framing), $config),
+            32 => emit(Encoder::<$a, $e, $it, $p, 5>::new($framing), $config),
+            64 => emit(Encoder::<$a, $e, $it, $p, 6>::new($framing), $config),
+            128 => emit(Encoder::<$a, $e, $it, $p, 7>::new($framing), $config),
+            256 => emit(Encoder::<$a, $e, $it, $p, 8>::new($framing), $config),
+            other => return Err(TopError::FifoDepth(other)),
+        }
+    };
+}
+
+macro_rules! atb_encoder {
+    ($a:literal, $e:literal, $it:literal, $p:literal, $bytes:expr, $framing:expr, $config:expr) => {
+        match $bytes {
+            1 => emit(
+                AtbEncoder::<$a, $e, $it, $p, 6, 8, 1>::new($framing),
+                $config,
+            ),
+            2 => emit(
+                AtbEncoder::<$a, $e, $it, $p, 6, 16, 1>::new($framing),
+                $config,
+            ),
+            4 => emit(
+                AtbEncoder::<$a, $e, $it, $p, 6, 32, 2>::new($framing),
+                $config,
+            ),
+            8 => emit(
+                AtbEncoder::<$a, $e, $it, $p, 6, 64, 3>::new($framing),
+                $config,
+            ),
+            16 => emit(
+                AtbEncoder::<$a, $e, $it, $p, 6, 128, 4>::new($framing),
+                $config,
+            ),
+            other => return Err(TopError::AtbWidth(other)),
+        }
+    };
+}
+
+/// Generates the Verilog of `config` with `options` (top module [`top_name`]).
+pub fn generate(config: Config, options: &TopOptions) -> Result<Generated, TopError> {
+    if options.src_bits > 16 {
+        return Err(TopError::SrcBits(options.src_bits));
+    }
+    let verilog = match options.output {
+        OutputKind::Bytes => {
+            let framing = FramerConfig {
+                src_bits: options.src_bits,
+                timestamp: options.timestamp,
+                ..FramerConfig::default()
+            };
+            let depth = options.fifo_depth;
+            match config {
+                Config::Rv32 => bytes_encoder!(32, 5, 4, 80, depth, framing, config),
+                Config::Rv64 => bytes_encoder!(64, 6, 4, 144, depth, framing, config),
+                Config::Rv32Itype3 => bytes_encoder!(32, 5, 3, 80, depth, framing, config),
+                Config::Rv64Itype3 => bytes_encoder!(64, 6, 3, 144, depth, framing, config),
+            }
+        }
+        OutputKind::Atb { data_bytes } => {
+            if options.src_bits != 0 {
+                return Err(TopError::SrcBits(options.src_bits));
+            }
+            if options.fifo_depth != 64 {
+                return Err(TopError::FifoDepth(options.fifo_depth));
+            }
+            // The ATB transport carries no synchronisation sequences (the model's framing).
+            let framing = FramerConfig {
+                src_bits: 0,
+                timestamp: options.timestamp,
+                sync_interval: 0,
+            };
+            match config {
+                Config::Rv32 => atb_encoder!(32, 5, 4, 80, data_bytes, framing, config),
+                Config::Rv64 => atb_encoder!(64, 6, 4, 144, data_bytes, framing, config),
+                Config::Rv32Itype3 => atb_encoder!(32, 5, 3, 80, data_bytes, framing, config),
+                Config::Rv64Itype3 => atb_encoder!(64, 6, 3, 144, data_bytes, framing, config),
+            }
+        }
+    };
+    let output = match options.output {
+        OutputKind::Bytes => format!("encap byte stream, {}-byte FIFO", options.fifo_depth),
+        OutputKind::Atb { data_bytes } => format!("ATB output, {}-bit ATDATA", data_bytes * 8),
+    };
+    Ok(Generated {
+        top: top_name(config),
+        verilog,
+        description: format!(
+            "RISC-V E-Trace instruction trace encoder, configuration {} ({output})",
+            config.name()
+        ),
+    })
+}

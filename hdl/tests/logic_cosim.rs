@@ -1,0 +1,578 @@
+//! Co-simulation of `PacketLogic` (rust-hdl simulator) with the golden model `Encoder` on
+//! the same ingress streams, cycle contract of `hdl/DESIGN.md` items 1-4: the packets the
+//! hardware pushes, in order, equal the model's `Encoder::packets()` (with `context` set to 0:
+//! `nocontext_p` = 1, the field is not transmitted).
+
+use etrace_hdl::config::Config;
+use etrace_hdl::logic::PacketLogic;
+use etrace_hdl::packet_kind::PacketKind;
+use etrace_model::encoder::qualification::{
+    Qualification, TRIGGER_NOTIFY, TRIGGER_START, TRIGGER_STOP,
+};
+use etrace_model::encoder::{Encoder, EncoderOptions};
+use etrace_model::hart::{Hart, HartConfig};
+use etrace_model::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
+use etrace_model::packet::{
+    AddressInfo, Branch, Context, IOptions, QualStatus, Start, Support, TeInst, Trap,
+};
+use rust_hdl::prelude::*;
+use std::sync::{Arc, Mutex};
+
+/// The inputs of one cycle.
+#[derive(Debug, Clone, Copy, Default)]
+struct CycleIn {
+    trace_enable: bool,
+    block: Option<IngressRecord>,
+    trigger: u8,
+    halted: bool,
+    queue_free: u8,
+}
+
+/// The fields of one packet slot, as plain numbers.
+#[derive(Debug, Clone, Copy)]
+struct Fields {
+    kind: PacketKind,
+    branch: bool,
+    privilege: u64,
+    ecause: u64,
+    interrupt: bool,
+    thaddr: bool,
+    address: u64,
+    tval: u64,
+    notify: bool,
+    updiscon: bool,
+    irreport: bool,
+    branches: u64,
+    branch_map: u64,
+    ienable: bool,
+    qual_status: u64,
+    ioptions: u64,
+}
+
+fn to_te_inst(f: &Fields) -> TeInst {
+    let info = AddressInfo {
+        address: f.address,
+        notify: f.notify,
+        updiscon: f.updiscon,
+        irreport: f.irreport,
+        irdepth: 0,
+    };
+    let ioptions = IOptions::from_bits(f.ioptions);
+    match f.kind {
+        PacketKind::Support => TeInst::Support(Support {
+            ienable: f.ienable,
+            encoder_mode: 0,
+            qual_status: QualStatus::from_code(f.qual_status),
+            ioptions,
+        }),
+        PacketKind::Sync => TeInst::Start(Start {
+            branch: f.branch,
+            privilege: f.privilege as u8,
+            time: 0,
+            context: 0,
+            address: f.address,
+        }),
+        PacketKind::Trap => TeInst::Trap(Trap {
+            branch: f.branch,
+            privilege: f.privilege as u8,
+            time: 0,
+            context: 0,
+            ecause: f.ecause,
+            interrupt: f.interrupt,
+            thaddr: f.thaddr,
+            address: if f.thaddr && ioptions.implicit_exception {
+                None
+            } else {
+                Some(f.address)
+            },
+            tval: f.tval,
+        }),
+        PacketKind::Context => TeInst::Context(Context {
+            privilege: f.privilege as u8,
+            time: 0,
+            context: 0,
+        }),
+        PacketKind::Address => TeInst::AddrOnly(info),
+        PacketKind::BranchAddress => TeInst::Branch(Branch {
+            branches: f.branches as u8,
+            branch_map: f.branch_map as u32,
+            address: Some(info),
+        }),
+        PacketKind::BranchMap => TeInst::Branch(Branch {
+            branches: 0,
+            branch_map: f.branch_map as u32,
+            address: None,
+        }),
+    }
+}
+
+fn bits<const N: usize>(b: Bits<N>) -> u64 {
+    (0..N)
+        .filter(|&i| b.get_bit(i))
+        .fold(0, |v, i| v | (1u64 << i))
+}
+
+fn read0<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, IT>) -> Fields {
+    Fields {
+        kind: x.pkt0_kind.val(),
+        branch: x.pkt0_branch.val(),
+        privilege: bits(x.pkt0_privilege.val()),
+        ecause: bits(x.pkt0_ecause.val()),
+        interrupt: x.pkt0_interrupt.val(),
+        thaddr: x.pkt0_thaddr.val(),
+        address: bits(x.pkt0_address.val()),
+        tval: bits(x.pkt0_tval.val()),
+        notify: x.pkt0_notify.val(),
+        updiscon: x.pkt0_updiscon.val(),
+        irreport: x.pkt0_irreport.val(),
+        branches: bits(x.pkt0_branches.val()),
+        branch_map: bits(x.pkt0_branch_map.val()),
+        ienable: x.pkt0_ienable.val(),
+        qual_status: bits(x.pkt0_qual_status.val()),
+        ioptions: bits(x.pkt0_ioptions.val()),
+    }
+}
+
+fn read1<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, IT>) -> Fields {
+    Fields {
+        kind: x.pkt1_kind.val(),
+        branch: x.pkt1_branch.val(),
+        privilege: bits(x.pkt1_privilege.val()),
+        ecause: bits(x.pkt1_ecause.val()),
+        interrupt: x.pkt1_interrupt.val(),
+        thaddr: x.pkt1_thaddr.val(),
+        address: bits(x.pkt1_address.val()),
+        tval: bits(x.pkt1_tval.val()),
+        notify: x.pkt1_notify.val(),
+        updiscon: x.pkt1_updiscon.val(),
+        irreport: x.pkt1_irreport.val(),
+        branches: bits(x.pkt1_branches.val()),
+        branch_map: bits(x.pkt1_branch_map.val()),
+        ienable: x.pkt1_ienable.val(),
+        qual_status: bits(x.pkt1_qual_status.val()),
+        ioptions: bits(x.pkt1_ioptions.val()),
+    }
+}
+
+fn mask(value: u64, width: usize) -> u64 {
+    if width >= 64 {
+        value
+    } else {
+        value & ((1u64 << width) - 1)
+    }
+}
+
+fn drive<const A: usize, const E: usize, const IT: usize>(
+    x: &mut PacketLogic<A, E, IT>,
+    c: &CycleIn,
+) {
+    let r = c.block.unwrap_or_default();
+    let present = c.block.is_some();
+    x.trace_enable.next = c.trace_enable;
+    x.iretire.next = present && r.iretire != 0;
+    x.itype.next = (if present {
+        u64::from(r.itype.code())
+    } else {
+        0
+    })
+    .into();
+    x.iaddr.next = mask(r.iaddr, A).into();
+    x.privilege.next = u64::from(r.privilege.code()).into();
+    x.cause.next = mask(r.cause, E).into();
+    x.tval.next = mask(r.tval, A).into();
+    x.hart_context.next = (r.context & 1).into();
+    x.ctype.next = u64::from(r.ctype & 1).into();
+    x.sijump.next = r.sijump;
+    x.trigger.next = u64::from(c.trigger).into();
+    x.halted.next = c.halted;
+    x.queue_free.next = u64::from(c.queue_free).into();
+}
+
+/// Runs `PacketLogic` on the cycles and returns the pushed packets in order.
+fn run_hardware<const A: usize, const E: usize, const IT: usize>(
+    cycles: &[CycleIn],
+    options: &EncoderOptions,
+) -> Vec<TeInst> {
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let out_tb = out.clone();
+    let stim = cycles.to_vec();
+    let o = *options;
+    let mut sim = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<PacketLogic<A, E, IT>>| {
+        x.clock.next = !x.clock.val()
+    });
+    sim.add_testbench(move |mut sim: Sim<PacketLogic<A, E, IT>>| {
+        let mut x = sim.init()?;
+        x.full_address.next = o.full_address;
+        x.implicit_exception.next = o.implicit_exception;
+        x.sijump_option.next = o.sijump;
+        x.resync_max.next = u64::from(o.resync_max).into();
+        x.reset.next = true;
+        wait_clock_true!(sim, clock, x);
+        wait_clock_cycle!(sim, clock, x);
+        x.reset.next = false;
+        for c in &stim {
+            drive(&mut *x, c);
+            x = sim.wait(1, x)?;
+            let count = x.count.val().index();
+            let mut pkts = out_tb.lock().unwrap();
+            if count >= 1 {
+                pkts.push(to_te_inst(&read0(&*x)));
+            }
+            if count == 2 {
+                pkts.push(to_te_inst(&read1(&*x)));
+            }
+            drop(pkts);
+            wait_clock_cycle!(sim, clock, x);
+        }
+        sim.done(x)
+    });
+    let mut uut = PacketLogic::<A, E, IT>::default();
+    uut.connect_all();
+    sim.run(Box::new(uut), 10 * cycles.len() as u64 + 100)
+        .unwrap();
+    let v = out.lock().unwrap().clone();
+    v
+}
+
+/// The model's packets for the same cycles (`hdl/DESIGN.md` items 1-4).
+fn run_model(config: Config, cycles: &[CycleIn], options: &EncoderOptions) -> Vec<TeInst> {
+    let params = config.params();
+    let mut packets = Vec::new();
+    let mut enc: Option<Encoder> = None;
+    let mut qual = Qualification::new();
+    let mut fin = 0;
+    let free_at = |t: usize| cycles.get(t).map_or(2, |c| c.queue_free);
+    for (t, c) in cycles.iter().enumerate() {
+        let present = c.block.is_some();
+        let rec = c.block.unwrap_or_default();
+        if let Some(e) = &mut enc {
+            if c.trace_enable {
+                if let Some((r, q, n)) = qual.cycle(present, c.trigger, c.halted).push_args(&rec) {
+                    e.set_queue_free(free_at(t + 1));
+                    e.push_with(&r, q, n);
+                }
+            } else {
+                qual.idle(c.halted);
+                e.set_queue_free(free_at(t + 1));
+                e.finish();
+                packets.extend(e.take_packets());
+                enc = None;
+                fin = 1;
+            }
+        } else if fin == 1 {
+            qual.idle(c.halted);
+            fin = 2;
+        } else if fin == 2 {
+            qual.idle(c.halted);
+            fin = 0;
+        } else if c.trace_enable {
+            assert!(c.queue_free >= 1, "cycle {t}: enable with a full queue");
+            let mut e = Encoder::new(&params, *options).unwrap();
+            qual.enable();
+            if let Some((r, q, n)) = qual.cycle(present, c.trigger, c.halted).push_args(&rec) {
+                e.set_queue_free(free_at(t + 1));
+                e.push_with(&r, q, n);
+            }
+            enc = Some(e);
+        } else {
+            qual.idle(c.halted);
+        }
+    }
+    if let Some(mut e) = enc {
+        e.finish();
+        packets.extend(e.take_packets());
+    }
+    packets
+        .into_iter()
+        .map(|p| match p.packet {
+            TeInst::Start(s) => TeInst::Start(Start { context: 0, ..s }),
+            TeInst::Trap(s) => TeInst::Trap(Trap { context: 0, ..s }),
+            TeInst::Context(s) => TeInst::Context(Context { context: 0, ..s }),
+            other => other,
+        })
+        .collect()
+}
+
+/// A small xorshift generator (fixed seeds keep the tests reproducible).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// Ingress records of the first `limit` instructions of a program in `programs/elf`.
+fn program_records(name: &str, width: ItypeWidth, limit: u64) -> Vec<IngressRecord> {
+    let path = format!("{}/../programs/elf/{name}", env!("CARGO_MANIFEST_DIR"));
+    let bytes = std::fs::read(&path).unwrap();
+    let config = HartConfig {
+        max_instructions: limit,
+        itype_width: width,
+        ..HartConfig::default()
+    };
+    let mut hart = Hart::from_elf(&bytes, config).unwrap();
+    let mut recs: Vec<IngressRecord> = Vec::new();
+    let _ = hart.run(&mut recs);
+    recs
+}
+
+/// Random records: every `itype` of the width, traps with and without retirement,
+/// privilege and context changes (`ctype` 0 / 1), `sijump`.
+fn random_records(rng: &mut Rng, n: usize, width: ItypeWidth, a: usize) -> Vec<IngressRecord> {
+    let codes: Vec<Itype> = Itype::ALL
+        .iter()
+        .copied()
+        .filter(|t| t.fits_width(width))
+        .collect();
+    let privs = [Privilege::User, Privilege::Supervisor, Privilege::Machine];
+    let mut addr = 0x8000_0000u64;
+    let mut privilege = Privilege::Machine;
+    let mut context = 0u64;
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let r = rng.below(100);
+        let itype = if r < 55 {
+            Itype::None
+        } else {
+            codes[rng.below(codes.len() as u64) as usize]
+        };
+        if rng.below(40) == 0 {
+            privilege = privs[rng.below(3) as usize];
+        }
+        if rng.below(30) == 0 {
+            context ^= 1;
+        }
+        let iretire = if itype.is_trap() && rng.below(3) != 0 {
+            0
+        } else {
+            1
+        };
+        out.push(IngressRecord {
+            iretire,
+            itype,
+            iaddr: mask(addr, a),
+            ilastsize: 1,
+            privilege,
+            cause: rng.below(64),
+            tval: rng.next(),
+            interrupt: itype == Itype::Interrupt,
+            context,
+            ctype: (rng.below(2)) as u8,
+            sijump: rng.below(2) == 0,
+        });
+        addr = if itype == Itype::None || itype == Itype::NontakenBranch {
+            addr.wrapping_add(4)
+        } else {
+            rng.next() & !1
+        };
+    }
+    out
+}
+
+/// Cycles presenting `records`: enabled throughout, idle cycles between blocks, and (when
+/// `events`) trigger start / stop / notify pulses, a halt, a disable / re-enable in the
+/// middle; `drops` varies the queue's free entries.
+fn schedule(rng: &mut Rng, records: &[IngressRecord], events: bool, drops: bool) -> Vec<CycleIn> {
+    let mut cycles = Vec::new();
+    let on = |block| CycleIn {
+        trace_enable: true,
+        block,
+        trigger: 0,
+        halted: false,
+        queue_free: 2,
+    };
+    cycles.push(CycleIn::default());
+    let mut halted_until = 0;
+    for (i, rec) in records.iter().enumerate() {
+        while rng.below(4) == 0 {
+            cycles.push(on(None));
+        }
+        let mut c = on(Some(*rec));
+        if events {
+            match rng.below(60) {
+                0 => c.trigger = TRIGGER_STOP,
+                1 | 2 => c.trigger = TRIGGER_START,
+                3 => c.trigger = TRIGGER_NOTIFY,
+                4 => c.trigger = TRIGGER_START | TRIGGER_STOP,
+                5 if halted_until == 0 => halted_until = i + 3,
+                _ => {}
+            }
+            if halted_until != 0 {
+                c.halted = true;
+                if i >= halted_until {
+                    halted_until = 0;
+                }
+            }
+            if i == records.len() / 2 {
+                // Disable for a few cycles, then enable again.
+                for _ in 0..4 {
+                    cycles.push(CycleIn::default());
+                }
+            }
+        }
+        cycles.push(c);
+    }
+    for _ in 0..5 {
+        cycles.push(CycleIn::default());
+    }
+    if drops {
+        let n = cycles.len();
+        for c in cycles.iter_mut() {
+            c.queue_free = match rng.below(8) {
+                0 => 0,
+                1 | 2 => 1,
+                _ => 2,
+            };
+        }
+        for t in 0..n {
+            // The model's `Encoder::new` always sends its support packet, and its
+            // `finish` decides twice with one queue state.
+            let enabling = cycles[t].trace_enable && (t == 0 || !cycles[t - 1].trace_enable);
+            if enabling {
+                cycles[t].queue_free = 2;
+            }
+            let falling = !cycles[t].trace_enable && t > 0 && cycles[t - 1].trace_enable;
+            if falling && t + 2 < n {
+                cycles[t + 2].queue_free = cycles[t + 1].queue_free;
+            }
+        }
+    }
+    cycles
+}
+
+fn check<const A: usize, const E: usize, const IT: usize>(
+    config: Config,
+    cycles: &[CycleIn],
+    options: EncoderOptions,
+) -> Vec<TeInst> {
+    let want = run_model(config, cycles, &options);
+    let got = run_hardware::<A, E, IT>(cycles, &options);
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(g, w, "packet {i} differs");
+    }
+    assert_eq!(got.len(), want.len(), "number of packets");
+    got
+}
+
+/// Names of the packet kinds (and support `qual_status` values) in `packets`.
+fn kinds(packets: &[TeInst]) -> std::collections::BTreeSet<String> {
+    packets
+        .iter()
+        .map(|p| match p {
+            TeInst::Support(s) => format!("support {}", s.qual_status.name()),
+            TeInst::Trap(t) if t.address.is_none() => "trap without address".to_string(),
+            TeInst::Branch(b) if b.address.is_none() => "branch map".to_string(),
+            other => format!("format {}.{:?}", other.format(), other.subformat()),
+        })
+        .collect()
+}
+
+fn options(
+    full_address: bool,
+    implicit_exception: bool,
+    sijump: bool,
+    resync_max: u32,
+) -> EncoderOptions {
+    EncoderOptions {
+        full_address,
+        implicit_exception,
+        sijump,
+        resync_max,
+        ..EncoderOptions::default()
+    }
+}
+
+#[test]
+fn rv32_program_loops_differential_matches_model() {
+    let mut rng = Rng(1);
+    let recs = program_records("loops-rv32.elf", ItypeWidth::W4, 2500);
+    let cycles = schedule(&mut rng, &recs, false, false);
+    let got = check::<32, 5, 4>(Config::Rv32, &cycles, options(false, false, false, 0));
+    assert!(got.len() > 20);
+}
+
+#[test]
+fn rv32_itype3_program_full_address_sijump_resync_matches_model() {
+    let mut rng = Rng(2);
+    let recs = program_records("fnptr_switch-rv32.elf", ItypeWidth::W3, 2500);
+    let cycles = schedule(&mut rng, &recs, true, false);
+    let got = check::<32, 5, 3>(Config::Rv32Itype3, &cycles, options(true, false, true, 6));
+    assert!(got.len() > 20);
+}
+
+#[test]
+fn rv32_traps_program_implicit_exception_matches_model() {
+    let mut rng = Rng(3);
+    let recs = program_records("traps-rv32.elf", ItypeWidth::W4, 2500);
+    let cycles = schedule(&mut rng, &recs, true, false);
+    let got = check::<32, 5, 4>(Config::Rv32, &cycles, options(false, true, false, 16));
+    assert!(kinds(&got).contains("trap without address"));
+}
+
+#[test]
+fn rv32_random_streams_with_triggers_halts_and_resync_match_model() {
+    for seed in 10..14 {
+        let mut rng = Rng(seed);
+        let recs = random_records(&mut rng, 800, ItypeWidth::W4, 32);
+        let cycles = schedule(&mut rng, &recs, true, false);
+        let o = options(
+            seed % 2 == 0,
+            seed % 3 == 0,
+            seed % 2 == 1,
+            (seed % 4) as u32 * 3,
+        );
+        check::<32, 5, 4>(Config::Rv32, &cycles, o);
+    }
+}
+
+#[test]
+fn rv32_itype3_random_streams_match_model() {
+    for seed in 20..22 {
+        let mut rng = Rng(seed);
+        let recs = random_records(&mut rng, 800, ItypeWidth::W3, 32);
+        let cycles = schedule(&mut rng, &recs, true, false);
+        check::<32, 5, 3>(Config::Rv32Itype3, &cycles, options(false, true, true, 5));
+    }
+}
+
+#[test]
+fn hdl_design_item4_drop_and_trace_lost_recovery_match_model() {
+    for seed in 30..34 {
+        let mut rng = Rng(seed);
+        let recs = random_records(&mut rng, 800, ItypeWidth::W4, 32);
+        let cycles = schedule(&mut rng, &recs, seed % 2 == 0, true);
+        let got = check::<32, 5, 4>(Config::Rv32, &cycles, options(false, false, false, 8));
+        assert!(kinds(&got).contains("support trace_lost"));
+    }
+    let mut rng = Rng(35);
+    let recs = program_records("loops-rv32.elf", ItypeWidth::W4, 1500);
+    let cycles = schedule(&mut rng, &recs, false, true);
+    check::<32, 5, 4>(Config::Rv32, &cycles, options(true, false, false, 0));
+}
+
+#[test]
+fn rv64_program_and_random_stream_match_model() {
+    let mut rng = Rng(40);
+    let recs = program_records("traps-rv64.elf", ItypeWidth::W4, 400);
+    let cycles = schedule(&mut rng, &recs, true, false);
+    check::<64, 6, 4>(Config::Rv64, &cycles, options(false, true, false, 4));
+    let recs = random_records(&mut rng, 300, ItypeWidth::W4, 64);
+    let cycles = schedule(&mut rng, &recs, true, true);
+    check::<64, 6, 4>(Config::Rv64, &cycles, options(false, false, true, 5));
+}
+
+#[test]
+fn rv64_itype3_random_stream_full_address_matches_model() {
+    let mut rng = Rng(50);
+    let recs = random_records(&mut rng, 300, ItypeWidth::W3, 64);
+    let cycles = schedule(&mut rng, &recs, true, false);
+    check::<64, 6, 3>(Config::Rv64Itype3, &cycles, options(true, false, false, 7));
+}

@@ -1,0 +1,558 @@
+//! The payload packer against the model's `packet::pack` (`payload.adoc`, introduction of
+//! "Instruction Trace Encoder Output Packets": field order, sign-based compression), for
+//! every packet kind, edge values and fixed-seed random fields, at RV32 and RV64 widths.
+
+use std::sync::{Arc, Mutex};
+
+use etrace_hdl::config::Config;
+use etrace_hdl::packer::{payload_width, PayloadPacker, PayloadPacker32, PayloadPacker64};
+use etrace_hdl::packet_kind::PacketKind;
+use etrace_hdl::verilog::{generate, lint, yosys_check};
+use etrace_model::packet::{
+    branch_map_len, pack, pack_uncompressed, AddressInfo, Branch, Context, IOptions, QualStatus,
+    Start, Support, TeInst, Trap,
+};
+use rust_hdl::prelude::*;
+
+const KINDS: [PacketKind; 7] = [
+    PacketKind::Support,
+    PacketKind::Sync,
+    PacketKind::Trap,
+    PacketKind::Context,
+    PacketKind::Address,
+    PacketKind::BranchAddress,
+    PacketKind::BranchMap,
+];
+
+/// One field bundle, as plain values.
+#[derive(Debug, Clone, Copy)]
+struct Case {
+    kind: PacketKind,
+    branch: bool,
+    privilege: u8,
+    ecause: u64,
+    interrupt: bool,
+    thaddr: bool,
+    with_address: bool,
+    /// The `address` port (`A` bits; bit `A - 1` is not part of the field).
+    address: u64,
+    /// Give the model a negative address sign-extended to 64 bits (as a differential
+    /// address may be).
+    model_sign_extended: bool,
+    tval: u64,
+    notify: bool,
+    updiscon: bool,
+    irreport: bool,
+    branches: u8,
+    branch_map: u32,
+    ienable: bool,
+    qual_status: u8,
+    ioptions: u8,
+}
+
+impl Case {
+    fn new(kind: PacketKind) -> Case {
+        Case {
+            kind,
+            branch: false,
+            privilege: 0,
+            ecause: 0,
+            interrupt: false,
+            thaddr: false,
+            with_address: true,
+            address: 0,
+            model_sign_extended: false,
+            tval: 0,
+            notify: false,
+            updiscon: false,
+            irreport: false,
+            branches: 1,
+            branch_map: 0,
+            ienable: false,
+            qual_status: 0,
+            ioptions: 0,
+        }
+    }
+}
+
+fn mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1 << width) - 1
+    }
+}
+
+/// The model's te_inst of `c` at address width `a`.
+fn to_inst(c: &Case, a: u32) -> TeInst {
+    let aw = a - 1;
+    let field = c.address & mask(aw);
+    let address = if c.model_sign_extended && (field >> (aw - 1)) & 1 == 1 {
+        field | !mask(aw)
+    } else {
+        field
+    };
+    let info = AddressInfo {
+        address,
+        notify: c.notify,
+        updiscon: c.updiscon,
+        irreport: c.irreport,
+        irdepth: 0,
+    };
+    match c.kind {
+        PacketKind::Support => TeInst::Support(Support {
+            ienable: c.ienable,
+            encoder_mode: 0,
+            qual_status: QualStatus::from_code(u64::from(c.qual_status)),
+            ioptions: IOptions::from_bits(u64::from(c.ioptions)),
+        }),
+        PacketKind::Sync => TeInst::Start(Start {
+            branch: c.branch,
+            privilege: c.privilege,
+            time: 0,
+            context: 0,
+            address,
+        }),
+        PacketKind::Trap => TeInst::Trap(Trap {
+            branch: c.branch,
+            privilege: c.privilege,
+            time: 0,
+            context: 0,
+            ecause: c.ecause,
+            interrupt: c.interrupt,
+            thaddr: c.thaddr,
+            address: c.with_address.then_some(address),
+            tval: c.tval & mask(a),
+        }),
+        PacketKind::Context => TeInst::Context(Context {
+            privilege: c.privilege,
+            time: 0,
+            context: 0,
+        }),
+        PacketKind::Address => TeInst::AddrOnly(info),
+        PacketKind::BranchAddress => TeInst::Branch(Branch {
+            branches: c.branches,
+            branch_map: c.branch_map & mask(branch_map_len(c.branches)) as u32,
+            address: Some(info),
+        }),
+        PacketKind::BranchMap => TeInst::Branch(Branch {
+            branches: 0,
+            branch_map: c.branch_map & 0x7fff_ffff,
+            address: None,
+        }),
+    }
+}
+
+/// What the packer must output for `c`: the uncompressed payload sign-extended to `p`
+/// bits (as bytes) and the compressed bytes.
+fn expected(c: &Case, config: Config, p: usize) -> (Vec<u8>, Vec<u8>) {
+    let params = config.params();
+    let inst = to_inst(c, config.address_width());
+    let mut full = pack_uncompressed(&inst, &params)
+        .unwrap_or_else(|e| panic!("model rejects {c:?}: {e}"))
+        .bytes;
+    let fill = if full.last().is_some_and(|b| b & 0x80 != 0) {
+        0xff
+    } else {
+        0x00
+    };
+    assert!(full.len() <= p / 8, "{c:?} longer than the payload port");
+    full.resize(p / 8, fill);
+    let compressed = pack(&inst, &params).expect("packs").bytes;
+    (full, compressed)
+}
+
+fn bytes_of<const P: usize>(x: Bits<P>) -> Vec<u8> {
+    (0..P / 8)
+        .map(|byte| {
+            (0..8).fold(0u8, |acc, bit| {
+                acc | (u8::from(x.get_bit(byte * 8 + bit)) << bit)
+            })
+        })
+        .collect()
+}
+
+fn drive<const A: usize, const E: usize, const P: usize>(x: &mut PayloadPacker<A, E, P>, c: &Case) {
+    x.kind.next = c.kind;
+    x.branch.next = c.branch;
+    x.privilege.next = bits(u64::from(c.privilege));
+    x.ecause.next = bits(c.ecause & mask(E as u32));
+    x.is_interrupt.next = c.interrupt;
+    x.thaddr.next = c.thaddr;
+    x.with_address.next = c.with_address;
+    x.address.next = bits(c.address & mask(A as u32));
+    x.tval.next = bits(c.tval & mask(A as u32));
+    x.notify.next = c.notify;
+    x.updiscon.next = c.updiscon;
+    x.irreport.next = c.irreport;
+    x.branches.next = bits(u64::from(c.branches));
+    x.branch_map.next = bits(u64::from(c.branch_map));
+    x.ienable.next = c.ienable;
+    x.qual_status.next = bits(u64::from(c.qual_status));
+    x.ioptions.next = bits(u64::from(c.ioptions));
+}
+
+/// Runs every case through the simulated packer: (payload bytes, length) per case.
+fn simulate<const A: usize, const E: usize, const P: usize>(cases: &[Case]) -> Vec<(Vec<u8>, u64)>
+where
+    PayloadPacker<A, E, P>: Block,
+{
+    let mut uut = PayloadPacker::<A, E, P>::new();
+    uut.connect_all();
+    let mut sim = Simulation::new();
+    let results = Arc::new(Mutex::new(Vec::new()));
+    let out = Arc::clone(&results);
+    let todo = cases.to_vec();
+    sim.add_testbench(move |mut sim: Sim<PayloadPacker<A, E, P>>| {
+        let mut x = sim.init()?;
+        for c in &todo {
+            drive(&mut x, c);
+            x = sim.wait(10, x)?;
+            let got = (bytes_of(x.payload.val()), x.length.val().to_u64());
+            out.lock().expect("results").push(got);
+        }
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), 10 * cases.len() as u64 + 100)
+        .expect("simulation runs");
+    let got = results.lock().expect("results").clone();
+    assert_eq!(got.len(), cases.len());
+    got
+}
+
+/// Simulates `cases` and compares with the model; returns the number of cases checked.
+fn check<const A: usize, const E: usize, const P: usize>(config: Config, cases: &[Case]) -> usize
+where
+    PayloadPacker<A, E, P>: Block,
+{
+    assert_eq!(config.address_width() as usize, A);
+    let got = simulate::<A, E, P>(cases);
+    for (i, (c, (payload, length))) in cases.iter().zip(got).enumerate() {
+        let (full, compressed) = expected(c, config, P);
+        assert_eq!(payload, full, "payload of case {i}: {c:?}");
+        assert_eq!(
+            length,
+            compressed.len() as u64,
+            "length of case {i}: {c:?}, model bytes {compressed:02x?}"
+        );
+        assert_eq!(
+            &payload[..compressed.len()],
+            &compressed[..],
+            "case {i}: {c:?}"
+        );
+    }
+    cases.len()
+}
+
+/// A fixed-seed xorshift64 generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    fn bit(&mut self) -> bool {
+        self.next() & 1 == 1
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    /// An `a`-bit value, often an edge value: all zeros, all ones, around the sign bit of
+    /// the `a - 1`-bit address field, small positive and small negative.
+    fn value(&mut self, a: u32) -> u64 {
+        let r = self.next() & mask(a);
+        let top = 1u64 << (a - 2);
+        match self.below(10) {
+            0 => 0,
+            1 => mask(a),
+            2 => top,
+            3 => top - 1,
+            4 => self.below(256),
+            5 => (!self.below(256)) & mask(a),
+            6 => 1 << (a - 1),
+            7 => mask(a - 1),
+            _ => r,
+        }
+    }
+
+    fn case(&mut self, kind: PacketKind, a: u32, e: u32) -> Case {
+        let branches = 1 + self.below(31) as u8;
+        let interrupt = self.bit();
+        let thaddr = self.bit();
+        Case {
+            kind,
+            branch: self.bit(),
+            privilege: self.below(4) as u8,
+            ecause: self.next() & mask(e),
+            interrupt,
+            thaddr,
+            with_address: !thaddr || self.bit(),
+            address: self.value(a),
+            model_sign_extended: self.bit(),
+            tval: self.value(a),
+            notify: self.bit(),
+            updiscon: self.bit(),
+            irreport: self.bit(),
+            branches,
+            branch_map: match self.below(4) {
+                0 => 0,
+                1 => u32::MAX,
+                _ => self.next() as u32,
+            },
+            ienable: self.bit(),
+            qual_status: self.below(4) as u8,
+            ioptions: self.below(64) as u8,
+        }
+    }
+}
+
+/// Edge cases of every kind: all-zero / all-one fields, address sign boundary, each
+/// `branches` value 1-31, empty and full branch maps, every format 3.1 shape.
+fn edge_cases(a: u32, e: u32) -> Vec<Case> {
+    let addresses = [
+        0,
+        mask(a),
+        mask(a - 1),
+        1 << (a - 2),
+        (1 << (a - 2)) - 1,
+        1 << (a - 1),
+        (!4u64) & mask(a),
+        2,
+    ];
+    let mut cases = Vec::new();
+    for &address in &addresses {
+        for sx in [false, true] {
+            for bits in 0..8u8 {
+                let (notify, updiscon, irreport) = (bits & 1 == 1, bits & 2 == 2, bits & 4 == 4);
+                for kind in [PacketKind::Address, PacketKind::BranchAddress] {
+                    cases.push(Case {
+                        address,
+                        model_sign_extended: sx,
+                        notify,
+                        updiscon,
+                        irreport,
+                        branches: 1 + bits * 4,
+                        branch_map: if bits & 1 == 1 { u32::MAX } else { 0 },
+                        ..Case::new(kind)
+                    });
+                }
+            }
+            cases.push(Case {
+                address,
+                model_sign_extended: sx,
+                branch: true,
+                privilege: 3,
+                ..Case::new(PacketKind::Sync)
+            });
+            for tval in [0, mask(a), 1 << (a - 1), mask(a - 1)] {
+                for (with_address, interrupt, thaddr) in [
+                    (true, false, false),
+                    (true, true, false),
+                    (true, false, true),
+                    (true, true, true),
+                    (false, false, true),
+                    (false, true, true),
+                ] {
+                    cases.push(Case {
+                        address,
+                        model_sign_extended: sx,
+                        tval,
+                        with_address,
+                        interrupt,
+                        thaddr,
+                        ecause: mask(e),
+                        ..Case::new(PacketKind::Trap)
+                    });
+                }
+            }
+        }
+    }
+    for branches in 1..=31u8 {
+        for branch_map in [
+            0,
+            u32::MAX,
+            0x5555_5555,
+            1 << (branch_map_len(branches) - 1),
+        ] {
+            for address in [0, mask(a)] {
+                cases.push(Case {
+                    branches,
+                    branch_map,
+                    address,
+                    ..Case::new(PacketKind::BranchAddress)
+                });
+            }
+        }
+    }
+    for branch_map in [0, u32::MAX, 0x7fff_ffff, 0x4000_0000, 0xbfff_ffff, 1] {
+        for branches in [0, 31, 5] {
+            cases.push(Case {
+                branch_map,
+                branches,
+                ..Case::new(PacketKind::BranchMap)
+            });
+        }
+    }
+    for ioptions in 0..64u8 {
+        cases.push(Case {
+            ioptions,
+            ienable: ioptions & 1 == 1,
+            qual_status: ioptions >> 4,
+            ..Case::new(PacketKind::Support)
+        });
+    }
+    for privilege in 0..4u8 {
+        cases.push(Case {
+            privilege,
+            ..Case::new(PacketKind::Context)
+        });
+    }
+    cases
+}
+
+fn random_cases(seed: u64, per_kind: usize, a: u32, e: u32) -> Vec<Case> {
+    let mut rng = Rng(seed);
+    let mut cases = Vec::new();
+    for _ in 0..per_kind {
+        for kind in KINDS {
+            cases.push(rng.case(kind, a, e));
+        }
+    }
+    cases
+}
+
+#[test]
+fn payload_rv32_edge_cases_match_model_pack() {
+    let cases = edge_cases(32, 5);
+    assert_eq!(check::<32, 5, 80>(Config::Rv32, &cases), 990);
+}
+
+#[test]
+fn payload_rv32_random_fields_match_model_pack() {
+    let cases = random_cases(0x5eed_0032, 300, 32, 5);
+    assert_eq!(check::<32, 5, 80>(Config::Rv32, &cases), 2100);
+}
+
+#[test]
+fn payload_rv64_edge_cases_match_model_pack() {
+    let cases = edge_cases(64, 6);
+    assert_eq!(check::<64, 6, 144>(Config::Rv64, &cases), 990);
+}
+
+#[test]
+fn payload_rv64_random_fields_match_model_pack() {
+    let cases = random_cases(0x5eed_0064, 40, 64, 6);
+    assert_eq!(check::<64, 6, 144>(Config::Rv64, &cases), 280);
+}
+
+/// The longest te_inst of each kind for `config`, in uncompressed bits.
+fn longest_bits(config: Config) -> Vec<(PacketKind, usize)> {
+    let a = config.address_width();
+    // Alternating bits keep every byte from compressing away.
+    let alternating = 0x5555_5555_5555_5555 & mask(a);
+    KINDS
+        .iter()
+        .map(|&kind| {
+            let c = Case {
+                address: alternating,
+                tval: alternating,
+                branches: 31,
+                branch_map: 0x5555_5555,
+                ioptions: 0x15,
+                ..Case::new(kind)
+            };
+            let inst = to_inst(&c, a);
+            let packed = pack(&inst, &config.params()).expect("packs");
+            let bits = pack_uncompressed(&inst, &config.params())
+                .expect("packs")
+                .bits;
+            assert_eq!(packed.bytes.len(), bits.div_ceil(8), "{kind:?}");
+            (kind, bits)
+        })
+        .collect()
+}
+
+#[test]
+fn payload_width_covers_the_longest_packet_of_each_config() {
+    assert_eq!(payload_width(32), 80);
+    assert_eq!(payload_width(64), 144);
+    for config in Config::ALL {
+        let p = payload_width(config.address_width());
+        let longest = longest_bits(config);
+        let max = longest.iter().map(|&(_, bits)| bits).max().unwrap_or(0);
+        assert!(max <= p, "{config:?}: {longest:?} exceeds {p}");
+        assert!(p - max < 8, "{config:?}: {p} is a byte longer than {max}");
+        // The longest is format 3.1 with address and tval.
+        let trap = longest
+            .iter()
+            .find(|&&(k, _)| k == PacketKind::Trap)
+            .map(|&(_, bits)| bits);
+        assert_eq!(trap, Some(max), "{config:?}");
+    }
+}
+
+fn verilog_of<const A: usize, const E: usize, const P: usize>() -> String
+where
+    PayloadPacker<A, E, P>: Block,
+{
+    let mut uut = PayloadPacker::<A, E, P>::new();
+    uut.connect_all();
+    generate(&uut)
+}
+
+#[test]
+fn packer_rv32_verilog_passes_yosys_and_lint() {
+    let v = verilog_of::<32, 5, 80>();
+    yosys_check("packer_rv32", &v).unwrap_or_else(|e| panic!("{e}"));
+    lint("packer_rv32", &v).unwrap_or_else(|e| panic!("{e}"));
+    let _: PayloadPacker32 = PayloadPacker32::default();
+}
+
+#[test]
+fn packer_rv64_verilog_passes_yosys_and_lint() {
+    let v = verilog_of::<64, 6, 144>();
+    yosys_check("packer_rv64", &v).unwrap_or_else(|e| panic!("{e}"));
+    lint("packer_rv64", &v).unwrap_or_else(|e| panic!("{e}"));
+    let _: PayloadPacker64 = PayloadPacker64::default();
+}
+
+/// Logic cells of `verilog` (top module `top`) after yosys `synth_ice40`.
+fn ice40_luts(name: &str, verilog: &str) -> usize {
+    let dir = std::env::temp_dir().join(format!("etrace-area-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("{name}.v"));
+    std::fs::write(&file, verilog).expect("verilog written");
+    let script = format!(
+        "read_verilog {}; synth_ice40 -top top; stat",
+        file.display()
+    );
+    let out = std::process::Command::new("yosys")
+        .args(["-p", &script])
+        .output()
+        .expect("yosys runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "yosys failed: {report}");
+    report
+        .lines()
+        .rev()
+        .filter_map(|l| l.trim().strip_prefix("SB_LUT4"))
+        .find_map(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no SB_LUT4 count in {report}"))
+}
+
+/// The RV32 packer stays within its share of the iCE40 budget (`hdl/DESIGN.md`): 466 LUTs
+/// with yosys 0.23 when written.
+#[test]
+fn packer_rv32_ice40_area_within_budget() {
+    let luts = ice40_luts("packer_rv32_area", &verilog_of::<32, 5, 80>());
+    assert!((100..=480).contains(&luts), "{luts} SB_LUT4");
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Generates the encoder's Verilog for every configuration (or those given) and checks it:
+#   - verilator --lint-only -Wall, with one waiver: DECLFILENAME (one file holds the top
+#     module and its sub-modules, named after the configuration, not after the file);
+#   - yosys synth_ice40 and synth_ecp5: no latch may be inferred; prints the cell counts.
+#
+#   scripts/check-verilog.sh [CONFIG...]      # default: rv32 rv64 rv32-itype3 rv64-itype3
+#
+# Output directory: target/verilog-check/<config>/ (Verilog, .core, yosys logs, stat JSON).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+configs=("$@")
+[ ${#configs[@]} -gt 0 ] || configs=(rv32 rv64 rv32-itype3 rv64-itype3)
+out=target/verilog-check
+mkdir -p "$out"
+
+cargo build --release -q -p etrace
+etrace=target/release/etrace
+
+status=0
+for config in "${configs[@]}"; do
+  dir="$out/$config"
+  rm -rf "$dir"
+  "$etrace" gen-verilog --config "$config" -o "$dir" >/dev/null
+  top="etrace_encoder_${config//-/_}"
+  file="$dir/$top.v"
+
+  if ! verilator --lint-only -Wall -Wno-DECLFILENAME --top-module "$top" "$file" 2>"$dir/lint.log"; then
+    echo "FAIL $config: verilator lint (see $dir/lint.log)"; cat "$dir/lint.log"; status=1; continue
+  fi
+  if grep -q '%Warning' "$dir/lint.log"; then
+    echo "FAIL $config: verilator warnings (see $dir/lint.log)"; cat "$dir/lint.log"; status=1; continue
+  fi
+
+  for family in ice40 ecp5; do
+    log="$dir/synth_$family.log"
+    if ! yosys -q -l "$log" -p "read_verilog $file; synth_$family -top $top; tee -o $dir/stat_$family.txt stat; select -assert-none t:\$dlatch t:\$_DLATCH_* t:\$_DLATCHSR_*" >/dev/null 2>&1; then
+      echo "FAIL $config: yosys synth_$family (see $log)"; tail -5 "$log"; status=1; continue
+    fi
+    if grep -Eq '^\s*Latch inferred' "$log"; then
+      echo "FAIL $config: synth_$family inferred a latch (see $log)"; grep -E '^\s*Latch inferred' "$log"; status=1; continue
+    fi
+    cells=$(awk '/Number of cells:/ {n=$4} END {print n}' "$dir/stat_$family.txt")
+    echo "ok   $config synth_$family: $cells cells"
+    grep -E '^\s+(SB_LUT4|SB_DFF[A-Z]*|SB_CARRY|SB_RAM40_4K|LUT4|TRELLIS_FF|CCU2C|DP16KD|TRELLIS_DPR16X4)\s' "$dir/stat_$family.txt" | sed 's/^/       /'
+  done
+done
+exit $status
