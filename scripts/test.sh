@@ -18,3 +18,6 @@ scripts/build-programs.sh --check
 
 echo "== cargo test"
 cargo test --workspace
+
+echo "== generated Verilog: verilator lint, yosys synth_ice40 / synth_ecp5 (no latch)"
+scripts/check-verilog.sh

@@ -26,7 +26,7 @@ pub fn core_file(top: &str, verilog_file: &str, description: &str) -> String {
          \x20   tools:\n\
          \x20     verilator:\n\
          \x20       mode: lint-only\n\
-         \x20       verilator_options: [-Wall, -Wno-DECLFILENAME]\n"
+         \x20       verilator_options: [-Wall, -Wno-DECLFILENAME, -Wno-UNUSEDPARAM, -Wno-UNOPTFLAT]\n"
     )
 }
 

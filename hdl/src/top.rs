@@ -66,7 +66,7 @@ pub struct Encoder<const A: usize, const E: usize, const IT: usize, const P: usi
     pub out_last: Signal<Out, Bit>,
     /// Packets were dropped and the recovery sync is not sent yet.
     pub trace_lost: Signal<Out, Bit>,
-    logic: PacketLogic<A, E, IT>,
+    packet_logic: PacketLogic<A, E, IT>,
     packer0: PayloadPacker<A, E, P>,
     packer1: PayloadPacker<A, E, P>,
     out_path: OutputPath<P, N>,
@@ -102,7 +102,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
             out_ready: Default::default(),
             out_last: Default::default(),
             trace_lost: Default::default(),
-            logic: Default::default(),
+            packet_logic: Default::default(),
             packer0: PayloadPacker::new(),
             packer1: PayloadPacker::new(),
             out_path: OutputPath::new(framing),
@@ -115,64 +115,64 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
 {
     #[hdl_gen]
     fn update(&mut self) {
-        self.logic.clock.next = self.clock.val();
-        self.logic.reset.next = self.reset.val();
+        self.packet_logic.clock.next = self.clock.val();
+        self.packet_logic.reset.next = self.reset.val();
         self.out_path.clock.next = self.clock.val();
         self.out_path.reset.next = self.reset.val();
-        self.logic.iretire.next = self.iretire.val();
-        self.logic.itype.next = self.itype.val();
-        self.logic.iaddr.next = self.iaddr.val();
-        self.logic.privilege.next = self.privilege.val();
-        self.logic.cause.next = self.cause.val();
-        self.logic.tval.next = self.tval.val();
-        self.logic.hart_context.next = self.hart_context.val();
-        self.logic.ctype.next = self.ctype.val();
-        self.logic.sijump.next = self.sijump.val();
-        self.logic.trace_enable.next = self.trace_enable.val();
-        self.logic.trigger.next = self.trigger.val();
-        self.logic.halted.next = self.halted.val();
-        self.logic.full_address.next = self.full_address.val();
-        self.logic.implicit_exception.next = self.implicit_exception.val();
-        self.logic.sijump_option.next = self.sijump_option.val();
-        self.logic.resync_max.next = self.resync_max.val();
-        self.logic.queue_free.next = self.out_path.free.val();
-        self.packer0.kind.next = self.logic.pkt0_kind.val();
-        self.packer0.branch.next = self.logic.pkt0_branch.val();
-        self.packer0.privilege.next = self.logic.pkt0_privilege.val();
-        self.packer0.ecause.next = self.logic.pkt0_ecause.val();
-        self.packer0.is_interrupt.next = self.logic.pkt0_interrupt.val();
-        self.packer0.thaddr.next = self.logic.pkt0_thaddr.val();
-        self.packer0.address.next = self.logic.pkt0_address.val();
-        self.packer0.tval.next = self.logic.pkt0_tval.val();
-        self.packer0.notify.next = self.logic.pkt0_notify.val();
-        self.packer0.updiscon.next = self.logic.pkt0_updiscon.val();
-        self.packer0.irreport.next = self.logic.pkt0_irreport.val();
-        self.packer0.branches.next = self.logic.pkt0_branches.val();
-        self.packer0.branch_map.next = self.logic.pkt0_branch_map.val();
-        self.packer0.ienable.next = self.logic.pkt0_ienable.val();
-        self.packer0.qual_status.next = self.logic.pkt0_qual_status.val();
-        self.packer0.ioptions.next = self.logic.pkt0_ioptions.val();
+        self.packet_logic.iretire.next = self.iretire.val();
+        self.packet_logic.itype.next = self.itype.val();
+        self.packet_logic.iaddr.next = self.iaddr.val();
+        self.packet_logic.privilege.next = self.privilege.val();
+        self.packet_logic.cause.next = self.cause.val();
+        self.packet_logic.tval.next = self.tval.val();
+        self.packet_logic.hart_context.next = self.hart_context.val();
+        self.packet_logic.ctype.next = self.ctype.val();
+        self.packet_logic.sijump.next = self.sijump.val();
+        self.packet_logic.trace_enable.next = self.trace_enable.val();
+        self.packet_logic.trigger.next = self.trigger.val();
+        self.packet_logic.halted.next = self.halted.val();
+        self.packet_logic.full_address.next = self.full_address.val();
+        self.packet_logic.implicit_exception.next = self.implicit_exception.val();
+        self.packet_logic.sijump_option.next = self.sijump_option.val();
+        self.packet_logic.resync_max.next = self.resync_max.val();
+        self.packet_logic.queue_free.next = self.out_path.free.val();
+        self.packer0.kind.next = self.packet_logic.pkt0_kind.val();
+        self.packer0.branch.next = self.packet_logic.pkt0_branch.val();
+        self.packer0.privilege.next = self.packet_logic.pkt0_privilege.val();
+        self.packer0.ecause.next = self.packet_logic.pkt0_ecause.val();
+        self.packer0.is_interrupt.next = self.packet_logic.pkt0_interrupt.val();
+        self.packer0.thaddr.next = self.packet_logic.pkt0_thaddr.val();
+        self.packer0.address.next = self.packet_logic.pkt0_address.val();
+        self.packer0.tval.next = self.packet_logic.pkt0_tval.val();
+        self.packer0.notify.next = self.packet_logic.pkt0_notify.val();
+        self.packer0.updiscon.next = self.packet_logic.pkt0_updiscon.val();
+        self.packer0.irreport.next = self.packet_logic.pkt0_irreport.val();
+        self.packer0.branches.next = self.packet_logic.pkt0_branches.val();
+        self.packer0.branch_map.next = self.packet_logic.pkt0_branch_map.val();
+        self.packer0.ienable.next = self.packet_logic.pkt0_ienable.val();
+        self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
+        self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
         self.packer0.with_address.next =
-            !(self.logic.pkt0_thaddr.val() & self.implicit_exception.val());
-        self.packer1.kind.next = self.logic.pkt1_kind.val();
-        self.packer1.branch.next = self.logic.pkt1_branch.val();
-        self.packer1.privilege.next = self.logic.pkt1_privilege.val();
-        self.packer1.ecause.next = self.logic.pkt1_ecause.val();
-        self.packer1.is_interrupt.next = self.logic.pkt1_interrupt.val();
-        self.packer1.thaddr.next = self.logic.pkt1_thaddr.val();
-        self.packer1.address.next = self.logic.pkt1_address.val();
-        self.packer1.tval.next = self.logic.pkt1_tval.val();
-        self.packer1.notify.next = self.logic.pkt1_notify.val();
-        self.packer1.updiscon.next = self.logic.pkt1_updiscon.val();
-        self.packer1.irreport.next = self.logic.pkt1_irreport.val();
-        self.packer1.branches.next = self.logic.pkt1_branches.val();
-        self.packer1.branch_map.next = self.logic.pkt1_branch_map.val();
-        self.packer1.ienable.next = self.logic.pkt1_ienable.val();
-        self.packer1.qual_status.next = self.logic.pkt1_qual_status.val();
-        self.packer1.ioptions.next = self.logic.pkt1_ioptions.val();
+            !(self.packet_logic.pkt0_thaddr.val() & self.implicit_exception.val());
+        self.packer1.kind.next = self.packet_logic.pkt1_kind.val();
+        self.packer1.branch.next = self.packet_logic.pkt1_branch.val();
+        self.packer1.privilege.next = self.packet_logic.pkt1_privilege.val();
+        self.packer1.ecause.next = self.packet_logic.pkt1_ecause.val();
+        self.packer1.is_interrupt.next = self.packet_logic.pkt1_interrupt.val();
+        self.packer1.thaddr.next = self.packet_logic.pkt1_thaddr.val();
+        self.packer1.address.next = self.packet_logic.pkt1_address.val();
+        self.packer1.tval.next = self.packet_logic.pkt1_tval.val();
+        self.packer1.notify.next = self.packet_logic.pkt1_notify.val();
+        self.packer1.updiscon.next = self.packet_logic.pkt1_updiscon.val();
+        self.packer1.irreport.next = self.packet_logic.pkt1_irreport.val();
+        self.packer1.branches.next = self.packet_logic.pkt1_branches.val();
+        self.packer1.branch_map.next = self.packet_logic.pkt1_branch_map.val();
+        self.packer1.ienable.next = self.packet_logic.pkt1_ienable.val();
+        self.packer1.qual_status.next = self.packet_logic.pkt1_qual_status.val();
+        self.packer1.ioptions.next = self.packet_logic.pkt1_ioptions.val();
         self.packer1.with_address.next =
-            !(self.logic.pkt1_thaddr.val() & self.implicit_exception.val());
-        self.out_path.push_count.next = self.logic.count.val();
+            !(self.packet_logic.pkt1_thaddr.val() & self.implicit_exception.val());
+        self.out_path.push_count.next = self.packet_logic.count.val();
         self.out_path.entry0_payload.next = self.packer0.payload.val();
         self.out_path.entry0_length.next = self.packer0.length.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();
@@ -182,7 +182,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.out_data.next = self.out_path.out_data.val();
         self.out_valid.next = self.out_path.out_valid.val();
         self.out_last.next = self.out_path.out_last.val();
-        self.trace_lost.next = self.logic.lost.val();
+        self.trace_lost.next = self.packet_logic.lost.val();
     }
 }
 
@@ -248,7 +248,7 @@ pub struct AtbEncoder<
     pub atready: Signal<In, Bit>,
     /// Packets were dropped and the recovery sync is not sent yet.
     pub trace_lost: Signal<Out, Bit>,
-    logic: PacketLogic<A, E, IT>,
+    packet_logic: PacketLogic<A, E, IT>,
     packer0: PayloadPacker<A, E, P>,
     packer1: PayloadPacker<A, E, P>,
     out_path: AtbOutputPath<P, N, DW, BW>,
@@ -292,7 +292,7 @@ impl<
             atvalid: Default::default(),
             atready: Default::default(),
             trace_lost: Default::default(),
-            logic: Default::default(),
+            packet_logic: Default::default(),
             packer0: PayloadPacker::new(),
             packer1: PayloadPacker::new(),
             out_path: AtbOutputPath::new(framing),
@@ -312,64 +312,64 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        self.logic.clock.next = self.clock.val();
-        self.logic.reset.next = self.reset.val();
+        self.packet_logic.clock.next = self.clock.val();
+        self.packet_logic.reset.next = self.reset.val();
         self.out_path.clock.next = self.clock.val();
         self.out_path.reset.next = self.reset.val();
-        self.logic.iretire.next = self.iretire.val();
-        self.logic.itype.next = self.itype.val();
-        self.logic.iaddr.next = self.iaddr.val();
-        self.logic.privilege.next = self.privilege.val();
-        self.logic.cause.next = self.cause.val();
-        self.logic.tval.next = self.tval.val();
-        self.logic.hart_context.next = self.hart_context.val();
-        self.logic.ctype.next = self.ctype.val();
-        self.logic.sijump.next = self.sijump.val();
-        self.logic.trace_enable.next = self.trace_enable.val();
-        self.logic.trigger.next = self.trigger.val();
-        self.logic.halted.next = self.halted.val();
-        self.logic.full_address.next = self.full_address.val();
-        self.logic.implicit_exception.next = self.implicit_exception.val();
-        self.logic.sijump_option.next = self.sijump_option.val();
-        self.logic.resync_max.next = self.resync_max.val();
-        self.logic.queue_free.next = self.out_path.free.val();
-        self.packer0.kind.next = self.logic.pkt0_kind.val();
-        self.packer0.branch.next = self.logic.pkt0_branch.val();
-        self.packer0.privilege.next = self.logic.pkt0_privilege.val();
-        self.packer0.ecause.next = self.logic.pkt0_ecause.val();
-        self.packer0.is_interrupt.next = self.logic.pkt0_interrupt.val();
-        self.packer0.thaddr.next = self.logic.pkt0_thaddr.val();
-        self.packer0.address.next = self.logic.pkt0_address.val();
-        self.packer0.tval.next = self.logic.pkt0_tval.val();
-        self.packer0.notify.next = self.logic.pkt0_notify.val();
-        self.packer0.updiscon.next = self.logic.pkt0_updiscon.val();
-        self.packer0.irreport.next = self.logic.pkt0_irreport.val();
-        self.packer0.branches.next = self.logic.pkt0_branches.val();
-        self.packer0.branch_map.next = self.logic.pkt0_branch_map.val();
-        self.packer0.ienable.next = self.logic.pkt0_ienable.val();
-        self.packer0.qual_status.next = self.logic.pkt0_qual_status.val();
-        self.packer0.ioptions.next = self.logic.pkt0_ioptions.val();
+        self.packet_logic.iretire.next = self.iretire.val();
+        self.packet_logic.itype.next = self.itype.val();
+        self.packet_logic.iaddr.next = self.iaddr.val();
+        self.packet_logic.privilege.next = self.privilege.val();
+        self.packet_logic.cause.next = self.cause.val();
+        self.packet_logic.tval.next = self.tval.val();
+        self.packet_logic.hart_context.next = self.hart_context.val();
+        self.packet_logic.ctype.next = self.ctype.val();
+        self.packet_logic.sijump.next = self.sijump.val();
+        self.packet_logic.trace_enable.next = self.trace_enable.val();
+        self.packet_logic.trigger.next = self.trigger.val();
+        self.packet_logic.halted.next = self.halted.val();
+        self.packet_logic.full_address.next = self.full_address.val();
+        self.packet_logic.implicit_exception.next = self.implicit_exception.val();
+        self.packet_logic.sijump_option.next = self.sijump_option.val();
+        self.packet_logic.resync_max.next = self.resync_max.val();
+        self.packet_logic.queue_free.next = self.out_path.free.val();
+        self.packer0.kind.next = self.packet_logic.pkt0_kind.val();
+        self.packer0.branch.next = self.packet_logic.pkt0_branch.val();
+        self.packer0.privilege.next = self.packet_logic.pkt0_privilege.val();
+        self.packer0.ecause.next = self.packet_logic.pkt0_ecause.val();
+        self.packer0.is_interrupt.next = self.packet_logic.pkt0_interrupt.val();
+        self.packer0.thaddr.next = self.packet_logic.pkt0_thaddr.val();
+        self.packer0.address.next = self.packet_logic.pkt0_address.val();
+        self.packer0.tval.next = self.packet_logic.pkt0_tval.val();
+        self.packer0.notify.next = self.packet_logic.pkt0_notify.val();
+        self.packer0.updiscon.next = self.packet_logic.pkt0_updiscon.val();
+        self.packer0.irreport.next = self.packet_logic.pkt0_irreport.val();
+        self.packer0.branches.next = self.packet_logic.pkt0_branches.val();
+        self.packer0.branch_map.next = self.packet_logic.pkt0_branch_map.val();
+        self.packer0.ienable.next = self.packet_logic.pkt0_ienable.val();
+        self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
+        self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
         self.packer0.with_address.next =
-            !(self.logic.pkt0_thaddr.val() & self.implicit_exception.val());
-        self.packer1.kind.next = self.logic.pkt1_kind.val();
-        self.packer1.branch.next = self.logic.pkt1_branch.val();
-        self.packer1.privilege.next = self.logic.pkt1_privilege.val();
-        self.packer1.ecause.next = self.logic.pkt1_ecause.val();
-        self.packer1.is_interrupt.next = self.logic.pkt1_interrupt.val();
-        self.packer1.thaddr.next = self.logic.pkt1_thaddr.val();
-        self.packer1.address.next = self.logic.pkt1_address.val();
-        self.packer1.tval.next = self.logic.pkt1_tval.val();
-        self.packer1.notify.next = self.logic.pkt1_notify.val();
-        self.packer1.updiscon.next = self.logic.pkt1_updiscon.val();
-        self.packer1.irreport.next = self.logic.pkt1_irreport.val();
-        self.packer1.branches.next = self.logic.pkt1_branches.val();
-        self.packer1.branch_map.next = self.logic.pkt1_branch_map.val();
-        self.packer1.ienable.next = self.logic.pkt1_ienable.val();
-        self.packer1.qual_status.next = self.logic.pkt1_qual_status.val();
-        self.packer1.ioptions.next = self.logic.pkt1_ioptions.val();
+            !(self.packet_logic.pkt0_thaddr.val() & self.implicit_exception.val());
+        self.packer1.kind.next = self.packet_logic.pkt1_kind.val();
+        self.packer1.branch.next = self.packet_logic.pkt1_branch.val();
+        self.packer1.privilege.next = self.packet_logic.pkt1_privilege.val();
+        self.packer1.ecause.next = self.packet_logic.pkt1_ecause.val();
+        self.packer1.is_interrupt.next = self.packet_logic.pkt1_interrupt.val();
+        self.packer1.thaddr.next = self.packet_logic.pkt1_thaddr.val();
+        self.packer1.address.next = self.packet_logic.pkt1_address.val();
+        self.packer1.tval.next = self.packet_logic.pkt1_tval.val();
+        self.packer1.notify.next = self.packet_logic.pkt1_notify.val();
+        self.packer1.updiscon.next = self.packet_logic.pkt1_updiscon.val();
+        self.packer1.irreport.next = self.packet_logic.pkt1_irreport.val();
+        self.packer1.branches.next = self.packet_logic.pkt1_branches.val();
+        self.packer1.branch_map.next = self.packet_logic.pkt1_branch_map.val();
+        self.packer1.ienable.next = self.packet_logic.pkt1_ienable.val();
+        self.packer1.qual_status.next = self.packet_logic.pkt1_qual_status.val();
+        self.packer1.ioptions.next = self.packet_logic.pkt1_ioptions.val();
         self.packer1.with_address.next =
-            !(self.logic.pkt1_thaddr.val() & self.implicit_exception.val());
-        self.out_path.push_count.next = self.logic.count.val();
+            !(self.packet_logic.pkt1_thaddr.val() & self.implicit_exception.val());
+        self.out_path.push_count.next = self.packet_logic.count.val();
         self.out_path.entry0_payload.next = self.packer0.payload.val();
         self.out_path.entry0_length.next = self.packer0.length.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();
@@ -380,7 +380,7 @@ impl<
         self.atbytes.next = self.out_path.atbytes.val();
         self.atid.next = self.out_path.atid.val();
         self.atvalid.next = self.out_path.atvalid.val();
-        self.trace_lost.next = self.logic.lost.val();
+        self.trace_lost.next = self.packet_logic.lost.val();
     }
 }
 
