@@ -1,0 +1,122 @@
+//! `etrace gen-verilog` (`CONVENTIONS.md`): writes the Verilog and the FuseSoC core of a
+//! named configuration; unknown configurations and options are usage errors (exit 2).
+
+use std::process::Command;
+
+fn etrace(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_etrace"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn writes_verilog_and_core_of_a_configuration() {
+    let dir = std::env::temp_dir().join(format!("etrace-gen-verilog-{}", std::process::id()));
+    let out = etrace(&[
+        "gen-verilog",
+        "--config",
+        "rv32",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let verilog = std::fs::read_to_string(dir.join("etrace_encoder_rv32.v")).unwrap();
+    assert!(verilog.contains("module etrace_encoder_rv32("));
+    let header = verilog
+        .lines()
+        .find(|l| l.starts_with("module etrace_encoder_rv32("))
+        .unwrap();
+    for port in [
+        "iretire",
+        "itype",
+        "iaddr",
+        "privilege",
+        "cause",
+        "tval",
+        "trace_enable",
+        "out_data",
+        "out_valid",
+        "out_ready",
+        "out_last",
+    ] {
+        assert!(
+            header.contains(&format!("({port},")) || header.contains(&format!(",{port},")),
+            "port {port} in {header}"
+        );
+    }
+    assert!(
+        verilog.contains("input wire  [3:0] itype;"),
+        "itype is 4 bits wide in rv32"
+    );
+    assert!(verilog.contains("input wire  [31:0] iaddr;"));
+    let core = std::fs::read_to_string(dir.join("etrace_encoder_rv32.core")).unwrap();
+    assert!(core.contains("toplevel: etrace_encoder_rv32"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn itype3_configuration_has_a_3_bit_itype_port() {
+    let dir = std::env::temp_dir().join(format!("etrace-gen-verilog3-{}", std::process::id()));
+    let out = etrace(&[
+        "gen-verilog",
+        "--config",
+        "rv64-itype3",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let verilog = std::fs::read_to_string(dir.join("etrace_encoder_rv64_itype3.v")).unwrap();
+    assert!(verilog.contains("input wire  [2:0] itype;"));
+    assert!(verilog.contains("input wire  [63:0] iaddr;"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_configuration_and_options_are_usage_errors() {
+    for args in [
+        &["gen-verilog", "--config", "rv128", "-o", "/tmp/x"][..],
+        &[
+            "gen-verilog",
+            "--config",
+            "rv32",
+            "--fifo-depth",
+            "48",
+            "-o",
+            "/tmp/x",
+        ][..],
+        &[
+            "gen-verilog",
+            "--config",
+            "rv32",
+            "--framing",
+            "smi",
+            "-o",
+            "/tmp/x",
+        ][..],
+        &[
+            "gen-verilog",
+            "--config",
+            "rv32",
+            "--framing",
+            "atb",
+            "--src-bits",
+            "4",
+            "-o",
+            "/tmp/x",
+        ][..],
+    ] {
+        let out = etrace(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}
