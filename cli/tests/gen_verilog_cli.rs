@@ -10,13 +10,14 @@ fn etrace(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-#[test]
-fn writes_verilog_and_core_of_a_configuration() {
-    let dir = std::env::temp_dir().join(format!("etrace-gen-verilog-{}", std::process::id()));
+/// Runs `etrace gen-verilog --config CONFIG` into a fresh directory and returns the
+/// Verilog and the `.core` file it wrote.
+fn generate(config: &str) -> (String, String) {
+    let dir = std::env::temp_dir().join(format!("etrace-gen-{config}-{}", std::process::id()));
     let out = etrace(&[
         "gen-verilog",
         "--config",
-        "rv32",
+        config,
         "-o",
         dir.to_str().unwrap(),
     ]);
@@ -25,7 +26,16 @@ fn writes_verilog_and_core_of_a_configuration() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let verilog = std::fs::read_to_string(dir.join("etrace_encoder_rv32.v")).unwrap();
+    let top = format!("etrace_encoder_{}", config.replace('-', "_"));
+    let verilog = std::fs::read_to_string(dir.join(format!("{top}.v"))).unwrap();
+    let core = std::fs::read_to_string(dir.join(format!("{top}.core"))).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (verilog, core)
+}
+
+#[test]
+fn writes_verilog_and_core_of_a_configuration() {
+    let (verilog, core) = generate("rv32");
     assert!(verilog.contains("module etrace_encoder_rv32("));
     let header = verilog
         .lines()
@@ -54,30 +64,14 @@ fn writes_verilog_and_core_of_a_configuration() {
         "itype is 4 bits wide in rv32"
     );
     assert!(verilog.contains("input wire  [31:0] iaddr;"));
-    let core = std::fs::read_to_string(dir.join("etrace_encoder_rv32.core")).unwrap();
     assert!(core.contains("toplevel: etrace_encoder_rv32"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn itype3_configuration_has_a_3_bit_itype_port() {
-    let dir = std::env::temp_dir().join(format!("etrace-gen-verilog3-{}", std::process::id()));
-    let out = etrace(&[
-        "gen-verilog",
-        "--config",
-        "rv64-itype3",
-        "-o",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let verilog = std::fs::read_to_string(dir.join("etrace_encoder_rv64_itype3.v")).unwrap();
+    let (verilog, _) = generate("rv64-itype3");
     assert!(verilog.contains("input wire  [2:0] itype;"));
     assert!(verilog.contains("input wire  [63:0] iaddr;"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -42,17 +42,10 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     let config = Config::from_name(&args.config).at("--config")?;
     let output = match args.framing.as_str() {
         "encap" => OutputKind::Bytes,
-        "atb" => {
-            if args.src_bits != 0 {
-                return Err(CliError::input(
-                    "atb carries the source on ATID: --src-bits must be 0",
-                    "--src-bits",
-                ));
-            }
-            OutputKind::Atb {
-                data_bytes: args.atb_bits / 8,
-            }
-        }
+        // The generator checks the combination (no srcID with atb, supported widths).
+        "atb" => OutputKind::Atb {
+            data_bytes: args.atb_bits / 8,
+        },
         other => {
             return Err(CliError::input(
                 format!("unknown framing `{other}` for the hardware (expected encap or atb)"),
