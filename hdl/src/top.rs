@@ -11,6 +11,7 @@ use crate::logic::resync::RESYNC_MAX_BITS;
 use crate::output::framer::FramerConfig;
 use crate::output::path::{AtbOutputPath, OutputPath};
 use crate::packer::PayloadPacker;
+use crate::packet_kind::PacketKind;
 use crate::verilog::generate_named;
 
 /// The encoder with a byte-stream output: `A` = `iaddress_width_p`, `E` = `ecause_width_p`,
@@ -66,6 +67,8 @@ pub struct Encoder<const A: usize, const E: usize, const IT: usize, const P: usi
     pub out_last: Signal<Out, Bit>,
     /// Packets were dropped and the recovery sync is not sent yet.
     pub trace_lost: Signal<Out, Bit>,
+    /// Test only (`TopOptions::inject_fault`): XORed into every packed branch map.
+    branch_map_fault: Constant<Bits<32>>,
     packet_logic: PacketLogic<A, E, IT>,
     packer0: PayloadPacker<A, E, P>,
     packer1: PayloadPacker<A, E, P>,
@@ -77,6 +80,12 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
 {
     /// An encoder whose framer uses `framing`.
     pub fn new(framing: FramerConfig) -> Self {
+        Self::with_fault(framing, false)
+    }
+
+    /// As [`Self::new`]; with `fault`, bit 0 of every packed branch map is flipped (the
+    /// deliberate fault that shows the co-simulation checker bites).
+    pub fn with_fault(framing: FramerConfig, fault: bool) -> Self {
         Encoder {
             clock: Default::default(),
             reset: Default::default(),
@@ -102,6 +111,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
             out_ready: Default::default(),
             out_last: Default::default(),
             trace_lost: Default::default(),
+            branch_map_fault: Constant::new(u64::from(fault).into()),
             packet_logic: Default::default(),
             packer0: PayloadPacker::new(),
             packer1: PayloadPacker::new(),
@@ -148,30 +158,36 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.packer0.updiscon.next = self.packet_logic.pkt0_updiscon.val();
         self.packer0.irreport.next = self.packet_logic.pkt0_irreport.val();
         self.packer0.branches.next = self.packet_logic.pkt0_branches.val();
-        self.packer0.branch_map.next = self.packet_logic.pkt0_branch_map.val();
+        self.packer0.branch_map.next =
+            self.packet_logic.pkt0_branch_map.val() ^ self.branch_map_fault.val();
         self.packer0.ienable.next = self.packet_logic.pkt0_ienable.val();
         self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
         self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
         self.packer0.with_address.next =
             !(self.packet_logic.pkt0_thaddr.val() & self.implicit_exception.val());
-        self.packer1.kind.next = self.packet_logic.pkt1_kind.val();
+        // The second packet of a cycle is a context packet (after a branch map) or the
+        // recovery sync (after the trace-lost support packet): the second packer is fed
+        // only what those two formats carry, and synthesis prunes the rest.
+        self.packer1.kind.next = PacketKind::Context;
+        if self.packet_logic.pkt1_kind.val() == PacketKind::Sync {
+            self.packer1.kind.next = PacketKind::Sync;
+        }
         self.packer1.branch.next = self.packet_logic.pkt1_branch.val();
         self.packer1.privilege.next = self.packet_logic.pkt1_privilege.val();
-        self.packer1.ecause.next = self.packet_logic.pkt1_ecause.val();
-        self.packer1.is_interrupt.next = self.packet_logic.pkt1_interrupt.val();
-        self.packer1.thaddr.next = self.packet_logic.pkt1_thaddr.val();
         self.packer1.address.next = self.packet_logic.pkt1_address.val();
-        self.packer1.tval.next = self.packet_logic.pkt1_tval.val();
-        self.packer1.notify.next = self.packet_logic.pkt1_notify.val();
-        self.packer1.updiscon.next = self.packet_logic.pkt1_updiscon.val();
-        self.packer1.irreport.next = self.packet_logic.pkt1_irreport.val();
-        self.packer1.branches.next = self.packet_logic.pkt1_branches.val();
-        self.packer1.branch_map.next = self.packet_logic.pkt1_branch_map.val();
-        self.packer1.ienable.next = self.packet_logic.pkt1_ienable.val();
-        self.packer1.qual_status.next = self.packet_logic.pkt1_qual_status.val();
-        self.packer1.ioptions.next = self.packet_logic.pkt1_ioptions.val();
-        self.packer1.with_address.next =
-            !(self.packet_logic.pkt1_thaddr.val() & self.implicit_exception.val());
+        self.packer1.ecause.next = 0.into();
+        self.packer1.is_interrupt.next = false;
+        self.packer1.thaddr.next = false;
+        self.packer1.tval.next = 0.into();
+        self.packer1.notify.next = false;
+        self.packer1.updiscon.next = false;
+        self.packer1.irreport.next = false;
+        self.packer1.branches.next = 0.into();
+        self.packer1.branch_map.next = 0.into();
+        self.packer1.ienable.next = false;
+        self.packer1.qual_status.next = 0.into();
+        self.packer1.ioptions.next = 0.into();
+        self.packer1.with_address.next = false;
         self.out_path.push_count.next = self.packet_logic.count.val();
         self.out_path.entry0_payload.next = self.packer0.payload.val();
         self.out_path.entry0_length.next = self.packer0.length.val();
@@ -248,6 +264,8 @@ pub struct AtbEncoder<
     pub atready: Signal<In, Bit>,
     /// Packets were dropped and the recovery sync is not sent yet.
     pub trace_lost: Signal<Out, Bit>,
+    /// Test only (`TopOptions::inject_fault`): XORed into every packed branch map.
+    branch_map_fault: Constant<Bits<32>>,
     packet_logic: PacketLogic<A, E, IT>,
     packer0: PayloadPacker<A, E, P>,
     packer1: PayloadPacker<A, E, P>,
@@ -266,6 +284,12 @@ impl<
 {
     /// An encoder whose framer uses `framing`.
     pub fn new(framing: FramerConfig) -> Self {
+        Self::with_fault(framing, false)
+    }
+
+    /// As [`Self::new`]; with `fault`, bit 0 of every packed branch map is flipped (the
+    /// deliberate fault that shows the co-simulation checker bites).
+    pub fn with_fault(framing: FramerConfig, fault: bool) -> Self {
         AtbEncoder {
             clock: Default::default(),
             reset: Default::default(),
@@ -292,6 +316,7 @@ impl<
             atvalid: Default::default(),
             atready: Default::default(),
             trace_lost: Default::default(),
+            branch_map_fault: Constant::new(u64::from(fault).into()),
             packet_logic: Default::default(),
             packer0: PayloadPacker::new(),
             packer1: PayloadPacker::new(),
@@ -345,30 +370,36 @@ impl<
         self.packer0.updiscon.next = self.packet_logic.pkt0_updiscon.val();
         self.packer0.irreport.next = self.packet_logic.pkt0_irreport.val();
         self.packer0.branches.next = self.packet_logic.pkt0_branches.val();
-        self.packer0.branch_map.next = self.packet_logic.pkt0_branch_map.val();
+        self.packer0.branch_map.next =
+            self.packet_logic.pkt0_branch_map.val() ^ self.branch_map_fault.val();
         self.packer0.ienable.next = self.packet_logic.pkt0_ienable.val();
         self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
         self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
         self.packer0.with_address.next =
             !(self.packet_logic.pkt0_thaddr.val() & self.implicit_exception.val());
-        self.packer1.kind.next = self.packet_logic.pkt1_kind.val();
+        // The second packet of a cycle is a context packet (after a branch map) or the
+        // recovery sync (after the trace-lost support packet): the second packer is fed
+        // only what those two formats carry, and synthesis prunes the rest.
+        self.packer1.kind.next = PacketKind::Context;
+        if self.packet_logic.pkt1_kind.val() == PacketKind::Sync {
+            self.packer1.kind.next = PacketKind::Sync;
+        }
         self.packer1.branch.next = self.packet_logic.pkt1_branch.val();
         self.packer1.privilege.next = self.packet_logic.pkt1_privilege.val();
-        self.packer1.ecause.next = self.packet_logic.pkt1_ecause.val();
-        self.packer1.is_interrupt.next = self.packet_logic.pkt1_interrupt.val();
-        self.packer1.thaddr.next = self.packet_logic.pkt1_thaddr.val();
         self.packer1.address.next = self.packet_logic.pkt1_address.val();
-        self.packer1.tval.next = self.packet_logic.pkt1_tval.val();
-        self.packer1.notify.next = self.packet_logic.pkt1_notify.val();
-        self.packer1.updiscon.next = self.packet_logic.pkt1_updiscon.val();
-        self.packer1.irreport.next = self.packet_logic.pkt1_irreport.val();
-        self.packer1.branches.next = self.packet_logic.pkt1_branches.val();
-        self.packer1.branch_map.next = self.packet_logic.pkt1_branch_map.val();
-        self.packer1.ienable.next = self.packet_logic.pkt1_ienable.val();
-        self.packer1.qual_status.next = self.packet_logic.pkt1_qual_status.val();
-        self.packer1.ioptions.next = self.packet_logic.pkt1_ioptions.val();
-        self.packer1.with_address.next =
-            !(self.packet_logic.pkt1_thaddr.val() & self.implicit_exception.val());
+        self.packer1.ecause.next = 0.into();
+        self.packer1.is_interrupt.next = false;
+        self.packer1.thaddr.next = false;
+        self.packer1.tval.next = 0.into();
+        self.packer1.notify.next = false;
+        self.packer1.updiscon.next = false;
+        self.packer1.irreport.next = false;
+        self.packer1.branches.next = 0.into();
+        self.packer1.branch_map.next = 0.into();
+        self.packer1.ienable.next = false;
+        self.packer1.qual_status.next = 0.into();
+        self.packer1.ioptions.next = 0.into();
+        self.packer1.with_address.next = false;
         self.out_path.push_count.next = self.packet_logic.count.val();
         self.out_path.entry0_payload.next = self.packer0.payload.val();
         self.out_path.entry0_length.next = self.packer0.length.val();
@@ -407,6 +438,9 @@ pub struct TopOptions {
     pub fifo_depth: usize,
     /// Output port.
     pub output: OutputKind,
+    /// Test only: flip bit 0 of every packed branch map (a known RTL fault the
+    /// co-simulation must catch).
+    pub inject_fault: bool,
 }
 
 impl Default for TopOptions {
@@ -417,6 +451,7 @@ impl Default for TopOptions {
             timestamp: false,
             fifo_depth: 64,
             output: OutputKind::Bytes,
+            inject_fault: false,
         }
     }
 }
@@ -457,39 +492,54 @@ fn emit<U: Block>(mut uut: U, config: Config) -> String {
 }
 
 macro_rules! bytes_encoder {
-    ($a:literal, $e:literal, $it:literal, $p:literal, $depth:expr, $framing:expr, $config:expr) => {
+    ($a:literal, $e:literal, $it:literal, $p:literal, $depth:expr, $framing:expr, $fault:expr, $config:expr) => {
         match $depth {
-            16 => emit(Encoder::<$a, $e, $it, $p, 4>::new($framing), $config),
-            32 => emit(Encoder::<$a, $e, $it, $p, 5>::new($framing), $config),
-            64 => emit(Encoder::<$a, $e, $it, $p, 6>::new($framing), $config),
-            128 => emit(Encoder::<$a, $e, $it, $p, 7>::new($framing), $config),
-            256 => emit(Encoder::<$a, $e, $it, $p, 8>::new($framing), $config),
+            16 => emit(
+                Encoder::<$a, $e, $it, $p, 4>::with_fault($framing, $fault),
+                $config,
+            ),
+            32 => emit(
+                Encoder::<$a, $e, $it, $p, 5>::with_fault($framing, $fault),
+                $config,
+            ),
+            64 => emit(
+                Encoder::<$a, $e, $it, $p, 6>::with_fault($framing, $fault),
+                $config,
+            ),
+            128 => emit(
+                Encoder::<$a, $e, $it, $p, 7>::with_fault($framing, $fault),
+                $config,
+            ),
+            256 => emit(
+                Encoder::<$a, $e, $it, $p, 8>::with_fault($framing, $fault),
+                $config,
+            ),
             other => return Err(TopError::FifoDepth(other)),
         }
     };
 }
 
 macro_rules! atb_encoder {
-    ($a:literal, $e:literal, $it:literal, $p:literal, $bytes:expr, $framing:expr, $config:expr) => {
+    ($a:literal, $e:literal, $it:literal, $p:literal, $bytes:expr, $framing:expr, $fault:expr, $config:expr) => {
         match $bytes {
             1 => emit(
-                AtbEncoder::<$a, $e, $it, $p, 6, 8, 1>::new($framing),
+                AtbEncoder::<$a, $e, $it, $p, 6, 8, 1>::with_fault($framing, $fault),
                 $config,
             ),
             2 => emit(
-                AtbEncoder::<$a, $e, $it, $p, 6, 16, 1>::new($framing),
+                AtbEncoder::<$a, $e, $it, $p, 6, 16, 1>::with_fault($framing, $fault),
                 $config,
             ),
             4 => emit(
-                AtbEncoder::<$a, $e, $it, $p, 6, 32, 2>::new($framing),
+                AtbEncoder::<$a, $e, $it, $p, 6, 32, 2>::with_fault($framing, $fault),
                 $config,
             ),
             8 => emit(
-                AtbEncoder::<$a, $e, $it, $p, 6, 64, 3>::new($framing),
+                AtbEncoder::<$a, $e, $it, $p, 6, 64, 3>::with_fault($framing, $fault),
                 $config,
             ),
             16 => emit(
-                AtbEncoder::<$a, $e, $it, $p, 6, 128, 4>::new($framing),
+                AtbEncoder::<$a, $e, $it, $p, 6, 128, 4>::with_fault($framing, $fault),
                 $config,
             ),
             other => return Err(TopError::AtbWidth(other)),
@@ -511,10 +561,18 @@ pub fn generate(config: Config, options: &TopOptions) -> Result<Generated, TopEr
             };
             let depth = options.fifo_depth;
             match config {
-                Config::Rv32 => bytes_encoder!(32, 5, 4, 80, depth, framing, config),
-                Config::Rv64 => bytes_encoder!(64, 6, 4, 144, depth, framing, config),
-                Config::Rv32Itype3 => bytes_encoder!(32, 5, 3, 80, depth, framing, config),
-                Config::Rv64Itype3 => bytes_encoder!(64, 6, 3, 144, depth, framing, config),
+                Config::Rv32 => {
+                    bytes_encoder!(32, 5, 4, 80, depth, framing, options.inject_fault, config)
+                }
+                Config::Rv64 => {
+                    bytes_encoder!(64, 6, 4, 144, depth, framing, options.inject_fault, config)
+                }
+                Config::Rv32Itype3 => {
+                    bytes_encoder!(32, 5, 3, 80, depth, framing, options.inject_fault, config)
+                }
+                Config::Rv64Itype3 => {
+                    bytes_encoder!(64, 6, 3, 144, depth, framing, options.inject_fault, config)
+                }
             }
         }
         OutputKind::Atb { data_bytes } => {
@@ -531,10 +589,46 @@ pub fn generate(config: Config, options: &TopOptions) -> Result<Generated, TopEr
                 sync_interval: 0,
             };
             match config {
-                Config::Rv32 => atb_encoder!(32, 5, 4, 80, data_bytes, framing, config),
-                Config::Rv64 => atb_encoder!(64, 6, 4, 144, data_bytes, framing, config),
-                Config::Rv32Itype3 => atb_encoder!(32, 5, 3, 80, data_bytes, framing, config),
-                Config::Rv64Itype3 => atb_encoder!(64, 6, 3, 144, data_bytes, framing, config),
+                Config::Rv32 => atb_encoder!(
+                    32,
+                    5,
+                    4,
+                    80,
+                    data_bytes,
+                    framing,
+                    options.inject_fault,
+                    config
+                ),
+                Config::Rv64 => atb_encoder!(
+                    64,
+                    6,
+                    4,
+                    144,
+                    data_bytes,
+                    framing,
+                    options.inject_fault,
+                    config
+                ),
+                Config::Rv32Itype3 => atb_encoder!(
+                    32,
+                    5,
+                    3,
+                    80,
+                    data_bytes,
+                    framing,
+                    options.inject_fault,
+                    config
+                ),
+                Config::Rv64Itype3 => atb_encoder!(
+                    64,
+                    6,
+                    3,
+                    144,
+                    data_bytes,
+                    framing,
+                    options.inject_fault,
+                    config
+                ),
             }
         }
     };

@@ -29,7 +29,7 @@ struct CycleIn {
 }
 
 /// The fields of one packet slot, as plain numbers.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 struct Fields {
     kind: PacketKind,
     branch: bool,
@@ -133,24 +133,14 @@ fn read0<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, 
     }
 }
 
+/// Packet 1 is a context or a sync packet (`PacketLogic` docs): its other fields are 0.
 fn read1<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, IT>) -> Fields {
     Fields {
         kind: x.pkt1_kind.val(),
         branch: x.pkt1_branch.val(),
         privilege: bits(x.pkt1_privilege.val()),
-        ecause: bits(x.pkt1_ecause.val()),
-        interrupt: x.pkt1_interrupt.val(),
-        thaddr: x.pkt1_thaddr.val(),
         address: bits(x.pkt1_address.val()),
-        tval: bits(x.pkt1_tval.val()),
-        notify: x.pkt1_notify.val(),
-        updiscon: x.pkt1_updiscon.val(),
-        irreport: x.pkt1_irreport.val(),
-        branches: bits(x.pkt1_branches.val()),
-        branch_map: bits(x.pkt1_branch_map.val()),
-        ienable: x.pkt1_ienable.val(),
-        qual_status: bits(x.pkt1_qual_status.val()),
-        ioptions: bits(x.pkt1_ioptions.val()),
+        ..Fields::default()
     }
 }
 
@@ -246,37 +236,35 @@ fn run_model(config: Config, cycles: &[CycleIn], options: &EncoderOptions) -> Ve
     for (t, c) in cycles.iter().enumerate() {
         let present = c.block.is_some();
         let rec = c.block.unwrap_or_default();
-        if let Some(e) = &mut enc {
-            if c.trace_enable {
-                if let Some((r, q, n)) = qual.cycle(present, c.trigger, c.halted).push_args(&rec) {
-                    e.set_queue_free(free_at(t + 1));
-                    e.push_with(&r, q, n);
-                }
-            } else {
-                qual.idle(c.halted);
-                e.set_queue_free(free_at(t + 1));
-                e.finish();
-                packets.extend(e.take_packets());
-                enc = None;
-                fin = 1;
-            }
-        } else if fin == 1 {
-            qual.idle(c.halted);
-            fin = 2;
-        } else if fin == 2 {
-            qual.idle(c.halted);
-            fin = 0;
-        } else if c.trace_enable {
-            assert!(c.queue_free >= 1, "cycle {t}: enable with a full queue");
-            let mut e = Encoder::new(&params, *options).unwrap();
+        if fin == 0 && enc.is_none() && c.trace_enable {
+            // The enable support packet sees this cycle's queue room.
+            let e = Encoder::with_queue_free(&params, *options, c.queue_free).unwrap();
             qual.enable();
+            enc = Some(e);
+            fin = 3;
+        }
+        let Some(e) = &mut enc else {
+            qual.idle(c.halted);
+            continue;
+        };
+        if fin == 3 && c.trace_enable {
             if let Some((r, q, n)) = qual.cycle(present, c.trigger, c.halted).push_args(&rec) {
                 e.set_queue_free(free_at(t + 1));
                 e.push_with(&r, q, n);
             }
-            enc = Some(e);
+            continue;
+        }
+        // Trace disable: two empty slots, each decided in the next cycle with that
+        // cycle's queue room.
+        qual.idle(c.halted);
+        fin = if fin == 3 { 1 } else { fin + 1 };
+        if fin <= 2 {
+            e.set_queue_free(free_at(t + 1));
+            e.finish_step();
         } else {
-            qual.idle(c.halted);
+            packets.extend(e.take_packets());
+            enc = None;
+            fin = 0;
         }
     }
     if let Some(mut e) = enc {
@@ -424,7 +412,6 @@ fn schedule(rng: &mut Rng, records: &[IngressRecord], events: bool, drops: bool)
         cycles.push(CycleIn::default());
     }
     if drops {
-        let n = cycles.len();
         for c in cycles.iter_mut() {
             c.queue_free = match rng.below(8) {
                 0 => 0,
@@ -432,16 +419,16 @@ fn schedule(rng: &mut Rng, records: &[IngressRecord], events: bool, drops: bool)
                 _ => 2,
             };
         }
-        for t in 0..n {
-            // The model's `Encoder::new` always sends its support packet, and its
-            // `finish` decides twice with one queue state.
-            let enabling = cycles[t].trace_enable && (t == 0 || !cycles[t - 1].trace_enable);
-            if enabling {
-                cycles[t].queue_free = 2;
+        // Re-enable with a full queue (the support packet is dropped) and trace disable
+        // with room for the first final decision only.
+        for t in 2..cycles.len() {
+            let (before, now) = (cycles[t - 1].trace_enable, cycles[t].trace_enable);
+            if now && !before {
+                cycles[t].queue_free = 0;
             }
-            let falling = !cycles[t].trace_enable && t > 0 && cycles[t - 1].trace_enable;
-            if falling && t + 2 < n {
-                cycles[t + 2].queue_free = cycles[t + 1].queue_free;
+            if before && !now && t + 2 < cycles.len() {
+                cycles[t + 1].queue_free = 1;
+                cycles[t + 2].queue_free = 0;
             }
         }
     }

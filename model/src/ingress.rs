@@ -20,6 +20,8 @@
 
 use std::fmt;
 
+pub mod random;
+
 /// Instruction type (`itype`) codes of `ingressPort.adoc`, table `tab:itype`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[repr(u8)]

@@ -58,6 +58,7 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
         timestamp: args.timestamp,
         fifo_depth: args.fifo_depth,
         output,
+        inject_fault: false,
     };
     let design = generate(config, &options).at("gen-verilog options")?;
     if !args.no_check {

@@ -19,8 +19,10 @@ use rust_hdl::prelude::*;
 /// `IT` = `itype_width_p` (3 or 4).
 ///
 /// In each cycle it pushes `count` packets (0-2) described by the bundles `pkt0_*` and,
-/// when `count` is 2, `pkt1_*`. Fields other than `kind`, `ienable` and `qual_status` are
-/// the same in both bundles (no two packets of one cycle use the same field differently).
+/// when `count` is 2, `pkt1_*`. The second packet of a cycle is a format 3.2 context
+/// packet (after a format 1 branch map) or the format 3.0 recovery sync (after the
+/// trace-lost support packet), so `pkt1_*` has only the fields of those two formats; they
+/// have the same values as in `pkt0_*`.
 #[derive(LogicBlock, Default)]
 pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     /// Clock.
@@ -104,32 +106,8 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     pub pkt1_branch: Signal<Out, Bit>,
     /// Packet 1: `privilege`.
     pub pkt1_privilege: Signal<Out, Bits<2>>,
-    /// Packet 1: format 3.1 `ecause`.
-    pub pkt1_ecause: Signal<Out, Bits<E>>,
-    /// Packet 1: format 3.1 `interrupt`.
-    pub pkt1_interrupt: Signal<Out, Bit>,
-    /// Packet 1: format 3.1 `thaddr` (the address is omitted when `thaddr` and `ioptions` bit 1, implicit exception).
-    pub pkt1_thaddr: Signal<Out, Bit>,
     /// Packet 1: `address` (low `A - 1` bits; full or differential).
     pub pkt1_address: Signal<Out, Bits<A>>,
-    /// Packet 1: format 3.1 `tval`.
-    pub pkt1_tval: Signal<Out, Bits<A>>,
-    /// Packet 1: `notify` (logical value).
-    pub pkt1_notify: Signal<Out, Bit>,
-    /// Packet 1: `updiscon` (logical value).
-    pub pkt1_updiscon: Signal<Out, Bit>,
-    /// Packet 1: `irreport` (logical value; always 0 without implicit return).
-    pub pkt1_irreport: Signal<Out, Bit>,
-    /// Packet 1: format 1 `branches`.
-    pub pkt1_branches: Signal<Out, Bits<5>>,
-    /// Packet 1: format 1 `branch_map` (bit 31 unused).
-    pub pkt1_branch_map: Signal<Out, Bits<32>>,
-    /// Packet 1: format 3.3 `ienable`.
-    pub pkt1_ienable: Signal<Out, Bit>,
-    /// Packet 1: format 3.3 `qual_status`.
-    pub pkt1_qual_status: Signal<Out, Bits<2>>,
-    /// Packet 1: format 3.3 `ioptions` (`IOptions::bits`; driven for every packet).
-    pub pkt1_ioptions: Signal<Out, Bits<6>>,
     ingress: IngressPort<A, E, IT>,
     control: TraceControl,
     branch_map: BranchMap,
@@ -374,35 +352,23 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.pkt0_privilege.next = self.privilege_value.val();
         self.pkt1_privilege.next = self.privilege_value.val();
         self.pkt0_ecause.next = self.ecause_value.val();
-        self.pkt1_ecause.next = self.ecause_value.val();
         self.pkt0_interrupt.next = self.interrupt_value.val();
-        self.pkt1_interrupt.next = self.interrupt_value.val();
         self.pkt0_thaddr.next = self.thaddr_value.val();
-        self.pkt1_thaddr.next = self.thaddr_value.val();
         self.pkt0_address.next = self.address_value.val();
         self.pkt1_address.next = self.address_value.val();
         self.pkt0_tval.next = self.tval_value.val();
-        self.pkt1_tval.next = self.tval_value.val();
         self.pkt0_notify.next = self.notify_value.val();
-        self.pkt1_notify.next = self.notify_value.val();
         self.pkt0_updiscon.next = self.updiscon_value.val();
-        self.pkt1_updiscon.next = self.updiscon_value.val();
         self.pkt0_irreport.next = self.irreport_value.val();
-        self.pkt1_irreport.next = self.irreport_value.val();
         self.pkt0_branches.next = self.branches_value.val();
-        self.pkt1_branches.next = self.branches_value.val();
         self.pkt0_branch_map.next = self.branch_map_value.val();
-        self.pkt1_branch_map.next = self.branch_map_value.val();
         self.pkt0_ioptions.next = self.ioptions_value.val();
-        self.pkt1_ioptions.next = self.ioptions_value.val();
 
         // Kinds and the support fields.
         self.pkt0_kind.next = self.decision.kind0.val();
         self.pkt1_kind.next = self.decision.kind1.val();
         self.pkt0_ienable.next = self.decision.ienable.val();
-        self.pkt1_ienable.next = self.decision.ienable.val();
         self.pkt0_qual_status.next = self.decision.qual_status.val();
-        self.pkt1_qual_status.next = self.decision.qual_status.val();
         if self.control.enable_cycle.val() {
             self.pkt0_kind.next = PacketKind::Support;
             self.pkt0_ienable.next = true;

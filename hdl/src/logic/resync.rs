@@ -37,8 +37,7 @@ impl Logic for ResyncCheck {
             && (self.count.val() == self.resync_max.val());
         self.exceeded.next = self.resync_max.val().any()
             && (self.overflow.val() || (self.count.val() > self.resync_max.val()));
-        self.exceeded_after_one.next = self.resync_max.val().any()
-            && (self.overflow.val() || (self.count.val() >= self.resync_max.val()));
+        self.exceeded_after_one.next = self.exceeded.val() || self.at_max.val();
     }
 }
 
@@ -62,6 +61,7 @@ pub struct ResyncAdvance {
     pub next_overflow: Signal<Out, Bit>,
     base: Signal<Local, Bits<RESYNC_MAX_BITS>>,
     base_overflow: Signal<Local, Bit>,
+    step: Signal<Local, Bits<RESYNC_MAX_BITS>>,
     sum: Signal<Local, Bits<RESYNC_MAX_BITS>>,
 }
 
@@ -74,16 +74,18 @@ impl Logic for ResyncAdvance {
             self.base.next = 0.into();
             self.base_overflow.next = false;
         }
-        self.sum.next = self.base.val();
+        // One adder: the packet count widened to the counter's width.
+        self.step.next = 0.into();
         if self.others.val() == 1 {
-            self.sum.next = self.base.val() + 1;
+            self.step.next = 1.into();
         }
         if self.others.val() == 2 {
-            self.sum.next = self.base.val() + 2;
+            self.step.next = 2.into();
         }
         if self.others.val() == 3 {
-            self.sum.next = self.base.val() + 3;
+            self.step.next = 3.into();
         }
+        self.sum.next = self.base.val() + self.step.val();
         self.next_count.next = self.sum.val();
         self.next_overflow.next = self.base_overflow.val() || (self.sum.val() < self.base.val());
         if self.sync_sent.val() {

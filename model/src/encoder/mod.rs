@@ -84,6 +84,8 @@ pub struct Encoder {
     /// Index of the record in the `next` slot.
     next_index: u64,
     finished: bool,
+    /// Clocks of [`Encoder::finish`] done (0-2).
+    finish_clocks: u8,
     /// Free entries of the hardware's 2-packet output queue seen by the next decision
     /// (`hdl/DESIGN.md`, cycle contract item 4); 2 (the default) never drops.
     queue_free: u8,
@@ -103,6 +105,17 @@ impl Encoder {
     /// An enabled encoder. It sends the support packet that announces its configuration
     /// (`payload.adoc`, `sec:format33`: "When trace is enabled, and before the first sync").
     pub fn new(params: &Params, options: EncoderOptions) -> Result<Encoder, EncoderError> {
+        Encoder::with_queue_free(params, options, OUTPUT_QUEUE_ENTRIES)
+    }
+
+    /// As [`Encoder::new`], with the output queue's free entries in the enabling cycle
+    /// (`hdl/DESIGN.md`, cycle contract items 3 and 4): with none free, the enable support
+    /// packet is dropped and the encoder starts in the lost state.
+    pub fn with_queue_free(
+        params: &Params,
+        options: EncoderOptions,
+        queue_free: u8,
+    ) -> Result<Encoder, EncoderError> {
         if options.sijump && params.sijump_p == 0 {
             return Err(EncoderError::OptionNeedsParameter {
                 option: "sijump",
@@ -148,7 +161,8 @@ impl Encoder {
             last_packet_was_updiscon_target: false,
             next_index: 0,
             finished: false,
-            queue_free: OUTPUT_QUEUE_ENTRIES,
+            finish_clocks: 0,
+            queue_free: queue_free.min(OUTPUT_QUEUE_ENTRIES),
             lost: false,
             pending: Vec::new(),
             dropped: 0,
@@ -157,6 +171,7 @@ impl Encoder {
         let support = build::support(&enc.params, &enc.options, true, QualStatus::NoChange);
         enc.send(support, 0, vec![Reason::Enabled], false);
         enc.commit(false);
+        enc.queue_free = OUTPUT_QUEUE_ENTRIES;
         Ok(enc)
     }
 
@@ -186,12 +201,25 @@ impl Encoder {
     /// Ends the trace: reports the final traced instruction and sends the support packet
     /// with `ienable = 0` (`payload.adoc`, `sec:qual-status`).
     pub fn finish(&mut self) {
-        if self.finished {
-            return;
+        while self.finish_step() {}
+    }
+
+    /// One of the two clocks of [`Encoder::finish`], which the hardware makes in two cycles,
+    /// each with its own output queue room ([`Encoder::set_queue_free`]; `hdl/DESIGN.md`,
+    /// cycle contract item 3). Returns false when both were already done.
+    pub fn finish_step(&mut self) -> bool {
+        if self.finish_clocks == 2 {
+            return false;
         }
         self.finished = true;
+        self.finish_clocks += 1;
         self.clock(Slot::default());
-        self.clock(Slot::default());
+        true
+    }
+
+    /// Whether both clocks of [`Encoder::finish`] are done.
+    pub fn is_finished(&self) -> bool {
+        self.finish_clocks == 2
     }
 
     /// Sets the number of free entries (0-2) of the output queue that the decision of the
