@@ -7,6 +7,7 @@
 //! retires with its cause; instruction sizes are 2 or 4 bytes.
 
 use super::{IngressRecord, Itype, ItypeWidth, Privilege};
+use crate::params::Params;
 
 /// A deterministic generator (xorshift64*); the same seed gives the same stream.
 #[derive(Debug, Clone)]
@@ -63,6 +64,18 @@ impl RandomStreamConfig {
             control_rate: 0.4,
             context_rate: 1.0 / 500.0,
         }
+    }
+
+    /// Defaults for an encoder with `params` (`discovery.adoc`): `iaddress_width_p`, the
+    /// itype width, and no context changes when the encoder has no context bus
+    /// (`context_width_p` 0 or `nocontext_p` 1), as its hart could not report them.
+    pub fn for_params(params: &Params) -> RandomStreamConfig {
+        let mut config =
+            RandomStreamConfig::new(params.iaddress_width_p as u32, params.itype_width());
+        if params.context_width_p == 0 || params.nocontext_p == 1 {
+            config.context_rate = 0.0;
+        }
+        config
     }
 }
 

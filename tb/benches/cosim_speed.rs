@@ -1,0 +1,84 @@
+//! End-to-end co-simulation speed (issue 6): the hart model runs the million-instruction
+//! workload, its ingress stream drives the verilated encoder and the cycle model together,
+//! the ports are compared in every cycle and the taken bytes are decoded and checked against
+//! the hart. Prints cycles per second of the whole (hart + RTL + model + comparison), and of
+//! the cycle loop alone, for the `rv32` and `rv64` builds, without and with back-pressure.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use etrace_model::decoder::pcs::push_record_steps;
+use etrace_model::decoder::{DecoderConfig, ProgramImage, TrapVectors};
+use etrace_model::hart::{Hart, HartConfig};
+use etrace_model::ingress::IngressRecord;
+use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
+use etrace_tb::cosim::{run, CosimConfig, StallConfig};
+use etrace_tb::Variant;
+
+/// Runs `program` on the hart, then co-simulates it on `variant` and checks the decoding.
+fn bench(program: &str, variant: Variant, stall: StallConfig) {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../programs/elf/{program}.elf"));
+    let bytes = std::fs::read(&path).unwrap();
+    let start = Instant::now();
+    let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
+    let mut records = Vec::new();
+    let mut steps = Vec::new();
+    hart.run(&mut |r: &IngressRecord, _: u32| {
+        push_record_steps(&mut steps, r);
+        records.push(*r);
+    })
+    .unwrap();
+    let hart_seconds = start.elapsed().as_secs_f64();
+    let mut config = CosimConfig::new(variant);
+    config.stall = stall;
+    let outcome = run(&config, records.iter().copied(), &mut |_, _| {}).unwrap();
+    let expected = ExpectedExecution {
+        image: ProgramImage::from_elf(&bytes).unwrap(),
+        steps,
+        decoder: DecoderConfig {
+            trap_vectors: Some(TrapVectors {
+                mtvec: hart.read_csr(0x305).unwrap_or(0),
+                stvec: hart.read_csr(0x105).unwrap_or(0),
+            }),
+            ..DecoderConfig::default()
+        },
+    };
+    let events = outcome.stream.payloads(&config.output());
+    let summary = check_decoded(&config.params(), &events, &expected).unwrap();
+    let total = start.elapsed().as_secs_f64();
+    let s = outcome.stats;
+    println!(
+        "{program} on {variant} (stall {:.2}, idle {:.2}): {:.2} M cycles/s end to end \
+         ({} cycles, {} instructions, {} packets, {} bytes, {} steps decoded; \
+         {total:.2} s = hart {hart_seconds:.2} s + cycle loop {:.2} s ({:.2} M cycles/s) \
+         + decode check {:.2} s)",
+        stall.stall_probability,
+        stall.idle_probability,
+        s.cycles as f64 / total / 1e6,
+        s.cycles,
+        s.instructions,
+        s.packets,
+        s.bytes,
+        summary.steps,
+        s.seconds,
+        s.cycles_per_second() / 1e6,
+        total - hart_seconds - s.seconds,
+    );
+}
+
+fn main() {
+    let no_stall = StallConfig::default();
+    let back_pressure = StallConfig {
+        stall_probability: 0.3,
+        idle_probability: 0.2,
+        seed: 1,
+    };
+    for (program, variant) in [
+        ("workload-rv32", Variant::Rv32),
+        ("workload-rv64", Variant::Rv64),
+    ] {
+        bench(program, variant, no_stall);
+        bench(program, variant, back_pressure);
+    }
+}

@@ -1,0 +1,269 @@
+//! Builds every [`Variant`] of the encoder with Verilator 5 and links it into the crate:
+//!
+//! 1. `etrace_hdl::top::generate` writes the variant's Verilog into `$OUT_DIR/<variant>/`;
+//! 2. `verilator --cc --prefix V<variant>` turns it into C++ (the variants run in parallel
+//!    threads), with `-Wall` and exactly the waivers of `scripts/check-verilog.sh`;
+//! 3. a small C++ file per variant defines the macros of `src/shim.h` (the C ABI: `new`,
+//!    `free`, `step`, `trace_open`, `trace_close`, `layout`);
+//! 4. the `cc` crate compiles all of it, plus Verilator's runtime once, at `-O3` whatever
+//!    the profile (simulation speed matters);
+//! 5. `$OUT_DIR/ffi.rs` declares the C functions and maps each variant to them.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[allow(dead_code)]
+#[path = "src/variant.rs"]
+mod variant;
+
+use variant::Variant;
+
+/// Verilator's lint waivers, exactly those of `scripts/check-verilog.sh` (see there why).
+const WAIVERS: [&str; 3] = ["-Wno-DECLFILENAME", "-Wno-UNUSEDPARAM", "-Wno-UNOPTFLAT"];
+
+/// Verilator's runtime files a traced, single-threaded `--cc` model needs.
+const RUNTIME: [&str; 3] = [
+    "verilated.cpp",
+    "verilated_vcd_c.cpp",
+    "verilated_threads.cpp",
+];
+
+/// Stack of each generator thread.
+const GENERATOR_STACK: usize = 1 << 30;
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/shim.h");
+    println!("cargo:rerun-if-changed=src/variant.rs");
+    println!("cargo:rerun-if-changed=../hdl/src");
+    println!("cargo:rerun-if-env-changed=VERILATOR");
+
+    let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".to_string());
+    let root = verilator_root(&verilator);
+    let include = root.join("include");
+
+    // Generate and verilate every variant, in parallel.
+    let dirs: Vec<PathBuf> = std::thread::scope(|s| {
+        let handles: Vec<_> = Variant::ALL
+            .iter()
+            .map(|&v| {
+                let out = &out;
+                let verilator = &verilator;
+                // rust-hdl's generator recurses deeply (build scripts are not optimised).
+                std::thread::Builder::new()
+                    .stack_size(GENERATOR_STACK)
+                    .spawn_scoped(s, move || verilate(v, out, verilator))
+                    .expect("spawning a generator thread")
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| panic!("a verilator thread failed"))
+            })
+            .collect()
+    });
+
+    let shim = manifest.join("src/shim.h");
+    let mut build = cc::Build::new();
+    build
+        .cpp(true)
+        .std("c++17")
+        .opt_level(3)
+        .debug(false)
+        .warnings(false)
+        .include(&include)
+        .include(include.join("vltstd"))
+        .define("VM_COVERAGE", "0")
+        .define("VM_SC", "0")
+        .define("VM_TRACE", "1")
+        .define("VM_TRACE_FST", "0")
+        .define("VM_TRACE_VCD", "1");
+    for flag in [
+        "-faligned-new",
+        "-Wno-bool-operation",
+        "-Wno-sign-compare",
+        "-Wno-uninitialized",
+        "-Wno-unused-but-set-variable",
+        "-Wno-unused-parameter",
+        "-Wno-unused-variable",
+        "-Wno-shadow",
+    ] {
+        build.flag_if_supported(flag);
+    }
+    for file in RUNTIME {
+        build.file(include.join(file));
+    }
+    for (v, dir) in Variant::ALL.iter().zip(&dirs) {
+        let obj = dir.join("obj");
+        build.include(&obj);
+        let mut sources: Vec<PathBuf> = std::fs::read_dir(&obj)
+            .unwrap_or_else(|e| panic!("reading {}: {e}", obj.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
+            .collect();
+        sources.sort();
+        for s in sources {
+            build.file(s);
+        }
+        let shim_file = dir.join(format!("shim_{}.cpp", v.name()));
+        write_if_changed(&shim_file, &shim_source(*v, &shim));
+        build.file(shim_file);
+    }
+    build.compile("etrace_tb_rtl");
+
+    write_if_changed(&out.join("ffi.rs"), &ffi_source());
+}
+
+/// `VERILATOR_ROOT` as Verilator reports it; fails the build if Verilator is missing.
+fn verilator_root(verilator: &str) -> PathBuf {
+    let missing = |why: String| -> ! {
+        panic!(
+            "\n\netrace-tb needs Verilator 5 (`{verilator}`): {why}.\n\
+             Install the tools with scripts/setup.sh (or set VERILATOR to its path).\n"
+        )
+    };
+    let output = Command::new(verilator)
+        .args(["--getenv", "VERILATOR_ROOT"])
+        .output()
+        .unwrap_or_else(|e| missing(format!("cannot run it ({e})")));
+    if !output.status.success() {
+        missing(format!(
+            "`--getenv VERILATOR_ROOT` failed ({})",
+            output.status
+        ));
+    }
+    let root = PathBuf::from(String::from_utf8_lossy(&output.stdout).trim());
+    if !root.join("include/verilated.cpp").is_file() {
+        missing(format!(
+            "no include/verilated.cpp under VERILATOR_ROOT {}",
+            root.display()
+        ));
+    }
+    root
+}
+
+/// Writes the variant's Verilog and runs Verilator on it; returns `$OUT_DIR/<variant>`.
+fn verilate(v: Variant, out: &Path, verilator: &str) -> PathBuf {
+    let dir = out.join(v.name());
+    let obj = dir.join("obj");
+    if obj.exists() {
+        std::fs::remove_dir_all(&obj).unwrap();
+    }
+    std::fs::create_dir_all(&obj).unwrap();
+    let generated = etrace_hdl::top::generate(v.config(), &v.top_options())
+        .unwrap_or_else(|e| panic!("generating the Verilog of variant {}: {e}", v.name()));
+    let file = dir.join(format!("{}.v", generated.top));
+    write_if_changed(&file, &generated.verilog);
+    let output = Command::new(verilator)
+        .arg("--cc")
+        .arg("--prefix")
+        .arg(format!("V{}", v.name()))
+        .arg("--top-module")
+        .arg(&generated.top)
+        .args([
+            "-O3",
+            "--x-assign",
+            "fast",
+            "--x-initial",
+            "fast",
+            "--noassert",
+        ])
+        .arg("--trace")
+        .args(["-CFLAGS", "-fPIC"])
+        .arg("-Wall")
+        .args(WAIVERS)
+        .arg("--Mdir")
+        .arg(&obj)
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {verilator}: {e} (run scripts/setup.sh)"));
+    if !output.status.success() {
+        panic!(
+            "verilator failed on variant {} ({}):\n{}{}",
+            v.name(),
+            file.display(),
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    dir
+}
+
+/// The per-variant C++ file: the macros of `src/shim.h`, then the shim itself.
+fn shim_source(v: Variant, shim: &Path) -> String {
+    let c = v.config();
+    let e = c.params().ecause_width_p;
+    format!(
+        "// Generated by etrace-tb's build.rs: the C ABI of variant {name}.\n\
+         #define ET_HEADER \"V{name}.h\"\n\
+         #define ET_CLASS V{name}\n\
+         #define ET_FN(f) etrace_tb_{name}_##f\n\
+         #define ET_A {a}\n\
+         #define ET_E {e}\n\
+         #define ET_IT {it}\n\
+         #define ET_RESYNC_BITS {rb}\n\
+         #define ET_ATB {atb}\n\
+         #include \"{shim}\"\n",
+        name = v.name(),
+        a = c.address_width(),
+        it = c.itype_width(),
+        rb = etrace_hdl::logic::resync::RESYNC_MAX_BITS,
+        atb = u8::from(v.is_atb()),
+        shim = shim.display(),
+    )
+}
+
+/// `ffi.rs`: the C functions of every variant and the table that selects them.
+fn ffi_source() -> String {
+    let mut s = String::from(
+        "// Generated by etrace-tb's build.rs: the C functions of every variant.\n\
+         extern \"C\" {\n",
+    );
+    for v in Variant::ALL {
+        let n = v.name();
+        writeln!(s, "    fn etrace_tb_{n}_new() -> *mut c_void;").unwrap();
+        writeln!(s, "    fn etrace_tb_{n}_free(handle: *mut c_void);").unwrap();
+        writeln!(
+            s,
+            "    fn etrace_tb_{n}_step(handle: *mut c_void, inputs: *const c_void, outputs: *mut c_void);"
+        )
+        .unwrap();
+        writeln!(
+            s,
+            "    fn etrace_tb_{n}_trace_open(handle: *mut c_void, path: *const c_char) -> c_int;"
+        )
+        .unwrap();
+        writeln!(s, "    fn etrace_tb_{n}_trace_close(handle: *mut c_void);").unwrap();
+        writeln!(
+            s,
+            "    fn etrace_tb_{n}_layout(out: *mut u64, len: usize) -> usize;"
+        )
+        .unwrap();
+    }
+    s.push_str("}\n\n/// The C functions of `variant`.\npub(crate) fn vtable(variant: Variant) -> VTable {\n    match variant {\n");
+    for v in Variant::ALL {
+        let n = v.name();
+        writeln!(
+            s,
+            "        Variant::{v:?} => VTable {{ new: etrace_tb_{n}_new, free: etrace_tb_{n}_free, \
+             step: etrace_tb_{n}_step, trace_open: etrace_tb_{n}_trace_open, \
+             trace_close: etrace_tb_{n}_trace_close, layout: etrace_tb_{n}_layout }},"
+        )
+        .unwrap();
+    }
+    s.push_str("    }\n}\n");
+    s
+}
+
+/// Writes `text` to `path` unless it already holds exactly that (keeps mtimes stable).
+fn write_if_changed(path: &Path, text: &str) {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return;
+    }
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+}

@@ -1,0 +1,463 @@
+//! The RTL-against-model regression (`hdl/DESIGN.md`, "Cycle contract"): an ingress stream
+//! drives the verilated encoder ([`Rtl`]) and the cycle model of the same encoder
+//! ([`EncoderCycle`]) with the same inputs, cycle by cycle, under random idle cycles and
+//! output back-pressure ([`StallConfig`]); their output ports must be equal in every cycle
+//! (byte or beat, `last`, `trace_lost`). On the first difference the run stops with a
+//! [`Mismatch`] report (cycle, first differing byte, its packet on both sides, decoded, and
+//! a waveform file). The bytes the consumer took can then be decoded and checked against
+//! the hart ([`verify`]).
+
+pub mod port;
+mod report;
+pub mod stimulus;
+pub mod verify;
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::time::Instant;
+
+use etrace_model::cycle::encoder::{EncoderCycle, EncoderCycleError};
+use etrace_model::cycle::output_path::{OutputPathConfig, OutputPort};
+use etrace_model::decoder::stream::{atb_payloads, payloads, Framing, PayloadEvent};
+use etrace_model::encoder::EncoderOptions;
+use etrace_model::framing::atb::{AtbBeat, AtbConfig};
+use etrace_model::ingress::IngressRecord;
+use etrace_model::params::Params;
+
+use crate::{Inputs, Rtl, Variant, VcdError};
+pub use port::PortState;
+pub use report::Mismatch;
+pub use stimulus::{StallConfig, Stimulus};
+
+/// Cycles with reset high before the first cycle.
+const RESET_CYCLES: u32 = 2;
+/// Cycles allowed after the last record for the output to drain.
+const DRAIN_LIMIT: u64 = 1 << 20;
+/// The progress callback runs every this many cycles.
+pub const PROGRESS_PERIOD: u64 = 1 << 16;
+
+/// One co-simulation's settings.
+#[derive(Debug, Clone)]
+pub struct CosimConfig {
+    /// The verilated encoder.
+    pub variant: Variant,
+    /// Run-time options on the option ports (no implicit return, no branch prediction).
+    pub options: EncoderOptions,
+    /// Idle cycles and back-pressure.
+    pub stall: StallConfig,
+    /// `src_id` input (its low `src_bits` bits are sent).
+    pub src_id: u16,
+    /// ATID of the ATB variants.
+    pub atid: u8,
+    /// Dump a waveform (VCD) of the whole run here.
+    pub wave: Option<PathBuf>,
+    /// Where a mismatch's waveform goes when `wave` is not set.
+    pub mismatch_wave_dir: PathBuf,
+}
+
+impl CosimConfig {
+    /// Default options, no stalls, srcID 0, ATID 0x10, no waveform; a mismatch's waveform
+    /// goes to the system's temporary directory.
+    pub fn new(variant: Variant) -> CosimConfig {
+        CosimConfig {
+            variant,
+            options: EncoderOptions::default(),
+            stall: StallConfig::default(),
+            src_id: 0,
+            atid: 0x10,
+            wave: None,
+            mismatch_wave_dir: std::env::temp_dir(),
+        }
+    }
+
+    /// The model's parameters of the variant's configuration.
+    pub fn params(&self) -> Params {
+        self.variant.config().params()
+    }
+
+    /// The cycle model's output path for the variant (`hdl/src/top.rs`, `generate`).
+    pub fn output(&self) -> OutputPathConfig {
+        let top = self.variant.top_options();
+        let port = match top.output {
+            etrace_hdl::top::OutputKind::Bytes => OutputPort::ByteStream,
+            etrace_hdl::top::OutputKind::Atb { data_bytes } => OutputPort::Atb {
+                data_bytes: data_bytes as u8,
+                atid: self.atid,
+            },
+        };
+        let atb = matches!(port, OutputPort::Atb { .. });
+        OutputPathConfig {
+            src_bits: top.src_bits,
+            src_id: if top.src_bits == 0 {
+                0
+            } else {
+                self.src_id & ((1u32 << top.src_bits) - 1) as u16
+            },
+            timestamp: top.timestamp,
+            sync_interval: if atb { 0 } else { 4096 },
+            fifo_depth: top.fifo_depth,
+            port,
+        }
+    }
+}
+
+/// What the consumer took from the port.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TakenStream {
+    /// Bytes of the byte stream.
+    Bytes(Vec<u8>),
+    /// ATB beats.
+    Beats(Vec<AtbBeat>),
+}
+
+impl TakenStream {
+    /// Bytes taken (for ATB: valid bytes of the beats).
+    pub fn byte_count(&self) -> u64 {
+        match self {
+            TakenStream::Bytes(b) => b.len() as u64,
+            TakenStream::Beats(b) => b.iter().map(|x| u64::from(x.atbytes) + 1).sum(),
+        }
+    }
+
+    /// The payloads of the stream (deframed as the model's decoder does).
+    pub fn payloads(&self, output: &OutputPathConfig) -> Vec<PayloadEvent> {
+        match self {
+            TakenStream::Bytes(b) => payloads(&Framing::Encap(output.encap()), b),
+            TakenStream::Beats(beats) => {
+                let data_bytes = match output.port {
+                    OutputPort::Atb { data_bytes, .. } => data_bytes,
+                    OutputPort::ByteStream => 1,
+                };
+                atb_payloads(
+                    &AtbConfig {
+                        data_bytes,
+                        encap: output.encap(),
+                    },
+                    beats,
+                )
+            }
+        }
+    }
+}
+
+/// Figures of a co-simulation run.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CosimStats {
+    /// Clock cycles simulated (after reset).
+    pub cycles: u64,
+    /// Wall time of the cycle loop, seconds.
+    pub seconds: f64,
+    /// Ingress blocks presented.
+    pub blocks: u64,
+    /// Retired instructions presented.
+    pub instructions: u64,
+    /// Packets the encoder pushed (identical on both sides).
+    pub packets: u64,
+    /// Packets dropped because the queue was full.
+    pub dropped: u64,
+    /// Bytes taken by the consumer, equal on both sides.
+    pub bytes: u64,
+}
+
+impl CosimStats {
+    /// Simulated cycles per second of wall time.
+    pub fn cycles_per_second(&self) -> f64 {
+        self.cycles as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// A finished, matching run.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// Figures.
+    pub stats: CosimStats,
+    /// What the consumer took (equal on both sides).
+    pub stream: TakenStream,
+}
+
+/// Why a co-simulation stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum CosimError {
+    /// The RTL and the model differ.
+    #[error("{0}")]
+    Mismatch(Box<Mismatch>),
+    /// The model rejected the settings or broke its contract.
+    #[error("model: {0}")]
+    Model(#[from] EncoderCycleError),
+    /// The waveform file could not be written.
+    #[error("waveform: {0}")]
+    Wave(#[from] VcdError),
+    /// The model side's thread stopped before the end of the run.
+    #[error("the model side of the co-simulation stopped unexpectedly")]
+    ModelStopped,
+    /// The output did not drain after the last record.
+    #[error("the output did not drain within {0} cycles after the last record")]
+    NoDrain(u64),
+}
+
+/// The model side of a cycle: the stimulus and the cycle model, and what they give the
+/// RTL side.
+struct ModelSide<I> {
+    model: EncoderCycle,
+    stimulus: Stimulus<I>,
+    /// The inputs that do not change (options, srcID, ATID).
+    base: Inputs,
+    /// Cycles prepared.
+    cycle: u64,
+    /// The cycle in which the records ended.
+    ended_at: Option<u64>,
+}
+
+/// One cycle prepared by the model side.
+#[derive(Clone, Copy)]
+struct Prepared {
+    /// The RTL's inputs.
+    inputs: Inputs,
+    /// The port the model shows before the cycle's clock edge.
+    want: PortState,
+}
+
+impl<I: Iterator<Item = IngressRecord>> ModelSide<I> {
+    fn new(config: &CosimConfig, records: I) -> Result<ModelSide<I>, CosimError> {
+        let model = EncoderCycle::new(&config.params(), config.options, config.output())?;
+        let mut base = Inputs::default();
+        base.set_options(&config.options);
+        base.src_id = config.src_id;
+        base.source_atid = config.atid;
+        Ok(ModelSide {
+            model,
+            stimulus: Stimulus::new(records, config.stall),
+            base,
+            cycle: 0,
+            ended_at: None,
+        })
+    }
+
+    /// The next cycle, run on the model.
+    fn prepare(&mut self) -> Result<Prepared, CosimError> {
+        let c = self.stimulus.next_cycle();
+        let want = PortState::of_model(self.model.presented(), self.model.trace_lost());
+        let mut inputs = self.base;
+        inputs.set_block(c.block.as_ref());
+        inputs.trace_enable = c.trace_enable;
+        inputs.trigger = c.trigger;
+        inputs.halted = c.halted;
+        inputs.ready = c.ready;
+        self.model.cycle(&c)?;
+        self.cycle += 1;
+        Ok(Prepared { inputs, want })
+    }
+
+    /// After a cycle: whether the run is over (records ended and the output drained);
+    /// an error when the output does not drain.
+    fn finished(&mut self) -> Result<bool, CosimError> {
+        if !self.stimulus.ended() {
+            return Ok(false);
+        }
+        let since = *self.ended_at.get_or_insert(self.cycle);
+        if self.model.is_idle() {
+            return Ok(true);
+        }
+        if self.cycle - since > DRAIN_LIMIT {
+            return Err(CosimError::NoDrain(DRAIN_LIMIT));
+        }
+        Ok(false)
+    }
+
+    fn totals(&self) -> ModelTotals {
+        ModelTotals {
+            blocks: self.stimulus.presented(),
+            instructions: self.stimulus.retired(),
+            packets: self.model.pushed(),
+            dropped: self.model.dropped(),
+        }
+    }
+}
+
+/// The model side's counts at the end of a run.
+#[derive(Debug, Clone, Copy)]
+struct ModelTotals {
+    blocks: u64,
+    instructions: u64,
+    packets: u64,
+    dropped: u64,
+}
+
+/// The two simulators and the stimulus, stepped together in one thread (the mismatch
+/// report's re-run).
+struct Bench<I> {
+    rtl: Rtl,
+    side: ModelSide<I>,
+}
+
+impl<I: Iterator<Item = IngressRecord>> Bench<I> {
+    fn new(config: &CosimConfig, records: I) -> Result<Bench<I>, CosimError> {
+        let side = ModelSide::new(config, records)?;
+        let mut rtl = Rtl::new(config.variant);
+        rtl.reset(RESET_CYCLES);
+        Ok(Bench { rtl, side })
+    }
+
+    /// One cycle on both sides: the two port states and whether the consumer took the
+    /// item.
+    fn step(&mut self) -> Result<(PortState, PortState, bool), CosimError> {
+        let p = self.side.prepare()?;
+        let got = PortState::of_rtl(&self.rtl.step(&p.inputs), self.rtl.variant().is_atb());
+        Ok((got, p.want, p.inputs.ready))
+    }
+}
+
+/// Cycles the model side prepares ahead in one batch.
+const BATCH: usize = 1024;
+/// Batches the model side may run ahead of the RTL.
+const BATCHES_AHEAD: usize = 4;
+
+/// A batch of prepared cycles; the last one carries the model's totals.
+struct Batch {
+    cycles: Vec<Prepared>,
+    /// Blocks presented up to the end of the batch.
+    presented: u64,
+    /// Set on the run's last batch.
+    end: Option<ModelTotals>,
+}
+
+/// The model side's thread: prepares batches until the run is over, the RTL side stops
+/// listening, or the model fails.
+fn prepare_batches<I: Iterator<Item = IngressRecord>>(
+    mut side: ModelSide<I>,
+    to_rtl: &mpsc::SyncSender<Result<Batch, CosimError>>,
+) {
+    loop {
+        let mut batch = Batch {
+            cycles: Vec::with_capacity(BATCH),
+            presented: 0,
+            end: None,
+        };
+        let result = (|| {
+            while batch.cycles.len() < BATCH {
+                batch.cycles.push(side.prepare()?);
+                if side.finished()? {
+                    batch.end = Some(side.totals());
+                    break;
+                }
+            }
+            Ok(())
+        })();
+        batch.presented = side.stimulus.presented();
+        let last = batch.end.is_some();
+        let message = result.map(|()| batch);
+        let failed = message.is_err();
+        if to_rtl.send(message).is_err() || last || failed {
+            return;
+        }
+    }
+}
+
+/// How the RTL side's loop ended.
+enum Checked {
+    /// Every cycle agreed; the model side's totals.
+    Done(ModelTotals),
+    /// The ports differ in `cycle`.
+    Differ {
+        cycle: u64,
+        got: PortState,
+        want: PortState,
+    },
+    /// The model side failed.
+    Failed(CosimError),
+}
+
+/// Runs `records` through both sides until the output has drained; `progress` is called
+/// every [`PROGRESS_PERIOD`] cycles with (cycles, blocks presented).
+///
+/// The hart's records and the cycle model run in a second thread, batches of cycles ahead
+/// of the RTL (the stimulus never depends on the outputs); the RTL side compares the ports.
+/// On a mismatch the run is repeated in one thread to write the report and the waveform.
+pub fn run<I>(
+    config: &CosimConfig,
+    records: I,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Outcome, CosimError>
+where
+    I: Iterator<Item = IngressRecord> + Clone + Send,
+{
+    let side = ModelSide::new(config, records.clone())?;
+    let mut rtl = Rtl::new(config.variant);
+    rtl.reset(RESET_CYCLES);
+    if let Some(path) = &config.wave {
+        rtl.open_vcd(path)?;
+    }
+    let atb = config.variant.is_atb();
+    let mut bytes = Vec::new();
+    let mut beats = Vec::new();
+    let start = Instant::now();
+    let mut cycle = 0u64;
+    let (to_rtl, from_model) = mpsc::sync_channel(BATCHES_AHEAD);
+    let checked = std::thread::scope(|scope| {
+        // Owned by this closure: dropped when it returns (before the scope joins the model
+        // side), so that a model side blocked on a full channel stops.
+        let from_model = from_model;
+        scope.spawn(move || prepare_batches(side, &to_rtl));
+        loop {
+            let batch = match from_model.recv() {
+                Ok(Ok(batch)) => batch,
+                Ok(Err(e)) => return Checked::Failed(e),
+                // The model side ends after its last batch or an error, so it panicked.
+                Err(_) => return Checked::Failed(CosimError::ModelStopped),
+            };
+            for p in &batch.cycles {
+                let got = PortState::of_rtl(&rtl.step(&p.inputs), atb);
+                if got != p.want {
+                    return Checked::Differ {
+                        cycle,
+                        got,
+                        want: p.want,
+                    };
+                }
+                if p.inputs.ready {
+                    if let Some((data, _)) = p.want.byte {
+                        bytes.push(data);
+                    }
+                    if let Some(beat) = p.want.beat {
+                        beats.push(beat);
+                    }
+                }
+                cycle += 1;
+            }
+            if cycle % PROGRESS_PERIOD < BATCH as u64 {
+                progress(cycle, batch.presented);
+            }
+            if let Some(totals) = batch.end {
+                return Checked::Done(totals);
+            }
+        }
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    let totals = match checked {
+        Checked::Done(totals) => totals,
+        Checked::Failed(e) => return Err(e),
+        Checked::Differ { cycle, got, want } => {
+            drop(rtl);
+            return Err(CosimError::Mismatch(Box::new(report::mismatch(
+                config, records, cycle, got, want, seconds,
+            )?)));
+        }
+    };
+    let stream = if atb {
+        TakenStream::Beats(beats)
+    } else {
+        TakenStream::Bytes(bytes)
+    };
+    Ok(Outcome {
+        stats: CosimStats {
+            cycles: cycle,
+            seconds,
+            blocks: totals.blocks,
+            instructions: totals.instructions,
+            packets: totals.packets,
+            dropped: totals.dropped,
+            bytes: stream.byte_count(),
+        },
+        stream,
+    })
+}

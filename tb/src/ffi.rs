@@ -1,0 +1,26 @@
+//! The C ABI of the verilated variants (`src/shim.h`), declared by `build.rs` in
+//! `$OUT_DIR/ffi.rs`.
+
+use std::os::raw::{c_char, c_int, c_void};
+
+use crate::variant::Variant;
+
+/// The C functions of one variant.
+#[derive(Clone, Copy)]
+pub(crate) struct VTable {
+    /// A new model; never null.
+    pub(crate) new: unsafe extern "C" fn() -> *mut c_void,
+    /// Frees a model.
+    pub(crate) free: unsafe extern "C" fn(*mut c_void),
+    /// One cycle: `Inputs` in, `RawOutputs` out.
+    pub(crate) step: unsafe extern "C" fn(*mut c_void, *const c_void, *mut c_void),
+    /// Opens a VCD file: 0 on success.
+    pub(crate) trace_open: unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int,
+    /// Closes the VCD file.
+    pub(crate) trace_close: unsafe extern "C" fn(*mut c_void),
+    /// The C++ layout of `In` / `Out` (see `src/shim.h`).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) layout: unsafe extern "C" fn(*mut u64, usize) -> usize,
+}
+
+include!(concat!(env!("OUT_DIR"), "/ffi.rs"));

@@ -1,0 +1,261 @@
+//! One verilated encoder ([`Rtl`]): a Verilator model with its own `VerilatedContext`,
+//! stepped one clock cycle per call (`hdl/DESIGN.md`, "Cycle contract": cycle `t` is the
+//! interval before rising edge `t`), with an optional VCD dump.
+
+use std::ffi::CString;
+use std::os::raw::c_void;
+use std::path::{Path, PathBuf};
+use std::ptr::NonNull;
+
+use crate::ffi::{vtable, VTable};
+use crate::io::{Inputs, Outputs, RawOutputs};
+use crate::variant::Variant;
+
+/// Why a VCD file could not be opened.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VcdError {
+    /// The directory the file would go into does not exist.
+    #[error("VCD file {path}: directory {dir} does not exist")]
+    MissingDirectory {
+        /// The requested file.
+        path: PathBuf,
+        /// Its directory.
+        dir: PathBuf,
+    },
+    /// The path is not valid UTF-8 or holds a NUL byte.
+    #[error("VCD file {path}: the path is not valid UTF-8 without NUL bytes")]
+    BadPath {
+        /// The requested file.
+        path: PathBuf,
+    },
+    /// Verilator could not create the file (permissions, a directory of that name, ...).
+    #[error("VCD file {path}: Verilator could not open it for writing")]
+    Open {
+        /// The requested file.
+        path: PathBuf,
+    },
+}
+
+/// One verilated encoder of a [`Variant`], after power-up (run [`Rtl::reset`] first).
+///
+/// Each model has its own Verilator context, so models of any variants can coexist and run
+/// in different threads; one model is used by one thread at a time (`Send`, not `Sync`).
+pub struct Rtl {
+    variant: Variant,
+    vt: VTable,
+    handle: NonNull<c_void>,
+    cycles: u64,
+    vcd: Option<PathBuf>,
+}
+
+// SAFETY: the model is only reached through `&mut self` (or `Drop`), never shared; the
+// Verilator model and its context are plain heap objects with no thread affinity (the
+// context runs single-threaded: `threads(1)` in `src/shim.h`).
+unsafe impl Send for Rtl {}
+
+impl Rtl {
+    /// A new model of `variant`, clock low and evaluated once; registers hold Verilator's
+    /// initial values until [`Rtl::reset`].
+    pub fn new(variant: Variant) -> Rtl {
+        let vt = vtable(variant);
+        // SAFETY: `new` has no preconditions and returns a fresh model.
+        let raw = unsafe { (vt.new)() };
+        let handle = NonNull::new(raw).expect("the C++ shim returned a null model");
+        Rtl {
+            variant,
+            vt,
+            handle,
+            cycles: 0,
+            vcd: None,
+        }
+    }
+
+    /// The variant of this model.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Clock cycles run so far (every [`Rtl::step`], reset cycles included).
+    pub fn cycles(&self) -> u64 {
+        self.cycles
+    }
+
+    /// One clock cycle: drives `inputs`, evaluates with the clock low, samples the outputs
+    /// (this cycle's values, before the rising edge: `out_valid && ready` means the byte is
+    /// taken in this cycle), then makes the rising edge. The returned outputs are those
+    /// sampled. While a VCD file is open, both clock phases are dumped.
+    pub fn step(&mut self, inputs: &Inputs) -> Outputs {
+        let mut raw = RawOutputs::default();
+        // SAFETY: the handle is live; `Inputs` and `RawOutputs` are `#[repr(C)]` mirrors of
+        // the shim's `In` / `Out` (checked by the `layout` test).
+        unsafe {
+            (self.vt.step)(
+                self.handle.as_ptr(),
+                (inputs as *const Inputs).cast(),
+                (&mut raw as *mut RawOutputs).cast(),
+            )
+        };
+        self.cycles += 1;
+        raw.into()
+    }
+
+    /// `n` cycles with `reset` high and every other input 0 (the encoder is reset after
+    /// one; `hdl/DESIGN.md` item 3). The next [`Rtl::step`] is the first cycle after reset
+    /// (timestamp counter 0, item 5).
+    pub fn reset(&mut self, n: u32) {
+        let inputs = Inputs {
+            reset: true,
+            ..Inputs::default()
+        };
+        for _ in 0..n {
+            self.step(&inputs);
+        }
+    }
+
+    /// Opens a VCD file that receives every following cycle (closing any open one first).
+    /// It is closed by [`Rtl::close_vcd`], by another `open_vcd`, or when the model is
+    /// dropped. The directory must exist.
+    pub fn open_vcd(&mut self, path: impl AsRef<Path>) -> Result<(), VcdError> {
+        let path = path.as_ref().to_path_buf();
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            return Err(VcdError::MissingDirectory { path, dir });
+        }
+        let c_path = path
+            .to_str()
+            .and_then(|s| CString::new(s).ok())
+            .ok_or_else(|| VcdError::BadPath { path: path.clone() })?;
+        self.close_vcd();
+        // SAFETY: the handle is live and `c_path` is a NUL-terminated string.
+        let status = unsafe { (self.vt.trace_open)(self.handle.as_ptr(), c_path.as_ptr()) };
+        if status != 0 {
+            return Err(VcdError::Open { path });
+        }
+        self.vcd = Some(path);
+        Ok(())
+    }
+
+    /// The open VCD file, if any.
+    pub fn vcd_path(&self) -> Option<&Path> {
+        self.vcd.as_deref()
+    }
+
+    /// Closes the VCD file (flushing it), if one is open.
+    pub fn close_vcd(&mut self) {
+        if self.vcd.take().is_some() {
+            // SAFETY: the handle is live.
+            unsafe { (self.vt.trace_close)(self.handle.as_ptr()) };
+        }
+    }
+
+    /// The C++ layout of the shim's `In` and `Out` structs (see `src/shim.h`).
+    #[cfg(test)]
+    pub(crate) fn shim_layout(&self) -> Vec<u64> {
+        let mut v = vec![0u64; 64];
+        // SAFETY: `layout` writes at most `len` values into the buffer.
+        let n = unsafe { (self.vt.layout)(v.as_mut_ptr(), v.len()) };
+        v.truncate(n.min(64));
+        v
+    }
+}
+
+impl Drop for Rtl {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from `new` and is freed exactly once (it also closes the
+        // VCD file).
+        unsafe { (self.vt.free)(self.handle.as_ptr()) };
+    }
+}
+
+impl std::fmt::Debug for Rtl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rtl")
+            .field("variant", &self.variant)
+            .field("cycles", &self.cycles)
+            .field("vcd", &self.vcd)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    /// `Inputs` / `RawOutputs` are laid out exactly as the shim's `In` / `Out`.
+    #[test]
+    fn layout_of_the_ffi_structs_matches_the_shim() {
+        let want: Vec<u64> = [
+            size_of::<Inputs>(),
+            offset_of!(Inputs, iaddr),
+            offset_of!(Inputs, cause),
+            offset_of!(Inputs, tval),
+            offset_of!(Inputs, resync_max),
+            offset_of!(Inputs, src_id),
+            offset_of!(Inputs, reset),
+            offset_of!(Inputs, iretire),
+            offset_of!(Inputs, itype),
+            offset_of!(Inputs, privilege),
+            offset_of!(Inputs, hart_context),
+            offset_of!(Inputs, ctype),
+            offset_of!(Inputs, sijump),
+            offset_of!(Inputs, trace_enable),
+            offset_of!(Inputs, trigger),
+            offset_of!(Inputs, halted),
+            offset_of!(Inputs, full_address),
+            offset_of!(Inputs, implicit_exception),
+            offset_of!(Inputs, sijump_option),
+            offset_of!(Inputs, ready),
+            offset_of!(Inputs, source_atid),
+            size_of::<RawOutputs>(),
+            offset_of!(RawOutputs, atdata_lo),
+            offset_of!(RawOutputs, atdata_hi),
+            offset_of!(RawOutputs, out_valid),
+            offset_of!(RawOutputs, out_data),
+            offset_of!(RawOutputs, out_last),
+            offset_of!(RawOutputs, trace_lost),
+            offset_of!(RawOutputs, atvalid),
+            offset_of!(RawOutputs, atbytes),
+            offset_of!(RawOutputs, atid),
+        ]
+        .iter()
+        .map(|&x| x as u64)
+        .collect();
+        for &v in Variant::all() {
+            assert_eq!(Rtl::new(v).shim_layout(), want, "variant {v}");
+        }
+    }
+
+    #[test]
+    fn variant_names_round_trip() {
+        for &v in Variant::all() {
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+        }
+        assert!("rv128".parse::<Variant>().is_err());
+    }
+
+    /// After reset, with trace disabled, the encoder presents nothing (`hdl/DESIGN.md`
+    /// item 3: reset clears everything).
+    #[test]
+    fn idle_after_reset() {
+        for &v in Variant::all() {
+            let mut rtl = Rtl::new(v);
+            rtl.reset(2);
+            let inputs = Inputs {
+                ready: true,
+                ..Inputs::default()
+            };
+            for _ in 0..20 {
+                let out = rtl.step(&inputs);
+                assert!(
+                    !out.out_valid && !out.atvalid && !out.trace_lost,
+                    "variant {v}: {out:?}"
+                );
+            }
+            assert_eq!(rtl.cycles(), 22);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! The encoder builds this crate compiles with Verilator (`hdl/src/top.rs`, [`generate`]):
+//! one named [`Variant`] per configuration and [`TopOptions`].
+//!
+//! This file is also compiled into the build script (`build.rs`), which generates and
+//! verilates the Verilog of every variant, so it depends on nothing but `etrace-hdl`.
+//!
+//! [`generate`]: etrace_hdl::top::generate
+
+use std::fmt;
+use std::str::FromStr;
+
+use etrace_hdl::config::Config;
+use etrace_hdl::top::{OutputKind, TopOptions};
+
+/// One verilated encoder build (`hdl/DESIGN.md`, "Configurations"; `hdl/src/top.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// `rv32`, encap byte stream of `etrace encode --framing encap` (no srcID, no
+    /// timestamp, 64-byte FIFO).
+    Rv32,
+    /// `rv64`, byte stream as [`Variant::Rv32`].
+    Rv64,
+    /// `rv32-itype3`, byte stream as [`Variant::Rv32`].
+    Rv32Itype3,
+    /// `rv64-itype3`, byte stream as [`Variant::Rv32`].
+    Rv64Itype3,
+    /// `rv32`, byte stream with a 4-bit srcID and the 2-byte timestamp, 16-byte FIFO.
+    Rv32Ts,
+    /// `rv32` with the ATB output, 32-bit ATDATA.
+    Rv32Atb,
+    /// `rv64` with the ATB output, 128-bit ATDATA.
+    Rv64Atb16,
+    /// [`Variant::Rv32`] with the deliberate fault (`TopOptions::inject_fault`: bit 0 of
+    /// every packed branch map flipped).
+    Rv32Fault,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 8] = [
+        Variant::Rv32,
+        Variant::Rv64,
+        Variant::Rv32Itype3,
+        Variant::Rv64Itype3,
+        Variant::Rv32Ts,
+        Variant::Rv32Atb,
+        Variant::Rv64Atb16,
+        Variant::Rv32Fault,
+    ];
+
+    /// Every variant (as [`Variant::ALL`]).
+    pub fn all() -> &'static [Variant] {
+        &Variant::ALL
+    }
+
+    /// The name: also the Verilator `--prefix` (`V<name>`) and the C symbol prefix.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Rv32 => "rv32",
+            Variant::Rv64 => "rv64",
+            Variant::Rv32Itype3 => "rv32_itype3",
+            Variant::Rv64Itype3 => "rv64_itype3",
+            Variant::Rv32Ts => "rv32_ts",
+            Variant::Rv32Atb => "rv32_atb",
+            Variant::Rv64Atb16 => "rv64_atb16",
+            Variant::Rv32Fault => "rv32_fault",
+        }
+    }
+
+    /// The hardware configuration (`hdl/DESIGN.md`, "Configurations").
+    pub fn config(self) -> Config {
+        match self {
+            Variant::Rv32 | Variant::Rv32Ts | Variant::Rv32Atb | Variant::Rv32Fault => Config::Rv32,
+            Variant::Rv64 | Variant::Rv64Atb16 => Config::Rv64,
+            Variant::Rv32Itype3 => Config::Rv32Itype3,
+            Variant::Rv64Itype3 => Config::Rv64Itype3,
+        }
+    }
+
+    /// The build-time options given to `etrace_hdl::top::generate`.
+    pub fn top_options(self) -> TopOptions {
+        let bytes = TopOptions::default();
+        match self {
+            Variant::Rv32 | Variant::Rv64 | Variant::Rv32Itype3 | Variant::Rv64Itype3 => bytes,
+            Variant::Rv32Ts => TopOptions {
+                src_bits: 4,
+                timestamp: true,
+                fifo_depth: 16,
+                ..bytes
+            },
+            Variant::Rv32Atb => TopOptions {
+                output: OutputKind::Atb { data_bytes: 4 },
+                ..bytes
+            },
+            Variant::Rv64Atb16 => TopOptions {
+                output: OutputKind::Atb { data_bytes: 16 },
+                ..bytes
+            },
+            Variant::Rv32Fault => TopOptions {
+                inject_fault: true,
+                ..bytes
+            },
+        }
+    }
+
+    /// Whether the output is the ATB port (ATVALID / ATDATA / ATBYTES / ATID) rather than the
+    /// byte stream.
+    pub fn is_atb(self) -> bool {
+        matches!(self.top_options().output, OutputKind::Atb { .. })
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not one of [`Variant::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownVariant(pub String);
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown RTL variant `{}` (expected one of", self.0)?;
+        for (i, v) in Variant::ALL.iter().enumerate() {
+            write!(f, "{}{}", if i == 0 { " " } else { ", " }, v.name())?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    /// The variant of a [`Variant::name`].
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| UnknownVariant(s.to_string()))
+    }
+}

@@ -1,0 +1,300 @@
+//! Shared stimulus and reference helpers of the co-simulation tests: real programs run on
+//! the hart model give the ingress records; the RTL sees one block every `gap + 1` cycles
+//! ([`GAP`] = 40 unless a test needs more; so no packet is ever dropped and the output
+//! never stalls), then trace is disabled.
+//!
+//! Cycle numbering: cycle 0 is the first cycle after reset (timestamp counter 0,
+//! `hdl/DESIGN.md` item 5). Block `i` is on the port in cycle `i * (gap + 1)`; trace_enable
+//! is high in cycles `0 .. T` with `T = n * (gap + 1)`.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use etrace_model::cycle::output_path::{OutputItem, OutputPath, OutputPathConfig};
+use etrace_model::encoder::{Encoder, EncoderOptions};
+use etrace_model::framing::encap::{EncapConfig, EncapWriter};
+use etrace_model::hart::{Hart, HartConfig};
+use etrace_model::ingress::{IngressRecord, ItypeWidth};
+use etrace_model::packet::{pack, TeInst};
+use etrace_model::params::Params;
+use etrace_tb::{Inputs, Outputs, Rtl};
+
+/// Idle cycles after each block: enough for the serializer to drain two packets.
+pub const GAP: u64 = 40;
+
+/// Cycles run after trace_enable falls: the two final decisions and the drain.
+pub const TAIL: u64 = 400;
+
+/// Cycles of reset before cycle 0.
+pub const RESET_CYCLES: u32 = 2;
+
+/// Records taken from one program: whole programs except the two long ones (`recursion`,
+/// `workload`: 0.17 and 1.6 M records), which are cut to keep each test under a minute
+/// (about 1 M RTL cycles per second).
+pub const MAX_RECORDS: usize = 100_000;
+
+/// The ingress records of `programs/elf/<name>.elf` on the hart model (at most
+/// [`MAX_RECORDS`]).
+pub fn records(name: &str, itype_width: ItypeWidth) -> Vec<IngressRecord> {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../programs/elf/{name}.elf"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let config = HartConfig {
+        itype_width,
+        ..HartConfig::default()
+    };
+    let mut hart = Hart::from_elf(&bytes, config).unwrap();
+    let mut records = Vec::new();
+    hart.run(&mut records).unwrap();
+    records.truncate(MAX_RECORDS);
+    records
+}
+
+/// The cycle in which block `i` is on the port, `gap` idle cycles after each block.
+pub fn block_cycle(i: usize, gap: u64) -> u64 {
+    i as u64 * (gap + 1)
+}
+
+/// The first cycle with trace_enable low, for `n` blocks.
+pub fn disable_cycle(n: usize, gap: u64) -> u64 {
+    block_cycle(n, gap)
+}
+
+/// Drives `rtl` (reset first) with `records` under `options`, `gap` idle cycles after each
+/// block, ready always high, and calls `each(cycle, outputs)` for every cycle from 0 to
+/// `disable_cycle + TAIL`. `base` gives the other inputs (srcID, ATID).
+pub fn drive(
+    rtl: &mut Rtl,
+    records: &[IngressRecord],
+    options: &EncoderOptions,
+    gap: u64,
+    base: Inputs,
+    mut each: impl FnMut(u64, &Outputs),
+) {
+    rtl.reset(RESET_CYCLES);
+    let mut inputs = base;
+    inputs.set_options(options);
+    inputs.ready = true;
+    let disable = disable_cycle(records.len(), gap);
+    let stride = gap + 1;
+    for cycle in 0..disable + TAIL {
+        let block = (cycle % stride == 0)
+            .then(|| records.get((cycle / stride) as usize))
+            .flatten();
+        inputs.set_block(block);
+        inputs.trace_enable = cycle < disable;
+        let out = rtl.step(&inputs);
+        each(cycle, &out);
+    }
+}
+
+/// The bytes taken from a byte-stream variant over a whole run; asserts `trace_lost` never
+/// rises.
+pub fn rtl_bytes(
+    rtl: &mut Rtl,
+    records: &[IngressRecord],
+    options: &EncoderOptions,
+    base: Inputs,
+) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    drive(rtl, records, options, GAP, base, |cycle, out| {
+        assert!(!out.trace_lost, "trace_lost in cycle {cycle}");
+        if out.out_valid {
+            bytes.push(out.out_data);
+        }
+    });
+    bytes
+}
+
+/// One te_inst packet of the model with its payload and the cycle in which the hardware
+/// produces it (`hdl/DESIGN.md` items 2 and 3).
+#[derive(Debug, Clone)]
+pub struct TimedPacket {
+    /// The production (push) cycle.
+    pub cycle: u64,
+    /// The packet.
+    pub packet: TeInst,
+    /// `pack(packet)`.
+    pub payload: Vec<u8>,
+}
+
+/// The model's packets for the schedule of [`drive`] with `gap`, each with its production
+/// cycle: the
+/// enable support packet in cycle 0 (item 3), the decision for block `i` in the cycle
+/// after it was shifted in (item 2), the two finish decisions in the two cycles after
+/// trace_enable falls (item 3). Also checks they are exactly `Encoder::encode_all`'s.
+pub fn timed_packets(
+    params: &Params,
+    options: EncoderOptions,
+    records: &[IngressRecord],
+    gap: u64,
+) -> Vec<TimedPacket> {
+    let mut out = Vec::new();
+    let mut add = |cycle: u64, enc: &mut Encoder| {
+        for p in enc.take_packets() {
+            let payload = pack(&p.packet, params).unwrap().bytes;
+            out.push(TimedPacket {
+                cycle,
+                packet: p.packet,
+                payload,
+            });
+        }
+    };
+    let mut enc = Encoder::new(params, options).unwrap();
+    add(0, &mut enc);
+    for (i, r) in records.iter().enumerate() {
+        enc.push(r);
+        add(block_cycle(i, gap) + 1, &mut enc);
+    }
+    let t = disable_cycle(records.len(), gap);
+    assert!(enc.finish_step());
+    add(t + 1, &mut enc);
+    assert!(enc.finish_step());
+    add(t + 2, &mut enc);
+    let all = Encoder::encode_all(params, options, records).unwrap();
+    assert_eq!(
+        all.iter().map(|p| &p.packet).collect::<Vec<_>>(),
+        out.iter().map(|p| &p.packet).collect::<Vec<_>>(),
+        "stepwise packets equal encode_all's"
+    );
+    out
+}
+
+/// The model's encap stream as `etrace encode --framing encap` writes it: `encode_all`,
+/// then `EncapWriter` (no srcID, no timestamp, a sync sequence every 4096 bytes). Also
+/// returns, per packet, the byte range it occupies (its sync sequence included) and the
+/// packet.
+pub fn model_encap(
+    params: &Params,
+    options: EncoderOptions,
+    records: &[IngressRecord],
+) -> (Vec<u8>, Vec<(std::ops::Range<usize>, TeInst)>) {
+    let packets = Encoder::encode_all(params, options, records).unwrap();
+    let mut writer = EncapWriter::new(EncapConfig::default(), 4096);
+    let mut spans = Vec::new();
+    for p in packets {
+        let start = writer.bytes().len();
+        let payload = pack(&p.packet, params).unwrap().bytes;
+        writer.write(&payload, 0, None).unwrap();
+        spans.push((start..writer.bytes().len(), p.packet));
+    }
+    (writer.into_bytes(), spans)
+}
+
+/// Asserts two byte streams are equal, naming the first difference.
+pub fn assert_same_bytes(what: &str, got: &[u8], want: &[u8]) {
+    let first = got.iter().zip(want).position(|(a, b)| a != b);
+    assert!(
+        first.is_none() && got.len() == want.len(),
+        "{what}: first difference at byte {first:?} (RTL {} bytes, model {} bytes)",
+        got.len(),
+        want.len()
+    );
+}
+
+/// The run-time option sets the tests cycle through (`branchTrace.adoc`, "Optional and
+/// run-time configurable modes").
+pub fn option_sets() -> Vec<EncoderOptions> {
+    let d = EncoderOptions::default();
+    vec![
+        d,
+        EncoderOptions {
+            full_address: true,
+            ..d
+        },
+        EncoderOptions {
+            implicit_exception: true,
+            resync_max: 64,
+            ..d
+        },
+        EncoderOptions {
+            sijump: true,
+            resync_max: 0,
+            ..d
+        },
+    ]
+}
+
+/// The program names built for `arch` ("rv32" or "rv64"), sorted.
+pub fn programs(arch: &str) -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs/elf");
+    let suffix = format!("-{arch}.elf");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().ok()?;
+            name.strip_suffix(&suffix).map(|s| format!("{s}-{arch}"))
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// The RTL's port in one cycle as the model's [`OutputItem`] (ATDATA above ATBYTES is
+/// not compared: those bytes are not valid).
+pub fn presented(out: &Outputs, atb: bool) -> Option<OutputItem> {
+    if atb {
+        out.atvalid.then(|| {
+            let bits = (u32::from(out.atbytes) + 1) * 8;
+            let mask = if bits >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << bits) - 1
+            };
+            OutputItem::Beat(etrace_model::framing::atb::AtbBeat {
+                atid: out.atid,
+                atbytes: out.atbytes,
+                atdata: out.atdata & mask,
+            })
+        })
+    } else {
+        out.out_valid.then_some(OutputItem::Byte {
+            data: out.out_data,
+            last: out.out_last,
+        })
+    }
+}
+
+/// Runs `rtl` on the schedule of [`drive`] and checks its port in every cycle against the
+/// model's cycle-accurate output path (`etrace_model::cycle::output_path`, `hdl/DESIGN.md`
+/// items 4-8) fed with the model's packets at their production cycles ([`timed_packets`]).
+/// Returns the items the consumer took.
+#[allow(clippy::too_many_arguments)]
+pub fn check_cycle_exact(
+    rtl: &mut Rtl,
+    records: &[IngressRecord],
+    options: &EncoderOptions,
+    gap: u64,
+    base: Inputs,
+    timed: &[TimedPacket],
+    config: OutputPathConfig,
+    what: &str,
+) -> Vec<OutputItem> {
+    let atb = rtl.variant().is_atb();
+    let mut path = OutputPath::new(config).unwrap();
+    let mut next = 0;
+    let mut taken = Vec::new();
+    drive(rtl, records, options, gap, base, |cycle, out| {
+        assert!(!out.trace_lost, "{what}: trace_lost in cycle {cycle}");
+        assert_eq!(
+            presented(out, atb),
+            path.presented(),
+            "{what}: output port in cycle {cycle}"
+        );
+        let start = next;
+        while next < timed.len() && timed[next].cycle == cycle {
+            next += 1;
+        }
+        let pushes: Vec<&[u8]> = timed[start..next]
+            .iter()
+            .map(|p| p.payload.as_slice())
+            .collect();
+        if let Some(item) = path.cycle(&pushes, true).unwrap() {
+            taken.push(item);
+        }
+    });
+    assert_eq!(next, timed.len(), "{what}: every packet was pushed");
+    assert!(path.is_idle(), "{what}: the output path drained");
+    taken
+}

@@ -1,0 +1,239 @@
+//! The RTL-against-model regression (`etrace_tb::cosim`, `hdl/DESIGN.md` "Cycle contract"):
+//! every test program on the RV32 and RV64 builds (and the itype-3, timestamp and ATB
+//! builds), with and without output back-pressure and idle cycles, port equal to the cycle
+//! model in every cycle and the RTL's trace decoding to the hart's execution; a random
+//! ingress stream of more than ten million cycles; and the deliberately faulty build caught
+//! with a full report.
+
+use std::path::PathBuf;
+
+use etrace_model::decoder::pcs::push_record_steps;
+use etrace_model::decoder::{DecoderConfig, ProgramImage, TrapVectors};
+use etrace_model::encoder::EncoderOptions;
+use etrace_model::hart::{Hart, HartConfig};
+use etrace_model::ingress::random::{RandomStream, RandomStreamConfig};
+use etrace_model::ingress::{IngressRecord, ItypeWidth};
+use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
+use etrace_tb::cosim::{run, CosimConfig, CosimError, StallConfig};
+use etrace_tb::Variant;
+
+/// Every test program, without the `-rv32` / `-rv64` suffix.
+const PROGRAMS: [&str; 9] = [
+    "fnptr_switch",
+    "loops",
+    "minimal",
+    "privilege",
+    "recursion",
+    "tailcall",
+    "timer",
+    "traps",
+    "workload",
+];
+
+fn program(name: &str, width: ItypeWidth) -> (Vec<IngressRecord>, ExpectedExecution) {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../programs/elf/{name}.elf"));
+    let bytes = std::fs::read(&path).unwrap();
+    let config = HartConfig {
+        itype_width: width,
+        ..HartConfig::default()
+    };
+    let mut hart = Hart::from_elf(&bytes, config).unwrap();
+    let mut records = Vec::new();
+    let mut steps = Vec::new();
+    hart.run(&mut |r: &IngressRecord, _: u32| {
+        push_record_steps(&mut steps, r);
+        records.push(*r);
+    })
+    .unwrap();
+    let expected = ExpectedExecution {
+        image: ProgramImage::from_elf(&bytes).unwrap(),
+        steps,
+        decoder: DecoderConfig {
+            trap_vectors: Some(TrapVectors {
+                mtvec: hart.read_csr(0x305).unwrap_or(0),
+                stvec: hart.read_csr(0x105).unwrap_or(0),
+            }),
+            ..DecoderConfig::default()
+        },
+    };
+    (records, expected)
+}
+
+/// Co-simulates `name` on `variant`: port equal in every cycle, every byte decoded and
+/// checked against the hart. Returns (packets, dropped).
+fn check_program(
+    name: &str,
+    variant: Variant,
+    options: EncoderOptions,
+    stall: StallConfig,
+) -> (u64, u64) {
+    let width = if variant.config().itype_width() == 3 {
+        ItypeWidth::W3
+    } else {
+        ItypeWidth::W4
+    };
+    let (records, expected) = program(name, width);
+    let mut config = CosimConfig::new(variant);
+    config.options = options;
+    config.stall = stall;
+    config.src_id = 0xb;
+    let outcome = match run(&config, records.iter().copied(), &mut |_, _| {}) {
+        Ok(o) => o,
+        Err(e) => panic!("{name} on {variant}: {e}"),
+    };
+    let s = outcome.stats;
+    assert_eq!(s.blocks, records.len() as u64, "{name} on {variant}");
+    let events = outcome.stream.payloads(&config.output());
+    let summary = check_decoded(&variant.config().params(), &events, &expected)
+        .unwrap_or_else(|e| panic!("{name} on {variant}: {e}"));
+    if s.dropped == 0 {
+        assert_eq!(
+            summary.steps as usize,
+            expected.steps.len(),
+            "{name} on {variant}: the whole execution decoded"
+        );
+    } else {
+        // Blocks in every cycle overflow the queue even without back-pressure; each run
+        // between losses was checked against the hart above.
+        assert!(summary.steps > 0, "{name} on {variant}: something decoded");
+    }
+    (s.packets, s.dropped)
+}
+
+const NO_STALL: StallConfig = StallConfig {
+    stall_probability: 0.0,
+    idle_probability: 0.0,
+    seed: 1,
+};
+
+const BACK_PRESSURE: StallConfig = StallConfig {
+    stall_probability: 0.6,
+    idle_probability: 0.3,
+    seed: 7,
+};
+
+#[test]
+fn every_program_rv32_and_rv64_without_back_pressure() {
+    for name in PROGRAMS {
+        for (suffix, variant) in [("rv32", Variant::Rv32), ("rv64", Variant::Rv64)] {
+            let (packets, _) = check_program(
+                &format!("{name}-{suffix}"),
+                variant,
+                EncoderOptions::default(),
+                NO_STALL,
+            );
+            assert!(packets > 2, "{name}-{suffix}");
+        }
+    }
+}
+
+#[test]
+fn every_program_rv32_and_rv64_with_back_pressure() {
+    let mut dropped = 0;
+    for name in PROGRAMS {
+        for (suffix, variant) in [("rv32", Variant::Rv32), ("rv64", Variant::Rv64)] {
+            dropped += check_program(
+                &format!("{name}-{suffix}"),
+                variant,
+                EncoderOptions::default(),
+                BACK_PRESSURE,
+            )
+            .1;
+        }
+    }
+    assert!(dropped > 0, "back-pressure drops packets ({dropped})");
+}
+
+#[test]
+fn itype3_timestamp_and_atb_builds_with_options_and_back_pressure() {
+    let full = EncoderOptions {
+        full_address: true,
+        implicit_exception: true,
+        sijump: true,
+        resync_max: 16,
+        ..EncoderOptions::default()
+    };
+    for (name, variant, options) in [
+        ("fnptr_switch-rv32", Variant::Rv32Itype3, full),
+        ("traps-rv64", Variant::Rv64Itype3, full),
+        ("privilege-rv32", Variant::Rv32Ts, EncoderOptions::default()),
+        ("timer-rv32", Variant::Rv32Ts, full),
+        (
+            "fnptr_switch-rv32",
+            Variant::Rv32Atb,
+            EncoderOptions::default(),
+        ),
+        ("recursion-rv64", Variant::Rv64Atb16, full),
+    ] {
+        check_program(name, variant, options, NO_STALL);
+        check_program(name, variant, options, BACK_PRESSURE);
+    }
+}
+
+#[test]
+fn random_ingress_stream_of_ten_million_cycles_matches_the_model() {
+    let config_for = |variant: Variant, seed| {
+        let mut c = CosimConfig::new(variant);
+        c.stall = StallConfig {
+            stall_probability: 0.35,
+            idle_probability: 0.25,
+            seed,
+        };
+        c.options.resync_max = 64;
+        c
+    };
+    let stream = |variant: Variant, seed| {
+        RandomStream::new(
+            RandomStreamConfig::for_params(&variant.config().params()),
+            seed,
+        )
+    };
+    let config = config_for(Variant::Rv32, 21);
+    let records = stream(Variant::Rv32, 21).take(8_000_000);
+    let outcome = run(&config, records, &mut |_, _| {}).unwrap_or_else(|e| panic!("{e}"));
+    let s = outcome.stats;
+    assert!(s.cycles >= 10_000_000, "{} cycles", s.cycles);
+    assert!(s.packets > 100_000 && s.dropped > 1000, "{s:?}");
+    // A shorter run of the other builds' corners.
+    for variant in [
+        Variant::Rv64,
+        Variant::Rv32Itype3,
+        Variant::Rv64Itype3,
+        Variant::Rv32Ts,
+        Variant::Rv64Atb16,
+    ] {
+        let config = config_for(variant, 5);
+        let records = stream(variant, 5).take(200_000);
+        run(&config, records, &mut |_, _| {}).unwrap_or_else(|e| panic!("{variant}: {e}"));
+    }
+}
+
+#[test]
+fn injected_branch_map_fault_is_reported_with_bytes_packets_and_waveform() {
+    let (records, _) = program("fnptr_switch-rv32", ItypeWidth::W4);
+    let dir = std::env::temp_dir().join(format!("etrace-fault-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut config = CosimConfig::new(Variant::Rv32Fault);
+    config.mismatch_wave_dir = dir.clone();
+    let err = run(&config, records.iter().copied(), &mut |_, _| {}).unwrap_err();
+    let CosimError::Mismatch(m) = err else {
+        panic!("expected a mismatch, got {err}")
+    };
+    let text = m.to_string();
+    assert!(m.byte.is_some(), "{text}");
+    assert_ne!(m.bytes.0, m.bytes.1, "{text}");
+    let (rtl, model) = (m.packets.0.clone().unwrap(), m.packets.1.clone().unwrap());
+    assert_eq!(rtl.index, model.index, "{text}");
+    assert!(model.decoded.starts_with("Branch("), "{text}");
+    assert_ne!(rtl.payload, model.payload, "{text}");
+    let (path, from, to) = m.wave.clone().unwrap();
+    assert!(from <= m.cycle && m.cycle < to, "{text}");
+    let vcd = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        vcd.contains("$enddefinitions") && vcd.contains("out_data"),
+        "{text}"
+    );
+    assert!(text.contains("first differing byte"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
