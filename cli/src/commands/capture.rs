@@ -1,0 +1,431 @@
+//! `etrace capture --serial DEV --baud N --elf PROG.elf [decode options]` (`CONVENTIONS.md`):
+//! reads a board's UART byte stream live (the encap stream of `hdl/src/board`,
+//! `e-trace-encap/encapsulation.adoc`), deframes and decodes it as it arrives
+//! (`decoder.adoc`) and writes the trace as `etrace decode` does (`--format
+//! elements|pcs|spike-csv|json`), with a progress line on stderr when it is a terminal.
+//!
+//! It stops at the end of the stream (end of file, the device hung up), after
+//! `--max-bytes`, after `--timeout` seconds without a byte, after `--duration` seconds,
+//! or on Ctrl-C. The stream is entered at an arbitrary byte: decoding starts after the
+//! first synchronisation sequence, unless `--synced` says the first byte is a packet
+//! header. Exit codes as `etrace decode`: 0 without decode errors; 1 when there were any
+//! (framing errors, a packet cut off by the end of the stream) or when nothing was
+//! received; 2 for bad input or usage (device, ELF, options).
+
+mod live;
+mod serial;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use etrace_model::decoder::stream::PayloadEvent;
+use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
+use etrace_model::framing::FramingKind;
+use etrace_model::isa::Xlen;
+use etrace_model::packet::unpack_with;
+use etrace_model::params::Params;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::decode::{load_image, parse_address, DecodeFormat};
+use super::element_text::{
+    element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
+};
+use super::framing_args::FramingArgs;
+use super::io::{create_output, load_params};
+use crate::error::{CliError, InputContext};
+use live::LiveDeframer;
+use serial::{ReadOutcome, Source};
+
+/// Arguments of `etrace capture`.
+#[derive(Args)]
+pub struct CaptureArgs {
+    /// The board's serial device (e.g. /dev/ttyUSB1), or any readable file or FIFO.
+    #[arg(long, value_name = "DEV")]
+    pub serial: PathBuf,
+    /// Baud rate (8N1) of a serial device: a standard rate such as 115200 or 3000000.
+    #[arg(long, value_name = "N", default_value_t = 115_200)]
+    pub baud: u32,
+    /// The traced program (statically linked ELF); repeat for more programs.
+    #[arg(long, value_name = "PROG.elf", required = true)]
+    pub elf: Vec<PathBuf>,
+    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN.
+    #[arg(long, value_name = "P")]
+    pub params: Option<PathBuf>,
+    /// Transport framing: encap (the only framing of a byte stream from a board).
+    #[arg(long, value_name = "encap", default_value = "encap")]
+    pub framing: FramingKind,
+    /// Width of the encap `srcID` field in bits (0-16).
+    #[arg(long, value_name = "B", default_value_t = 0)]
+    pub src_bits: u8,
+    /// The packets carry a timestamp of `--timestamp-bytes` bytes.
+    #[arg(long)]
+    pub timestamp: bool,
+    /// Timestamp length T in bytes (1-8).
+    #[arg(long, value_name = "T", default_value_t = 2)]
+    pub timestamp_bytes: u8,
+    /// The first byte read is a packet header (a stream read from its start, as
+    /// `etrace decode` reads a file); by default decoding starts after the first
+    /// synchronisation sequence.
+    #[arg(long)]
+    pub synced: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DecodeFormat::Elements)]
+    pub format: DecodeFormat,
+    /// Write the output here instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// Also save the raw bytes received here (to decode them again with `etrace decode`).
+    #[arg(long, value_name = "FILE")]
+    pub raw: Option<PathBuf>,
+    /// `mtvec` of the traced program (implicit exception mode).
+    #[arg(long, value_name = "ADDR", value_parser = parse_address)]
+    pub mtvec: Option<u64>,
+    /// `stvec` of the traced program (implicit exception mode, traps into S-mode).
+    #[arg(long, value_name = "ADDR", value_parser = parse_address)]
+    pub stvec: Option<u64>,
+    /// Stop after this many bytes.
+    #[arg(long, value_name = "N")]
+    pub max_bytes: Option<u64>,
+    /// Stop after this many seconds without a byte.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Stop after this many seconds in all.
+    #[arg(long, value_name = "SECONDS")]
+    pub duration: Option<f64>,
+}
+
+/// Set by the SIGINT handler: stop reading and finish the output.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+extern "C" fn on_sigint(_: libc::c_int) {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+    // A second Ctrl-C ends the process at once.
+    // SAFETY: signal() is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
+}
+
+/// Why reading stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// End of file or hang-up.
+    End,
+    /// `--max-bytes`.
+    MaxBytes,
+    /// `--timeout`.
+    Timeout,
+    /// `--duration`.
+    Duration,
+    /// Ctrl-C.
+    Interrupted,
+}
+
+impl Stop {
+    fn text(self) -> &'static str {
+        match self {
+            Stop::End => "end of stream",
+            Stop::MaxBytes => "--max-bytes reached",
+            Stop::Timeout => "--timeout without data",
+            Stop::Duration => "--duration elapsed",
+            Stop::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// A duration option in seconds.
+fn seconds(value: Option<f64>, option: &str) -> Result<Option<Duration>, CliError> {
+    value
+        .map(|s| {
+            Duration::try_from_secs_f64(s)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| {
+                    CliError::input(format!("{s} is not a positive number of seconds"), option)
+                })
+        })
+        .transpose()
+}
+
+/// Writes trace elements as they come, in `etrace decode`'s formats.
+enum Sink<'a> {
+    /// `elements`, `pcs` or `json`: one line per element or instruction.
+    Lines(DecodeFormat, &'a ProgramImage, Box<dyn Write>),
+    /// `spike-csv`.
+    Spike(SpikeRows<'a, Box<dyn Write>>),
+}
+
+impl<'a> Sink<'a> {
+    fn new(
+        format: DecodeFormat,
+        image: &'a ProgramImage,
+        out: Box<dyn Write>,
+    ) -> std::io::Result<Self> {
+        Ok(match format {
+            DecodeFormat::SpikeCsv => Sink::Spike(SpikeRows::new(image, out)?),
+            other => Sink::Lines(other, image, out),
+        })
+    }
+
+    fn element(&mut self, e: &TraceElement) -> Result<(), ExpandError> {
+        match self {
+            Sink::Spike(rows) => rows.element(e),
+            Sink::Lines(DecodeFormat::Json, _, out) => Ok(writeln!(out, "{}", element_json(e))?),
+            Sink::Lines(DecodeFormat::Pcs, image, out) => match e {
+                TraceElement::Range { first, count, .. } => {
+                    for_each_insn(image, *first, *count, |pc| writeln!(out, "{pc:#x}"))
+                }
+                _ => Ok(()),
+            },
+            Sink::Lines(_, _, out) => Ok(writeln!(out, "{}", element_line(e, OffsetUnit::Byte))?),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Sink::Lines(_, _, out) => out.flush(),
+            // Rows are held back until the next element says whether they trapped.
+            Sink::Spike(_) => Ok(()),
+        }
+    }
+
+    fn finish(self) -> std::io::Result<()> {
+        match self {
+            Sink::Lines(_, _, mut out) => out.flush(),
+            Sink::Spike(rows) => rows.finish()?.flush(),
+        }
+    }
+}
+
+/// The decoding side: te_inst payloads -> decoder -> output, with the counts of the
+/// progress line.
+struct Decoding<'a> {
+    decoder: TeDecoder<'a>,
+    params: Params,
+    sink: Sink<'a>,
+    out_name: String,
+    packets: u64,
+    /// `decode-error` lines (as `etrace decode` lists them).
+    errors: Vec<String>,
+    /// The output stopped at an address outside the programs (as `etrace decode`).
+    output_stopped: bool,
+}
+
+impl Decoding<'_> {
+    fn events(&mut self, events: &[PayloadEvent]) -> Result<(), CliError> {
+        for event in events {
+            match event {
+                PayloadEvent::Payload { offset, bytes } => {
+                    match unpack_with(bytes, &self.params, &self.decoder.options()) {
+                        Ok(packet) => self.decoder.process(&packet, self.packets, Some(*offset)),
+                        Err(e) => self
+                            .decoder
+                            .fail(self.packets, Some(*offset), e.to_string()),
+                    }
+                    self.packets += 1;
+                }
+                PayloadEvent::Error { offset, reason } => {
+                    self.decoder.fail(self.packets, *offset, reason.clone());
+                }
+            }
+        }
+        self.write(false)
+    }
+
+    fn write(&mut self, flush: bool) -> Result<(), CliError> {
+        for e in self.decoder.take_elements(flush) {
+            if matches!(e, TraceElement::DecodeError { .. }) {
+                self.errors.push(element_line(&e, OffsetUnit::Byte));
+            }
+            if self.output_stopped {
+                continue;
+            }
+            match self.sink.element(&e) {
+                Ok(()) => {}
+                Err(ExpandError::Io(err)) => return Err(CliError::input(err, &self.out_name)),
+                Err(ExpandError::NotInImage(a)) => {
+                    self.errors.push(format!(
+                        "decode-error: no instruction in the programs at {a:#x}"
+                    ));
+                    self.output_stopped = true;
+                }
+            }
+        }
+        self.sink
+            .flush()
+            .map_err(|e| CliError::input(e, &self.out_name))
+    }
+}
+
+/// Runs `etrace capture`.
+pub fn run(args: CaptureArgs) -> Result<(), CliError> {
+    if args.framing != FramingKind::Encap {
+        return Err(CliError::input(
+            "capture reads encap byte streams only (the framing of the board builds)",
+            "--framing",
+        ));
+    }
+    let framing = FramingArgs {
+        framing: FramingKind::Encap,
+        src_bits: args.src_bits,
+        src_id: None,
+        timestamp: args.timestamp,
+        timestamp_bytes: args.timestamp_bytes,
+        atb_bits: 32,
+        sync_interval: 0,
+    };
+    let encap = framing.encap()?;
+    let timeout = seconds(args.timeout, "--timeout")?;
+    let duration = seconds(args.duration, "--duration")?;
+    let image = load_image(&args.elf)?;
+    let xlen = if image.xlen() == Some(Xlen::X32) {
+        32
+    } else {
+        64
+    };
+    let params = load_params(args.params.as_deref(), xlen)?;
+    let device = args.serial.display().to_string();
+    let mut source = Source::open(&args.serial, args.baud).map_err(|e| {
+        let place = if matches!(e, serial::SerialError::Baud(_)) {
+            "--baud".to_string()
+        } else {
+            device.clone()
+        };
+        CliError::input(e, place)
+    })?;
+    let mut raw = match &args.raw {
+        Some(p) => Some(create_output(p)?),
+        None => None,
+    };
+    let out_name = args
+        .output
+        .as_deref()
+        .map_or("standard output".to_string(), |p| p.display().to_string());
+    let out: Box<dyn Write> = match &args.output {
+        Some(p) => Box::new(create_output(p)?),
+        None => Box::new(std::io::BufWriter::new(std::io::stdout())),
+    };
+    let config = DecoderConfig {
+        trap_vectors: (args.mtvec.is_some() || args.stvec.is_some()).then(|| TrapVectors {
+            mtvec: args.mtvec.unwrap_or(0),
+            stvec: args.stvec.unwrap_or(0),
+        }),
+        ..DecoderConfig::default()
+    };
+    let mut decoding = Decoding {
+        decoder: TeDecoder::new(&image, &params, config),
+        params: params.clone(),
+        sink: Sink::new(args.format, &image, out).at(&out_name)?,
+        out_name,
+        packets: 0,
+        errors: Vec::new(),
+        output_stopped: false,
+    };
+    let mut deframer = LiveDeframer::new(encap, args.synced);
+
+    // SAFETY: installs a handler that only stores to an atomic and calls signal().
+    unsafe {
+        libc::signal(
+            libc::SIGINT,
+            on_sigint as extern "C" fn(libc::c_int) as usize,
+        );
+    }
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} capture {msg} [{elapsed_precise}]")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    let started = Instant::now();
+    let mut last_byte = started;
+    let mut total = 0u64;
+    let mut buf = vec![0u8; 1 << 16];
+    let stop = loop {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            break Stop::Interrupted;
+        }
+        let now = Instant::now();
+        if duration.is_some_and(|d| now - started >= d) {
+            break Stop::Duration;
+        }
+        if timeout.is_some_and(|t| now - last_byte >= t) {
+            break Stop::Timeout;
+        }
+        let room = match args.max_bytes {
+            Some(max) if total >= max => break Stop::MaxBytes,
+            Some(max) => buf.len().min((max - total) as usize),
+            None => buf.len(),
+        };
+        let outcome = source
+            .read(&mut buf[..room], Duration::from_millis(100))
+            .at(&device)?;
+        match outcome {
+            ReadOutcome::Bytes(n) => {
+                let bytes = &buf[..n];
+                total += n as u64;
+                last_byte = Instant::now();
+                if let (Some(file), Some(path)) = (raw.as_mut(), &args.raw) {
+                    file.write_all(bytes).at(path.display())?;
+                }
+                let events = deframer.push(bytes);
+                decoding.events(&events)?;
+                bar.set_message(format!(
+                    "{device}: {total} bytes, {} packets, {} instructions, {} decode errors",
+                    decoding.packets,
+                    decoding.decoder.instructions(),
+                    decoding.errors.len()
+                ));
+                bar.tick();
+            }
+            ReadOutcome::Idle => bar.tick(),
+            ReadOutcome::End => break Stop::End,
+        }
+    };
+    // SAFETY: restores the default action.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
+    let pending = deframer.pending();
+    let events = deframer.finish(stop == Stop::End);
+    decoding.events(&events)?;
+    decoding.write(true)?;
+    let Decoding {
+        sink,
+        out_name,
+        packets,
+        errors,
+        decoder,
+        ..
+    } = decoding;
+    sink.finish().at(&out_name)?;
+    if let (Some(file), Some(path)) = (raw.as_mut(), &args.raw) {
+        file.flush().at(path.display())?;
+    }
+    let undecoded = if stop != Stop::End && pending > 0 {
+        format!(", {pending} bytes of an incomplete last packet not decoded")
+    } else {
+        String::new()
+    };
+    bar.finish_with_message(format!(
+        "{device}: {total} bytes, {packets} packets, {} instructions, {} decode errors ({}{undecoded})",
+        decoder.instructions(),
+        errors.len(),
+        stop.text()
+    ));
+    if total == 0 {
+        return Err(CliError::check(
+            format!("no bytes received ({})", stop.text()),
+            device,
+        ));
+    }
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let mut err = CliError::check(format!("{} decode errors", errors.len()), device);
+    for line in errors.iter().take(20) {
+        err = err.with_context(line);
+    }
+    Err(err)
+}

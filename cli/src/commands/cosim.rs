@@ -1,0 +1,278 @@
+//! `etrace cosim`: the hart model's ingress stream (or a seeded random stream) drives the
+//! verilated encoder RTL and the model's cycle-accurate encoder with the same inputs, cycle
+//! by cycle, under optional random idle cycles and output back-pressure; the output ports
+//! must agree in every cycle (`hdl/DESIGN.md`, "Cycle contract"), and for a program the
+//! RTL's bytes are decoded and checked against the hart's execution.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Instant;
+
+use clap::Args;
+use etrace_hdl::config::Config;
+use etrace_model::decoder::pcs::{push_record_steps, Step};
+use etrace_model::decoder::{DecoderConfig, ProgramImage, TrapVectors};
+use etrace_model::hart::{Hart, HartConfig};
+use etrace_model::ingress::random::{RandomStream, RandomStreamConfig};
+use etrace_model::ingress::{IngressRecord, ItypeWidth};
+use etrace_model::isa::Xlen;
+use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
+use etrace_tb::cosim::{self, CosimConfig, CosimError, Outcome, StallConfig};
+use etrace_tb::Variant;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::encoder_args::EncoderArgs;
+use crate::error::{CliError, InputContext};
+
+/// Arguments of `etrace cosim`.
+#[derive(Args)]
+pub struct CosimArgs {
+    /// Statically linked RISC-V ELF program, run on the hart model (omit with `--random`).
+    #[arg(required_unless_present = "random")]
+    pub elf: Option<PathBuf>,
+    /// Hardware configuration: rv32, rv64, rv32-itype3, rv64-itype3 (default: from the
+    /// ELF's XLEN).
+    #[arg(long, value_name = "CONFIG")]
+    pub config: Option<String>,
+    /// A specific verilated build instead of the configuration's byte-stream build:
+    /// rv32-ts (4-bit srcID, timestamps, 16-byte FIFO), rv32-atb, rv64-atb16, rv32-fault
+    /// (a deliberate branch-map fault).
+    #[arg(long, value_name = "NAME", conflicts_with = "config")]
+    pub variant: Option<String>,
+    /// Instead of a program: N records of a seeded random ingress stream.
+    #[arg(long, value_name = "N", conflicts_with = "elf")]
+    pub random: Option<u64>,
+    /// Encoder run-time options (on the encoder's option ports).
+    #[command(flatten)]
+    pub encoder: EncoderArgs,
+    /// Probability that the output is not ready in a cycle.
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    pub stall_probability: f64,
+    /// Probability of an idle cycle before each ingress block.
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    pub idle_probability: f64,
+    /// Seed of the random stalls, idle cycles and random stream.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// `src_id` input (its low srcID bits are sent by builds with a srcID).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub src_id: u16,
+    /// Write the RTL's waveform (VCD) here: the whole run, or on a mismatch the cycles
+    /// around it (default then: a file in the temporary directory).
+    #[arg(long, value_name = "OUT")]
+    pub wave: Option<PathBuf>,
+    /// Stop with an error after this many retired instructions of the program.
+    #[arg(long, default_value_t = 100_000_000)]
+    pub max_instructions: u64,
+}
+
+fn probability(p: f64, option: &str) -> Result<f64, CliError> {
+    if (0.0..1.0).contains(&p) {
+        Ok(p)
+    } else {
+        Err(CliError::input(
+            format!("probability {p} is not in [0, 1)"),
+            option,
+        ))
+    }
+}
+
+/// The verilated build for `--config` / `--variant` and the ELF's XLEN.
+fn variant(args: &CosimArgs, xlen: Option<u32>) -> Result<Variant, CliError> {
+    if let Some(name) = &args.variant {
+        return Variant::from_str(&name.replace('-', "_")).at("--variant");
+    }
+    let config = match &args.config {
+        Some(name) => Config::from_name(name).at("--config")?,
+        None if xlen == Some(64) => Config::Rv64,
+        None => Config::Rv32,
+    };
+    Ok(match config {
+        Config::Rv32 => Variant::Rv32,
+        Config::Rv64 => Variant::Rv64,
+        Config::Rv32Itype3 => Variant::Rv32Itype3,
+        Config::Rv64Itype3 => Variant::Rv64Itype3,
+    })
+}
+
+fn xlen_bits(xlen: Xlen) -> u32 {
+    match xlen {
+        Xlen::X32 => 32,
+        Xlen::X64 => 64,
+    }
+}
+
+/// The program's ingress records and what its decoded trace must reproduce.
+struct Program {
+    name: String,
+    records: Vec<IngressRecord>,
+    expected: ExpectedExecution,
+}
+
+fn load_program(path: &PathBuf, variant: Variant, max: u64) -> Result<Program, CliError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).at(&name)?;
+    let image = ProgramImage::from_elf(&bytes).at(&name)?;
+    let params = variant.config().params();
+    let config = HartConfig {
+        max_instructions: max,
+        itype_width: if params.itype_width_p == 3 {
+            ItypeWidth::W3
+        } else {
+            ItypeWidth::W4
+        },
+        ..HartConfig::default()
+    };
+    let mut hart = Hart::from_elf(&bytes, config).at(&name)?;
+    let bits = xlen_bits(hart.xlen());
+    if bits != variant.config().address_width() {
+        return Err(CliError::input(
+            format!(
+                "a {bits}-bit program cannot run on the {} encoder",
+                variant.config().name()
+            ),
+            &name,
+        ));
+    }
+    let mut records = Vec::new();
+    let mut steps: Vec<Step> = Vec::new();
+    let mut sink = |rec: &IngressRecord, _insn: u32| {
+        push_record_steps(&mut steps, rec);
+        records.push(*rec);
+    };
+    hart.run(&mut sink).at(&name)?;
+    let decoder = DecoderConfig {
+        trap_vectors: Some(TrapVectors {
+            mtvec: hart.read_csr(0x305).unwrap_or(0),
+            stvec: hart.read_csr(0x105).unwrap_or(0),
+        }),
+        ..DecoderConfig::default()
+    };
+    Ok(Program {
+        name,
+        records,
+        expected: ExpectedExecution {
+            image,
+            steps,
+            decoder,
+        },
+    })
+}
+
+/// Runs `etrace cosim`.
+pub fn run(args: CosimArgs) -> Result<(), CliError> {
+    let stall = StallConfig {
+        stall_probability: probability(args.stall_probability, "--stall-probability")?,
+        idle_probability: probability(args.idle_probability, "--idle-probability")?,
+        seed: args.seed,
+    };
+    let xlen = match &args.elf {
+        Some(path) => {
+            let name = path.display().to_string();
+            let bytes = std::fs::read(path).at(&name)?;
+            Some(xlen_bits(
+                Hart::from_elf(&bytes, HartConfig::default())
+                    .at(&name)?
+                    .xlen(),
+            ))
+        }
+        None => None,
+    };
+    let variant = variant(&args, xlen)?;
+    let mut config = CosimConfig::new(variant);
+    config.options = args.encoder.options()?;
+    config.stall = stall;
+    config.src_id = args.src_id;
+    config.wave = args.wave.clone();
+    if let Some(dir) = args.wave.as_ref().and_then(|p| p.parent()) {
+        if !dir.as_os_str().is_empty() && !dir.is_dir() {
+            return Err(CliError::input(
+                "the waveform's directory does not exist",
+                dir.display(),
+            ));
+        }
+    }
+
+    let start = Instant::now();
+    let program = match &args.elf {
+        Some(path) => Some(load_program(path, variant, args.max_instructions)?),
+        None => None,
+    };
+    let hart_seconds = start.elapsed().as_secs_f64();
+    let total = match (&program, args.random) {
+        (Some(p), _) => p.records.len() as u64,
+        (None, Some(n)) => n,
+        (None, None) => 0,
+    };
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} cosim {bar:40} {pos}/{len} records, {msg} [{elapsed_precise}]",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut progress = |cycles: u64, blocks: u64| {
+        bar.set_position(blocks);
+        bar.set_message(format!("{cycles} cycles"));
+    };
+    let outcome = match &program {
+        Some(p) => cosim::run(&config, p.records.iter().copied(), &mut progress),
+        None => {
+            let stream =
+                RandomStream::new(RandomStreamConfig::for_params(&config.params()), args.seed);
+            cosim::run(&config, stream.take(total as usize), &mut progress)
+        }
+    };
+    bar.finish_and_clear();
+    let source = program.as_ref().map_or_else(
+        || format!("random stream, seed {}", args.seed),
+        |p| p.name.clone(),
+    );
+    let outcome: Outcome = match outcome {
+        Ok(o) => o,
+        Err(CosimError::Mismatch(m)) => {
+            let mut err = CliError::check(
+                format!("the RTL differs from the model at cycle {}", m.cycle),
+                &source,
+            );
+            for line in m.to_string().lines().skip(1) {
+                err = err.with_context(line.trim_start());
+            }
+            return Err(err);
+        }
+        // Settings the model cannot run, or a waveform that cannot be written.
+        Err(e @ (CosimError::Model(_) | CosimError::Wave(_))) => {
+            return Err(CliError::input(e, &source))
+        }
+        Err(e) => return Err(CliError::check(e, &source)),
+    };
+    let s = outcome.stats;
+    println!("cosim: {source} on RTL {variant}");
+    println!("cycles: {}", s.cycles);
+    println!(
+        "wall time: {:.3} s (hart model {hart_seconds:.3} s)",
+        s.seconds
+    );
+    println!("cycles per second: {:.0}", s.cycles_per_second());
+    println!("instructions checked: {}", s.instructions);
+    println!(
+        "packets matched: {} ({} dropped by both)",
+        s.packets, s.dropped
+    );
+    println!("bytes matched: {}", s.bytes);
+    if let Some(p) = &program {
+        let params = config.params();
+        let events = outcome.stream.payloads(&config.output());
+        let summary = check_decoded(&params, &events, &p.expected).map_err(|e| {
+            CliError::check(
+                format!("the RTL's trace does not decode to the hart's execution: {e}"),
+                &p.name,
+            )
+        })?;
+        println!(
+            "decoded: {} steps equal the hart's, in {} run(s) of the trace",
+            summary.steps, summary.runs
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,167 @@
+//! `etrace cosim` (issue 6, `CONVENTIONS.md` exit codes): a program co-simulated under
+//! back-pressure ends with the statistics block and exit 0; a random stream runs; the
+//! faulty build is a failed check (exit 1) with the mismatch report and a waveform; bad
+//! options and a program of the wrong width are usage errors (exit 2).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn etrace(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_etrace"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn elf(name: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../programs/elf/{name}.elf"))
+        .display()
+        .to_string()
+}
+
+/// The value of the statistics line `key: value`.
+fn stat(stdout: &str, key: &str) -> u64 {
+    let line = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{key}: ")))
+        .unwrap_or_else(|| panic!("no `{key}:` in\n{stdout}"));
+    line.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn program_under_back_pressure_matches_and_prints_statistics() {
+    let out = etrace(&[
+        "cosim",
+        &elf("traps-rv32"),
+        "--config",
+        "rv32",
+        "--stall-probability",
+        "0.3",
+        "--idle-probability",
+        "0.2",
+        "--seed",
+        "9",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("cosim: "), "{stdout}");
+    assert!(stat(&stdout, "cycles") > stat(&stdout, "instructions checked"));
+    assert!(stat(&stdout, "packets matched") > 2);
+    assert!(stat(&stdout, "bytes matched") > 10);
+    assert!(stdout.contains("cycles per second: "), "{stdout}");
+    assert!(stdout.contains("equal the hart's"), "{stdout}");
+}
+
+#[test]
+fn rv64_program_with_encoder_options() {
+    let out = etrace(&[
+        "cosim",
+        &elf("recursion-rv64"),
+        "--full-address",
+        "--implicit-exception",
+        "--resync-max",
+        "32",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("on RTL rv64"), "{stdout}");
+}
+
+#[test]
+fn random_stream_runs() {
+    let out = etrace(&[
+        "cosim",
+        "--random",
+        "20000",
+        "--config",
+        "rv64-itype3",
+        "--stall-probability",
+        "0.4",
+        "--seed",
+        "3",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.starts_with("cosim: random stream, seed 3 on RTL rv64_itype3"),
+        "{stdout}"
+    );
+    assert!(stat(&stdout, "cycles") >= 20000);
+}
+
+#[test]
+fn injected_fault_is_a_failed_check_with_report_and_waveform() {
+    let dir = std::env::temp_dir().join(format!("etrace-cosim-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wave = dir.join("fault.vcd");
+    let out = etrace(&[
+        "cosim",
+        &elf("fnptr_switch-rv32"),
+        "--variant",
+        "rv32-fault",
+        "--wave",
+        wave.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let first = stderr.lines().next().unwrap();
+    assert!(
+        first.starts_with("error: the RTL differs from the model at cycle "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("first differing byte"), "{stderr}");
+    assert!(stderr.contains("Branch("), "{stderr}");
+    assert!(stderr.contains("fault.vcd"), "{stderr}");
+    let vcd = std::fs::read_to_string(&wave).unwrap();
+    assert!(vcd.contains("$enddefinitions"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_options_are_usage_errors() {
+    for (args, needle) in [
+        (
+            vec!["cosim", "--random", "10", "--stall-probability", "1.5"],
+            "--stall-probability",
+        ),
+        (
+            vec!["cosim", "--random", "10", "--config", "rv128"],
+            "--config",
+        ),
+        (
+            vec!["cosim", "--random", "10", "--variant", "rv99"],
+            "--variant",
+        ),
+    ] {
+        let out = etrace(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let first = stderr.lines().next().unwrap();
+        assert!(
+            first.starts_with("error: ") && first.contains(needle),
+            "{args:?}: {first}"
+        );
+    }
+}
+
+#[test]
+fn program_of_the_wrong_width_is_a_usage_error() {
+    let out = etrace(&["cosim", &elf("loops-rv64"), "--config", "rv32"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("64-bit program cannot run on the rv32"),
+        "{stderr}"
+    );
+}

