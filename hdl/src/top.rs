@@ -6,6 +6,7 @@
 use rust_hdl::prelude::*;
 
 use crate::config::Config;
+use crate::ingress::InputStage;
 use crate::logic::packet_logic::PacketLogic;
 use crate::logic::resync::RESYNC_MAX_BITS;
 use crate::output::framer::FramerConfig;
@@ -69,6 +70,7 @@ pub struct Encoder<const A: usize, const E: usize, const IT: usize, const P: usi
     pub trace_lost: Signal<Out, Bit>,
     /// Test only (`TopOptions::inject_fault`): XORed into every packed branch map.
     branch_map_fault: Constant<Bits<32>>,
+    input_stage: InputStage<A, E, IT, 16>,
     packet_logic: PacketLogic<A, E, IT>,
     packer0: PayloadPacker<A, E, P>,
     packer1: PayloadPacker<A, E, P>,
@@ -112,6 +114,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
             out_last: Default::default(),
             trace_lost: Default::default(),
             branch_map_fault: Constant::new(u64::from(fault).into()),
+            input_stage: Default::default(),
             packet_logic: Default::default(),
             packer0: PayloadPacker::new(),
             packer1: PayloadPacker::new(),
@@ -125,26 +128,45 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
 {
     #[hdl_gen]
     fn update(&mut self) {
+        // Item 0: every input but the output's ready goes through a flip-flop first.
+        self.input_stage.clock.next = self.clock.val();
+        self.input_stage.reset.next = self.reset.val();
+        self.input_stage.iretire.next = self.iretire.val();
+        self.input_stage.itype.next = self.itype.val();
+        self.input_stage.iaddr.next = self.iaddr.val();
+        self.input_stage.privilege.next = self.privilege.val();
+        self.input_stage.cause.next = self.cause.val();
+        self.input_stage.tval.next = self.tval.val();
+        self.input_stage.hart_context.next = self.hart_context.val();
+        self.input_stage.ctype.next = self.ctype.val();
+        self.input_stage.sijump.next = self.sijump.val();
+        self.input_stage.trace_enable.next = self.trace_enable.val();
+        self.input_stage.trigger.next = self.trigger.val();
+        self.input_stage.halted.next = self.halted.val();
+        self.input_stage.full_address.next = self.full_address.val();
+        self.input_stage.implicit_exception.next = self.implicit_exception.val();
+        self.input_stage.sijump_option.next = self.sijump_option.val();
+        self.input_stage.resync_max.next = self.resync_max.val();
         self.packet_logic.clock.next = self.clock.val();
-        self.packet_logic.reset.next = self.reset.val();
+        self.packet_logic.reset.next = self.input_stage.reset_q.val();
         self.out_path.clock.next = self.clock.val();
-        self.out_path.reset.next = self.reset.val();
-        self.packet_logic.iretire.next = self.iretire.val();
-        self.packet_logic.itype.next = self.itype.val();
-        self.packet_logic.iaddr.next = self.iaddr.val();
-        self.packet_logic.privilege.next = self.privilege.val();
-        self.packet_logic.cause.next = self.cause.val();
-        self.packet_logic.tval.next = self.tval.val();
-        self.packet_logic.hart_context.next = self.hart_context.val();
-        self.packet_logic.ctype.next = self.ctype.val();
-        self.packet_logic.sijump.next = self.sijump.val();
-        self.packet_logic.trace_enable.next = self.trace_enable.val();
-        self.packet_logic.trigger.next = self.trigger.val();
-        self.packet_logic.halted.next = self.halted.val();
-        self.packet_logic.full_address.next = self.full_address.val();
-        self.packet_logic.implicit_exception.next = self.implicit_exception.val();
-        self.packet_logic.sijump_option.next = self.sijump_option.val();
-        self.packet_logic.resync_max.next = self.resync_max.val();
+        self.out_path.reset.next = self.input_stage.reset_q.val();
+        self.packet_logic.iretire.next = self.input_stage.iretire_q.val();
+        self.packet_logic.itype.next = self.input_stage.itype_q.val();
+        self.packet_logic.iaddr.next = self.input_stage.iaddr_q.val();
+        self.packet_logic.privilege.next = self.input_stage.privilege_q.val();
+        self.packet_logic.cause.next = self.input_stage.cause_q.val();
+        self.packet_logic.tval.next = self.input_stage.tval_q.val();
+        self.packet_logic.hart_context.next = self.input_stage.hart_context_q.val();
+        self.packet_logic.ctype.next = self.input_stage.ctype_q.val();
+        self.packet_logic.sijump.next = self.input_stage.sijump_q.val();
+        self.packet_logic.trace_enable.next = self.input_stage.trace_enable_q.val();
+        self.packet_logic.trigger.next = self.input_stage.trigger_q.val();
+        self.packet_logic.halted.next = self.input_stage.halted_q.val();
+        self.packet_logic.full_address.next = self.input_stage.full_address_q.val();
+        self.packet_logic.implicit_exception.next = self.input_stage.implicit_exception_q.val();
+        self.packet_logic.sijump_option.next = self.input_stage.sijump_option_q.val();
+        self.packet_logic.resync_max.next = self.input_stage.resync_max_q.val();
         self.packet_logic.queue_free.next = self.out_path.free.val();
         self.packer0.kind.next = self.packet_logic.pkt0_kind.val();
         self.packer0.branch.next = self.packet_logic.pkt0_branch.val();
@@ -164,7 +186,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
         self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
         self.packer0.with_address.next =
-            !(self.packet_logic.pkt0_thaddr.val() & self.implicit_exception.val());
+            !(self.packet_logic.pkt0_thaddr.val() & self.input_stage.implicit_exception_q.val());
         // The second packet of a cycle is a context packet (after a branch map) or the
         // recovery sync (after the trace-lost support packet): the second packer is fed
         // only what those two formats carry, and synthesis prunes the rest.
@@ -193,7 +215,8 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.out_path.entry0_length.next = self.packer0.length.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();
         self.out_path.entry1_length.next = self.packer1.length.val();
-        self.out_path.src_id.next = self.src_id.val();
+        self.input_stage.source_id.next = self.src_id.val();
+        self.out_path.src_id.next = self.input_stage.source_id_q.val();
         self.out_path.out_ready.next = self.out_ready.val();
         self.out_data.next = self.out_path.out_data.val();
         self.out_valid.next = self.out_path.out_valid.val();
@@ -266,6 +289,7 @@ pub struct AtbEncoder<
     pub trace_lost: Signal<Out, Bit>,
     /// Test only (`TopOptions::inject_fault`): XORed into every packed branch map.
     branch_map_fault: Constant<Bits<32>>,
+    input_stage: InputStage<A, E, IT, 7>,
     packet_logic: PacketLogic<A, E, IT>,
     packer0: PayloadPacker<A, E, P>,
     packer1: PayloadPacker<A, E, P>,
@@ -317,6 +341,7 @@ impl<
             atready: Default::default(),
             trace_lost: Default::default(),
             branch_map_fault: Constant::new(u64::from(fault).into()),
+            input_stage: Default::default(),
             packet_logic: Default::default(),
             packer0: PayloadPacker::new(),
             packer1: PayloadPacker::new(),
@@ -337,26 +362,45 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
+        // Item 0: every input but the output's ready goes through a flip-flop first.
+        self.input_stage.clock.next = self.clock.val();
+        self.input_stage.reset.next = self.reset.val();
+        self.input_stage.iretire.next = self.iretire.val();
+        self.input_stage.itype.next = self.itype.val();
+        self.input_stage.iaddr.next = self.iaddr.val();
+        self.input_stage.privilege.next = self.privilege.val();
+        self.input_stage.cause.next = self.cause.val();
+        self.input_stage.tval.next = self.tval.val();
+        self.input_stage.hart_context.next = self.hart_context.val();
+        self.input_stage.ctype.next = self.ctype.val();
+        self.input_stage.sijump.next = self.sijump.val();
+        self.input_stage.trace_enable.next = self.trace_enable.val();
+        self.input_stage.trigger.next = self.trigger.val();
+        self.input_stage.halted.next = self.halted.val();
+        self.input_stage.full_address.next = self.full_address.val();
+        self.input_stage.implicit_exception.next = self.implicit_exception.val();
+        self.input_stage.sijump_option.next = self.sijump_option.val();
+        self.input_stage.resync_max.next = self.resync_max.val();
         self.packet_logic.clock.next = self.clock.val();
-        self.packet_logic.reset.next = self.reset.val();
+        self.packet_logic.reset.next = self.input_stage.reset_q.val();
         self.out_path.clock.next = self.clock.val();
-        self.out_path.reset.next = self.reset.val();
-        self.packet_logic.iretire.next = self.iretire.val();
-        self.packet_logic.itype.next = self.itype.val();
-        self.packet_logic.iaddr.next = self.iaddr.val();
-        self.packet_logic.privilege.next = self.privilege.val();
-        self.packet_logic.cause.next = self.cause.val();
-        self.packet_logic.tval.next = self.tval.val();
-        self.packet_logic.hart_context.next = self.hart_context.val();
-        self.packet_logic.ctype.next = self.ctype.val();
-        self.packet_logic.sijump.next = self.sijump.val();
-        self.packet_logic.trace_enable.next = self.trace_enable.val();
-        self.packet_logic.trigger.next = self.trigger.val();
-        self.packet_logic.halted.next = self.halted.val();
-        self.packet_logic.full_address.next = self.full_address.val();
-        self.packet_logic.implicit_exception.next = self.implicit_exception.val();
-        self.packet_logic.sijump_option.next = self.sijump_option.val();
-        self.packet_logic.resync_max.next = self.resync_max.val();
+        self.out_path.reset.next = self.input_stage.reset_q.val();
+        self.packet_logic.iretire.next = self.input_stage.iretire_q.val();
+        self.packet_logic.itype.next = self.input_stage.itype_q.val();
+        self.packet_logic.iaddr.next = self.input_stage.iaddr_q.val();
+        self.packet_logic.privilege.next = self.input_stage.privilege_q.val();
+        self.packet_logic.cause.next = self.input_stage.cause_q.val();
+        self.packet_logic.tval.next = self.input_stage.tval_q.val();
+        self.packet_logic.hart_context.next = self.input_stage.hart_context_q.val();
+        self.packet_logic.ctype.next = self.input_stage.ctype_q.val();
+        self.packet_logic.sijump.next = self.input_stage.sijump_q.val();
+        self.packet_logic.trace_enable.next = self.input_stage.trace_enable_q.val();
+        self.packet_logic.trigger.next = self.input_stage.trigger_q.val();
+        self.packet_logic.halted.next = self.input_stage.halted_q.val();
+        self.packet_logic.full_address.next = self.input_stage.full_address_q.val();
+        self.packet_logic.implicit_exception.next = self.input_stage.implicit_exception_q.val();
+        self.packet_logic.sijump_option.next = self.input_stage.sijump_option_q.val();
+        self.packet_logic.resync_max.next = self.input_stage.resync_max_q.val();
         self.packet_logic.queue_free.next = self.out_path.free.val();
         self.packer0.kind.next = self.packet_logic.pkt0_kind.val();
         self.packer0.branch.next = self.packet_logic.pkt0_branch.val();
@@ -376,7 +420,7 @@ impl<
         self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
         self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
         self.packer0.with_address.next =
-            !(self.packet_logic.pkt0_thaddr.val() & self.implicit_exception.val());
+            !(self.packet_logic.pkt0_thaddr.val() & self.input_stage.implicit_exception_q.val());
         // The second packet of a cycle is a context packet (after a branch map) or the
         // recovery sync (after the trace-lost support packet): the second packer is fed
         // only what those two formats carry, and synthesis prunes the rest.
@@ -405,7 +449,8 @@ impl<
         self.out_path.entry0_length.next = self.packer0.length.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();
         self.out_path.entry1_length.next = self.packer1.length.val();
-        self.out_path.source_atid.next = self.source_atid.val();
+        self.input_stage.source_id.next = self.source_atid.val();
+        self.out_path.source_atid.next = self.input_stage.source_id_q.val();
         self.out_path.atready.next = self.atready.val();
         self.atdata.next = self.out_path.atdata.val();
         self.atbytes.next = self.out_path.atbytes.val();

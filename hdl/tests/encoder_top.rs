@@ -98,7 +98,7 @@ fn hardware_cycles(cycles: &[CycleInput], options: EncoderOptions) -> Vec<PortCy
     v
 }
 
-/// The cycle model's port in every cycle (`hdl/DESIGN.md`, items 1-8).
+/// The cycle model's port in every cycle (`hdl/DESIGN.md`, items 0-8).
 fn model_cycles(cycles: &[CycleInput], options: EncoderOptions) -> Vec<PortCycle> {
     let params = Config::Rv32.params();
     let mut model = EncoderCycle::new(&params, options, OutputPathConfig::default()).unwrap();

@@ -1,4 +1,4 @@
-//! The whole encoder's cycle model (`hdl/DESIGN.md`, "Cycle contract" items 1-8,
+//! The whole encoder's cycle model (`hdl/DESIGN.md`, "Cycle contract" items 0-8,
 //! `etrace_model::cycle::encoder`): without stalls its bytes are the software encoder's
 //! encap stream; under back-pressure it drops whole decisions, recovers with a trace-lost
 //! support packet and a sync, and every byte it hands out belongs to a packet it pushed,

@@ -34,9 +34,10 @@ fn timestamp_is_the_cycle_counter_of_the_production_cycle() {
         let recs = records(name, ItypeWidth::W4);
         let options = sets[k % sets.len()];
         let timed = timed_packets(&params, options, &recs, GAP);
-        wrapped |= timed.last().unwrap().cycle > 0xffff;
+        wrapped |= timed.last().unwrap().cycle - 1 > 0xffff;
         // The bytes the encoder must send: each packet framed with the low 16 bits of its
-        // production cycle as timestamp.
+        // production cycle as timestamp, counted from the encoder's first cycle out of
+        // reset, one after the reset pin's (`hdl/DESIGN.md` items 0 and 5).
         let encap = EncapConfig {
             src_bits: 4,
             timestamp_bytes: 2,
@@ -45,7 +46,7 @@ fn timestamp_is_the_cycle_counter_of_the_production_cycle() {
         let mut writer = EncapWriter::new(encap, 4096);
         for p in &timed {
             writer
-                .write(&p.payload, SRC_ID, Some(p.cycle & 0xffff))
+                .write(&p.payload, SRC_ID, Some((p.cycle - 1) & 0xffff))
                 .unwrap();
         }
         let want = writer.into_bytes();

@@ -1,6 +1,9 @@
-//! The hart-to-encoder ingress port (`ingressPort.adoc`, section `sec:single-retire`) and the
+//! The encoder's input flip-flops (`hdl/DESIGN.md`, cycle contract item 0), then the
+//! hart-to-encoder ingress port (`ingressPort.adoc`, section `sec:single-retire`) and the
 //! previous / current / next window it fills (`hdl/DESIGN.md`, cycle contract item 1).
 
+pub mod input_stage;
 pub mod port;
 
+pub use input_stage::InputStage;
 pub use port::IngressPort;

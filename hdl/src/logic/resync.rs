@@ -9,6 +9,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::packer::ZeroExtend;
+
 /// Width of the run-time `resync_max` input: at most 65535 packets between syncs.
 pub const RESYNC_MAX_BITS: usize = 16;
 
@@ -43,6 +45,11 @@ impl Logic for ResyncCheck {
 
 /// The packet count after this cycle's packets: 0 after a sync packet (format 3.0 / 3.1),
 /// else increased by the other packets.
+///
+/// The sums `count + 1`, `count + 2` and `count + 3` (with their carry out, the overflow)
+/// depend on registers only, so they are formed while the packet decision settles; the
+/// decision then only selects one. An adder after the decision was the encoder's longest
+/// path (resync compare -> decision -> adder -> overflow compare).
 #[derive(LogicBlock, Default)]
 pub struct ResyncAdvance {
     /// Packets since the last sync.
@@ -59,35 +66,46 @@ pub struct ResyncAdvance {
     pub next_count: Signal<Out, Bits<RESYNC_MAX_BITS>>,
     /// The new overflow flag.
     pub next_overflow: Signal<Out, Bit>,
-    base: Signal<Local, Bits<RESYNC_MAX_BITS>>,
-    base_overflow: Signal<Local, Bit>,
-    step: Signal<Local, Bits<RESYNC_MAX_BITS>>,
-    sum: Signal<Local, Bits<RESYNC_MAX_BITS>>,
+    count_wide: ZeroExtend<RESYNC_MAX_BITS, RESYNC_SUM_BITS>,
+    others_wide: ZeroExtend<2, RESYNC_MAX_BITS>,
+    plus_one: Signal<Local, Bits<RESYNC_SUM_BITS>>,
+    plus_two: Signal<Local, Bits<RESYNC_SUM_BITS>>,
+    plus_three: Signal<Local, Bits<RESYNC_SUM_BITS>>,
 }
+
+/// A count plus its carry out.
+const RESYNC_SUM_BITS: usize = RESYNC_MAX_BITS + 1;
+
+// The kernel names the carry bit `16`: rust-hdl prints a constant's name, not its value.
+const _: () = assert!(RESYNC_MAX_BITS == 16);
 
 impl Logic for ResyncAdvance {
     #[hdl_gen]
     fn update(&mut self) {
-        self.base.next = self.count.val();
-        self.base_overflow.next = self.overflow.val();
-        if self.clear.val() {
-            self.base.next = 0.into();
-            self.base_overflow.next = false;
-        }
-        // One adder: the packet count widened to the counter's width.
-        self.step.next = 0.into();
+        self.count_wide.narrow.next = self.count.val();
+        self.others_wide.narrow.next = self.others.val();
+        self.plus_one.next = self.count_wide.wide.val() + 1;
+        self.plus_two.next = self.count_wide.wide.val() + 2;
+        self.plus_three.next = self.count_wide.wide.val() + 3;
+        self.next_count.next = self.count.val();
+        self.next_overflow.next = self.overflow.val();
         if self.others.val() == 1 {
-            self.step.next = 1.into();
+            self.next_count.next = self.plus_one.val().get_bits::<RESYNC_MAX_BITS>(0);
+            self.next_overflow.next = self.overflow.val() || self.plus_one.val().get_bit(16);
         }
         if self.others.val() == 2 {
-            self.step.next = 2.into();
+            self.next_count.next = self.plus_two.val().get_bits::<RESYNC_MAX_BITS>(0);
+            self.next_overflow.next = self.overflow.val() || self.plus_two.val().get_bit(16);
         }
         if self.others.val() == 3 {
-            self.step.next = 3.into();
+            self.next_count.next = self.plus_three.val().get_bits::<RESYNC_MAX_BITS>(0);
+            self.next_overflow.next = self.overflow.val() || self.plus_three.val().get_bit(16);
         }
-        self.sum.next = self.base.val() + self.step.val();
-        self.next_count.next = self.sum.val();
-        self.next_overflow.next = self.base_overflow.val() || (self.sum.val() < self.base.val());
+        // Counting restarts from 0: the count is just this cycle's packets.
+        if self.clear.val() {
+            self.next_count.next = self.others_wide.wide.val();
+            self.next_overflow.next = false;
+        }
         if self.sync_sent.val() {
             self.next_count.next = 0.into();
             self.next_overflow.next = false;

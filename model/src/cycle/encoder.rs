@@ -1,5 +1,5 @@
 //! Cycle-accurate model of the whole encoder hardware (`hdl/DESIGN.md`, "Cycle contract"
-//! items 1-8): trace enable / disable sequencing, qualification ([`Qualification`]), the
+//! items 0-8): the input stage, trace enable / disable sequencing, qualification ([`Qualification`]), the
 //! window shift and the decision one cycle later ([`Encoder`] with the queue room of that
 //! cycle), the payload packer ([`pack`]) and the output path ([`OutputPath`]).
 //!
@@ -82,7 +82,7 @@ enum Shift {
     Finish,
 }
 
-/// The whole encoder, cycle by cycle (`DESIGN.md` items 1-8).
+/// The whole encoder, cycle by cycle (`DESIGN.md` items 0-8).
 #[derive(Debug)]
 pub struct EncoderCycle {
     params: Params,
@@ -97,6 +97,9 @@ pub struct EncoderCycle {
     pushed: u64,
     log: Option<Vec<PushedPacket>>,
     payloads: Vec<Vec<u8>>,
+    /// Item 0: the inputs captured at the last edge; `None` in the cycle after reset, which
+    /// the encoder spends in reset (its reset input is registered too).
+    latched: Option<CycleInput>,
 }
 
 impl EncoderCycle {
@@ -128,6 +131,7 @@ impl EncoderCycle {
             pushed: 0,
             log: None,
             payloads: Vec::new(),
+            latched: None,
         })
     }
 
@@ -168,13 +172,33 @@ impl EncoderCycle {
         self.pushed
     }
 
-    /// Whether trace is disabled and nothing is left in the output path.
+    /// Whether trace is disabled, no enable is waiting in the input stage and nothing is
+    /// left in the output path.
     pub fn is_idle(&self) -> bool {
-        self.phase == Phase::Off && self.shifted.is_none() && self.path.is_idle()
+        self.phase == Phase::Off
+            && self.shifted.is_none()
+            && self.latched.is_none_or(|l| !l.trace_enable)
+            && self.path.is_idle()
     }
 
-    /// Runs one cycle; returns the byte or beat the consumer took in it.
+    /// Runs one clock cycle with `input` on the pins; returns the byte or beat the consumer
+    /// took in it.
+    ///
+    /// Item 0: the pins are captured at the end of the cycle and the encoder works on the
+    /// previous cycle's values; only `ready` acts in the same cycle. The first cycle after
+    /// reset only captures (the encoder is still in reset).
     pub fn cycle(&mut self, input: &CycleInput) -> Result<Option<OutputItem>, EncoderCycleError> {
+        let Some(latched) = self.latched.replace(*input) else {
+            return Ok(None);
+        };
+        self.clock_edge(&CycleInput {
+            ready: input.ready,
+            ..latched
+        })
+    }
+
+    /// Items 1-8: one cycle of the encoder on the registered inputs.
+    fn clock_edge(&mut self, input: &CycleInput) -> Result<Option<OutputItem>, EncoderCycleError> {
         let free = self.path.free() as u8;
         let mut produced: Vec<TeInst> = Vec::new();
         // Item 2: the decision for the slot shifted in at the end of the previous cycle.

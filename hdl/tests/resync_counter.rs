@@ -1,0 +1,199 @@
+//! The resync counter blocks (`exampleAlgorithm.adoc`, section `sec:resync`) in rust-hdl's
+//! simulator against the model's `ResyncCounter`, cycle by cycle, including runs of more
+//! than 65535 packets without a sync (the hardware's 16-bit count and overflow flag must
+//! keep `>max_resync` true where the model's count goes on growing).
+
+use etrace_hdl::logic::resync::{ResyncAdvance, ResyncCheck, RESYNC_MAX_BITS};
+use etrace_model::encoder::resync::ResyncCounter;
+use rust_hdl::prelude::*;
+use std::sync::{Arc, Mutex};
+
+/// The count and overflow registers with the two blocks, wired as in `PacketLogic`.
+#[derive(LogicBlock, Default)]
+struct ResyncUnit {
+    clock: Signal<In, Clock>,
+    clear: Signal<In, Bit>,
+    sync_sent: Signal<In, Bit>,
+    others: Signal<In, Bits<2>>,
+    resync_max: Signal<In, Bits<RESYNC_MAX_BITS>>,
+    at_max: Signal<Out, Bit>,
+    exceeded: Signal<Out, Bit>,
+    exceeded_after_one: Signal<Out, Bit>,
+    check: ResyncCheck,
+    advance: ResyncAdvance,
+    count: DFF<Bits<RESYNC_MAX_BITS>>,
+    overflow: DFF<Bit>,
+}
+
+impl Logic for ResyncUnit {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, count, overflow);
+        self.check.count.next = self.count.q.val();
+        self.check.overflow.next = self.overflow.q.val();
+        self.check.resync_max.next = self.resync_max.val();
+        self.at_max.next = self.check.at_max.val();
+        self.exceeded.next = self.check.exceeded.val();
+        self.exceeded_after_one.next = self.check.exceeded_after_one.val();
+        self.advance.count.next = self.count.q.val();
+        self.advance.overflow.next = self.overflow.q.val();
+        self.advance.clear.next = self.clear.val();
+        self.advance.sync_sent.next = self.sync_sent.val();
+        self.advance.others.next = self.others.val();
+        self.count.d.next = self.advance.next_count.val();
+        self.overflow.d.next = self.advance.next_overflow.val();
+    }
+}
+
+/// One cycle's packets: restart first (trace enable), then `others` counted packets, then
+/// a sync packet if `sync`.
+#[derive(Debug, Clone, Copy)]
+struct Cycle {
+    clear: bool,
+    others: u8,
+    sync: bool,
+}
+
+/// The flags of one cycle: at max, exceeded, exceeded after one more.
+type Flags = (bool, bool, bool);
+
+fn model_flags(cycles: &[Cycle], max: u32) -> Vec<Flags> {
+    let mut counter = ResyncCounter::new(max);
+    let mut out = Vec::with_capacity(cycles.len());
+    for c in cycles {
+        out.push((
+            counter.at_max(),
+            counter.exceeded(),
+            counter.exceeded_after_one_more(),
+        ));
+        if c.clear {
+            counter = ResyncCounter::new(max);
+        }
+        for _ in 0..c.others {
+            counter.packet_sent(false);
+        }
+        if c.sync {
+            counter.packet_sent(true);
+        }
+    }
+    out
+}
+
+fn hardware_flags(cycles: &[Cycle], max: u32) -> Vec<Flags> {
+    let out = Arc::new(Mutex::new(Vec::with_capacity(cycles.len())));
+    let out_tb = out.clone();
+    let stim = cycles.to_vec();
+    let mut sim = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<ResyncUnit>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<ResyncUnit>| {
+        let mut x = sim.init()?;
+        x.resync_max.next = u64::from(max).into();
+        // Start from count 0 like the model.
+        x.clear.next = true;
+        x.others.next = 0.into();
+        x.sync_sent.next = false;
+        wait_clock_true!(sim, clock, x);
+        wait_clock_cycle!(sim, clock, x);
+        for c in &stim {
+            x.clear.next = c.clear;
+            x.others.next = u64::from(c.others).into();
+            x.sync_sent.next = c.sync;
+            x = sim.wait(1, x)?;
+            out_tb.lock().unwrap().push((
+                x.at_max.val(),
+                x.exceeded.val(),
+                x.exceeded_after_one.val(),
+            ));
+            wait_clock_cycle!(sim, clock, x);
+        }
+        sim.done(x)
+    });
+    let mut uut = ResyncUnit::default();
+    uut.connect_all();
+    sim.run(Box::new(uut), 10 * cycles.len() as u64 + 100)
+        .unwrap();
+    let v = out.lock().unwrap().clone();
+    v
+}
+
+/// A small xorshift generator: the stimulus is the same in every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Random cycles with syncs and restarts; with `long_run`, then a run long enough to pass
+/// 65535 packets, a sync and more random cycles.
+fn stimulus(seed: u64, long_run: bool) -> Vec<Cycle> {
+    let mut rng = Rng(seed);
+    let mut cycles = Vec::new();
+    let random = |rng: &mut Rng, n: usize, cycles: &mut Vec<Cycle>| {
+        for _ in 0..n {
+            let r = rng.next();
+            cycles.push(Cycle {
+                clear: r % 97 == 0,
+                others: ((r >> 8) % 4) as u8,
+                sync: (r >> 16) % 23 == 0,
+            });
+        }
+    };
+    random(&mut rng, 3000, &mut cycles);
+    if !long_run {
+        return cycles;
+    }
+    // 70000 packets without a sync or restart, mostly 3 per cycle.
+    let mut packets = 0u32;
+    while packets < 70_000 {
+        let others = [1, 2, 3, 3, 3, 3, 3, 3][(rng.next() % 8) as usize];
+        packets += u32::from(others);
+        cycles.push(Cycle {
+            clear: false,
+            others,
+            sync: false,
+        });
+    }
+    cycles.push(Cycle {
+        clear: false,
+        others: 0,
+        sync: true,
+    });
+    random(&mut rng, 3000, &mut cycles);
+    cycles
+}
+
+#[test]
+fn sec_resync_counter_blocks_match_model_across_16_bit_overflow() {
+    // Past 65535 packets only where it matters: off, and the largest maxima.
+    let cases = [
+        (0u32, true),
+        (1, false),
+        (2, false),
+        (3, false),
+        (100, false),
+        (65534, true),
+        (65535, true),
+    ];
+    for (i, (max, long_run)) in cases.into_iter().enumerate() {
+        let cycles = stimulus(0x9e37_79b9_7f4a_7c15 ^ i as u64, long_run);
+        let want = model_flags(&cycles, max);
+        let got = hardware_flags(&cycles, max);
+        assert_eq!(got.len(), want.len());
+        if let Some(at) = (0..want.len()).find(|&k| got[k] != want[k]) {
+            panic!(
+                "resync_max {max}: cycle {at} ({:?}): hardware (at_max, exceeded, \
+                 after_one) = {:?}, model = {:?}",
+                cycles[at], got[at], want[at]
+            );
+        }
+        // The run is meaningful: the flags took both values.
+        if max != 0 {
+            assert!(want.iter().any(|f| f.1) && want.iter().any(|f| !f.1));
+        }
+    }
+}
