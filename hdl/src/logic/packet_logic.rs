@@ -121,6 +121,10 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     held_map: DFF<Bits<32>>,
     resync_count: DFF<Bits<RESYNC_MAX_BITS>>,
     resync_overflow: DFF<Bit>,
+    // The resync comparisons of the count above, made a cycle early (from the next count).
+    resync_at_max: DFF<Bit>,
+    resync_exceeded: DFF<Bit>,
+    resync_after_one: DFF<Bit>,
     lost_flag: DFF<Bit>,
     trap_reported: DFF<Bit>,
     updiscon_target: DFF<Bit>,
@@ -156,6 +160,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             held_map,
             resync_count,
             resync_overflow,
+            resync_at_max,
+            resync_exceeded,
+            resync_after_one,
             lost_flag,
             trap_reported,
             updiscon_target
@@ -198,11 +205,6 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             && self.ingress.curr_branch.val();
         self.branch_map.not_taken.next = !self.ingress.curr_taken.val();
 
-        // Resync count.
-        self.resync_check.count.next = self.resync_count.q.val();
-        self.resync_check.overflow.next = self.resync_overflow.q.val();
-        self.resync_check.resync_max.next = self.resync_max.val();
-
         // Recovery (`hdl/DESIGN.md` item 4): lost, 2 free entries, a decision for a traced
         // instruction that is not exception-only and does not report the trap of the
         // previous one (the recovery sync carries an address).
@@ -242,9 +244,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.decision.branches.next = self.branch_map.branches.val();
         self.decision.branch_map_full.next = self.branch_map.full.val();
         self.decision.prev_trap_reported.next = self.trap_reported.q.val();
-        self.decision.resync_at_max.next = self.resync_check.at_max.val();
-        self.decision.resync_exceeded.next = self.resync_check.exceeded.val();
-        self.decision.resync_after_one.next = self.resync_check.exceeded_after_one.val();
+        self.decision.resync_at_max.next = self.resync_at_max.q.val();
+        self.decision.resync_exceeded.next = self.resync_exceeded.q.val();
+        self.decision.resync_after_one.next = self.resync_after_one.q.val();
         self.decision.recover.next = self.recover.val();
         self.decision.last_updiscon_target.next = self.updiscon_target.q.val();
 
@@ -283,6 +285,14 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.resync_advance.others.next = self.produced.val();
         self.resync_count.d.next = self.resync_advance.next_count.val();
         self.resync_overflow.d.next = self.resync_advance.next_overflow.val();
+        // The next cycle's comparisons, registered: the decision starts from flip-flops,
+        // not from a 16-bit compare (a `resync_max` change applies one decision later).
+        self.resync_check.count.next = self.resync_advance.next_count.val();
+        self.resync_check.overflow.next = self.resync_advance.next_overflow.val();
+        self.resync_check.resync_max.next = self.resync_max.val();
+        self.resync_at_max.d.next = self.resync_check.at_max.val();
+        self.resync_exceeded.d.next = self.resync_check.exceeded.val();
+        self.resync_after_one.d.next = self.resync_check.exceeded_after_one.val();
 
         // Address field and last address; format 1 / 2 addresses may be differential.
         self.address_unit.clear.next = self.control.enable_cycle.val();

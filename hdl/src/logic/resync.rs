@@ -3,9 +3,10 @@
 //!
 //! The count is [`RESYNC_MAX_BITS`] wide with an overflow flag (set once the count passed
 //! 65535), so `count > resync_max` stays true for every `resync_max` up to 65535 however
-//! many packets follow. `resync_max` = 0 disables resynchronisation. The count and flag are
-//! registers of [`super::PacketLogic`]; these blocks compare ([`ResyncCheck`]) and advance
-//! ([`ResyncAdvance`]) them.
+//! many packets follow. `resync_max` = 0 disables resynchronisation. The count, the flag
+//! and the comparison results are registers of [`super::PacketLogic`]: [`ResyncAdvance`]
+//! forms the next count, [`ResyncCheck`] compares it with `resync_max`, and the decision
+//! reads the registered comparisons (a change of `resync_max` applies one decision later).
 
 use rust_hdl::prelude::*;
 
