@@ -5,6 +5,7 @@
 
 use etrace_hdl::logic::resync::{ResyncAdvance, ResyncCheck, RESYNC_MAX_BITS};
 use etrace_model::encoder::resync::ResyncCounter;
+use etrace_model::ingress::random::Rng;
 use rust_hdl::prelude::*;
 use std::sync::{Arc, Mutex};
 
@@ -132,26 +133,14 @@ fn hardware_flags(cycles: &[Cycle], max: u32) -> Vec<Flags> {
     v
 }
 
-/// A small xorshift generator: the stimulus is the same in every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// Random cycles with syncs and restarts; with `long_run`, then a run long enough to pass
 /// 65535 packets, a sync and more random cycles.
 fn stimulus(seed: u64, long_run: bool) -> Vec<Cycle> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut cycles = Vec::new();
     let random = |rng: &mut Rng, n: usize, cycles: &mut Vec<Cycle>| {
         for _ in 0..n {
-            let r = rng.next();
+            let r = rng.next_u64();
             cycles.push(Cycle {
                 clear: r % 97 == 0,
                 others: ((r >> 8) % 4) as u8,
@@ -166,7 +155,7 @@ fn stimulus(seed: u64, long_run: bool) -> Vec<Cycle> {
     // 70000 packets without a sync or restart, mostly 3 per cycle.
     let mut packets = 0u32;
     while packets < 70_000 {
-        let others = [1, 2, 3, 3, 3, 3, 3, 3][(rng.next() % 8) as usize];
+        let others = [1, 2, 3, 3, 3, 3, 3, 3][(rng.next_u64() % 8) as usize];
         packets += u32::from(others);
         cycles.push(Cycle {
             clear: false,
