@@ -1,7 +1,8 @@
 //! Cycle-accurate model of the whole encoder hardware (`hdl/DESIGN.md`, "Cycle contract"
-//! items 0-8): the input stage, trace enable / disable sequencing, qualification ([`Qualification`]), the
-//! window shift and the decision one cycle later ([`Encoder`] with the queue room of that
-//! cycle), the payload packer ([`pack`]) and the output path ([`OutputPath`]).
+//! items 0-8): the input stage, trace enable / disable sequencing, qualification
+//! ([`Qualification`]), the window shift and the decision one cycle later ([`Encoder`] with
+//! the queue room of that cycle), the payload packer ([`pack`]) and the output path
+//! ([`OutputPath`]).
 //!
 //! It is what the RTL is compared with, cycle for cycle, under any pattern of idle cycles,
 //! trace enable, triggers, halts and output back-pressure: the same inputs give the same
