@@ -185,8 +185,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.packer0.ienable.next = self.packet_logic.pkt0_ienable.val();
         self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
         self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
-        self.packer0.with_address.next =
-            !(self.packet_logic.pkt0_thaddr.val() & self.input_stage.implicit_exception_q.val());
+        self.packer0.with_address.next = self.packet_logic.pkt0_with_address.val();
         // The second packet of a cycle is a context packet (after a branch map) or the
         // recovery sync (after the trace-lost support packet): the second packer is fed
         // only what those two formats carry, and synthesis prunes the rest.
@@ -419,8 +418,7 @@ impl<
         self.packer0.ienable.next = self.packet_logic.pkt0_ienable.val();
         self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
         self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
-        self.packer0.with_address.next =
-            !(self.packet_logic.pkt0_thaddr.val() & self.input_stage.implicit_exception_q.val());
+        self.packer0.with_address.next = self.packet_logic.pkt0_with_address.val();
         // The second packet of a cycle is a context packet (after a branch map) or the
         // recovery sync (after the trace-lost support packet): the second packer is fed
         // only what those two formats carry, and synthesis prunes the rest.

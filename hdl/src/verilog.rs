@@ -42,15 +42,20 @@ pub enum VerilogCheckError {
     },
 }
 
-/// Rewrites rust-hdl's 32-bit sized literals (`32'h1f`) as unsized unsigned ones (`'d31`).
+/// Rewrites rust-hdl's 32-bit sized literals (`32'h1f`) as unsized unsigned ones (`'d31`),
+/// and its zero literals of other widths (`64'h0`, the reset value it gives an enum
+/// register) as `'d0`: a zero fits any width, so no width warning is left.
 pub fn unsize_literals(verilog: &str) -> String {
-    const MARK: &str = "32'h";
+    const MARK: &str = "'h";
     let mut out = String::with_capacity(verilog.len());
     let mut rest = verilog;
     while let Some(at) = rest.find(MARK) {
         let before = &rest[..at];
-        // Only a literal standing on its own, not the tail of a wider one like `132'h`.
-        let glued = before
+        let width_len = before.len() - before.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+        let prefix = &before[..before.len() - width_len];
+        let width = &before[prefix.len()..];
+        // Only a literal standing on its own, not the tail of a name like `x132'h`.
+        let glued = prefix
             .chars()
             .last()
             .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
@@ -58,12 +63,15 @@ pub fn unsize_literals(verilog: &str) -> String {
         let digits = after
             .find(|c: char| !c.is_ascii_hexdigit())
             .unwrap_or(after.len());
-        out.push_str(before);
+        out.push_str(prefix);
         match u64::from_str_radix(&after[..digits], 16) {
-            Ok(value) if !glued && digits > 0 => {
+            Ok(value)
+                if !glued && digits > 0 && (width == "32" || (value == 0 && !width.is_empty())) =>
+            {
                 out.push_str(&format!("'d{value}"));
             }
             _ => {
+                out.push_str(width);
                 out.push_str(MARK);
                 out.push_str(&after[..digits]);
             }
@@ -225,10 +233,10 @@ mod tests {
 
     #[test]
     fn literals_become_unsized_unsigned() {
-        let v = "a = b + 32'h1f; c = d[32'h7]; e = 64'h32; f = x132'h5;";
+        let v = "a = b + 32'h1f; c = d[32'h7]; e = 64'h32; f = x132'h5; q = 64'h0; g = 8'h00;";
         assert_eq!(
             unsize_literals(v),
-            "a = b + 'd31; c = d['d7]; e = 64'h32; f = x132'h5;"
+            "a = b + 'd31; c = d['d7]; e = 64'h32; f = x132'h5; q = 'd0; g = 'd0;"
         );
     }
 

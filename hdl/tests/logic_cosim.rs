@@ -185,7 +185,15 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
 ) -> Vec<TeInst> {
     let out = Arc::new(Mutex::new(Vec::new()));
     let out_tb = out.clone();
-    let stim = cycles.to_vec();
+    // The outputs of a cycle are the packets produced in the previous one (the packet
+    // register): one more cycle, without a block, presents those of the last cycle.
+    let mut stim = cycles.to_vec();
+    if let Some(&last) = cycles.last() {
+        stim.push(CycleIn {
+            block: None,
+            ..last
+        });
+    }
     let o = *options;
     let mut sim = Simulation::new();
     sim.add_clock(5, |x: &mut Box<PacketLogic<A, E, IT>>| {

@@ -71,7 +71,7 @@ fn to_bits<const P: usize>(bytes: &[u8]) -> Bits<P> {
     v
 }
 
-/// Pushed payloads with the timestamp (push cycle) of each.
+/// Pushed payloads with the timestamp (production cycle) of each.
 type Sent = Vec<(Vec<u8>, u16)>;
 
 fn settle<B: Block>(uut: &mut B) {
@@ -135,15 +135,17 @@ fn run_byte_stream<const P: usize, const N: usize>(
     let mut taken = Vec::new();
     let mut sent = Vec::new();
     let mut cycle = 0u64;
+    let mut staged: Vec<Vec<u8>> = Vec::new();
     while left > 0 || !model.is_idle() {
         let free = model.free();
         let push = pushes(&mut rng, free, &mut left, P as u64 / 8);
         let ready = rng.below(100) < ready_percent;
-        uut.push_count.next = (push.len() as u64).into();
-        uut.entry0_payload.next = push.first().map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.entry0_length.next = (push.first().map_or(0, |p| p.len()) as u64).into();
-        uut.entry1_payload.next = push.get(1).map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.entry1_length.next = (push.get(1).map_or(0, |p| p.len()) as u64).into();
+        // The packet logic's packet register: the packets produced in the previous cycle.
+        uut.push_count.next = (staged.len() as u64).into();
+        uut.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<P>(p));
+        uut.entry0_length.next = (staged.first().map_or(0, |p| p.len()) as u64).into();
+        uut.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<P>(p));
+        uut.entry1_length.next = (staged.get(1).map_or(0, |p| p.len()) as u64).into();
         uut.out_ready.next = ready;
         settle(&mut uut);
         assert_eq!(uut.free.val().index(), free, "free, cycle {cycle}");
@@ -160,6 +162,7 @@ fn run_byte_stream<const P: usize, const N: usize>(
             taken.push((data, last));
         }
         tick!(uut);
+        staged = push;
         cycle += 1;
         assert!(cycle < 200 * packets as u64 + 2000, "no progress");
     }
@@ -307,15 +310,17 @@ fn check_atb<const P: usize, const DW: usize, const BW: usize>(
     let mut taken = Vec::new();
     let mut sent = Vec::new();
     let mut cycle = 0u64;
+    let mut staged: Vec<Vec<u8>> = Vec::new();
     while left > 0 || !model.is_idle() {
         let free = model.free();
         let push = pushes(&mut rng, free, &mut left, P as u64 / 8);
         let ready = rng.below(100) < 60;
-        uut.push_count.next = (push.len() as u64).into();
-        uut.entry0_payload.next = push.first().map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.entry0_length.next = (push.first().map_or(0, |p| p.len()) as u64).into();
-        uut.entry1_payload.next = push.get(1).map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.entry1_length.next = (push.get(1).map_or(0, |p| p.len()) as u64).into();
+        // The packet logic's packet register: the packets produced in the previous cycle.
+        uut.push_count.next = (staged.len() as u64).into();
+        uut.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<P>(p));
+        uut.entry0_length.next = (staged.first().map_or(0, |p| p.len()) as u64).into();
+        uut.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<P>(p));
+        uut.entry1_length.next = (staged.get(1).map_or(0, |p| p.len()) as u64).into();
         uut.atready.next = ready;
         settle(&mut uut);
         assert_eq!(uut.free.val().index(), free, "free, cycle {cycle}");
@@ -341,6 +346,7 @@ fn check_atb<const P: usize, const DW: usize, const BW: usize>(
             taken.push(item);
         }
         tick!(uut);
+        staged = push;
         cycle += 1;
         assert!(cycle < 200 * packets as u64 + 2000, "no progress");
     }
@@ -440,25 +446,27 @@ fn item7_byte_fifo_depth64_matches_queue_model() {
     check_fifo::<6>(22, 3000);
 }
 
-/// Item 4 alone: pushes of 0-2 within `free`, random pops; the head and `free` each cycle.
+/// Item 4 alone: packets produced within `free` enter a packet register (as in the packet
+/// logic) and are pushed in the next cycle; random pops; the head and `free` each cycle.
 #[test]
 fn item4_packet_queue_matches_queue_model() {
     let mut uut = PacketQueue::<80>::default();
     reset!(uut);
     let mut rng = Rng(31);
     let mut model: VecDeque<(Vec<u8>, u16)> = VecDeque::new();
+    let mut staged: Vec<Vec<u8>> = Vec::new();
+    let mut staged_ts = 0u16;
     for cycle in 0..2000u64 {
-        let free = 2 - model.len();
+        let free = 2 - model.len() - staged.len();
         let mut left = usize::MAX;
-        let push = pushes(&mut rng, free, &mut left, 10);
+        let produced = pushes(&mut rng, free, &mut left, 10);
         let pop = rng.below(2) == 0;
-        let ts = rng.next() as u16;
-        uut.push_count.next = (push.len() as u64).into();
-        uut.entry0_payload.next = push.first().map_or(Bits::default(), |p| to_bits::<80>(p));
-        uut.entry0_length.next = (push.first().map_or(0, |p| p.len()) as u64).into();
-        uut.entry1_payload.next = push.get(1).map_or(Bits::default(), |p| to_bits::<80>(p));
-        uut.entry1_length.next = (push.get(1).map_or(0, |p| p.len()) as u64).into();
-        uut.push_timestamp.next = u64::from(ts).into();
+        uut.push_count.next = (staged.len() as u64).into();
+        uut.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<80>(p));
+        uut.entry0_length.next = (staged.first().map_or(0, |p| p.len()) as u64).into();
+        uut.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<80>(p));
+        uut.entry1_length.next = (staged.get(1).map_or(0, |p| p.len()) as u64).into();
+        uut.push_timestamp.next = u64::from(staged_ts).into();
         uut.pop.next = pop;
         settle(&mut uut);
         assert_eq!(uut.free.val().index(), free, "free, cycle {cycle}");
@@ -487,21 +495,24 @@ fn item4_packet_queue_matches_queue_model() {
         if pop {
             model.pop_front();
         }
-        for p in push {
-            model.push_back((p, ts));
+        for p in staged.drain(..) {
+            model.push_back((p, staged_ts));
         }
+        staged = produced;
+        staged_ts = rng.next() as u16;
         tick!(uut);
     }
 }
 
-/// Item 5: 0 in the first cycle after reset, +1 per cycle, wraps at 2^16, and a reset in
-/// the middle restarts it.
+/// Item 5: the counter is 0 in the first cycle after reset, +1 per cycle, wraps at 2^16,
+/// and a reset in the middle restarts it; the block presents the previous cycle's value.
 #[test]
 fn item5_timestamp_counts_cycles_from_reset() {
     let mut uut = Timestamp::default();
     reset!(uut);
+    tick!(uut);
     for expected in 0..70_000u64 {
-        assert_eq!(uut.value.val().to_u64(), expected % 65_536);
+        assert_eq!(uut.previous.val().to_u64(), expected % 65_536);
         tick!(uut);
     }
     uut.reset.next = true;
@@ -509,5 +520,7 @@ fn item5_timestamp_counts_cycles_from_reset() {
     tick!(uut);
     uut.reset.next = false;
     settle(&mut uut);
-    assert_eq!(uut.value.val().to_u64(), 0);
+    assert_eq!(uut.previous.val().to_u64(), 0xffff);
+    tick!(uut);
+    assert_eq!(uut.previous.val().to_u64(), 0);
 }

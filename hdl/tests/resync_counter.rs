@@ -1,66 +1,13 @@
-//! The resync counter blocks (`exampleAlgorithm.adoc`, section `sec:resync`) in rust-hdl's
+//! The resync counter block (`exampleAlgorithm.adoc`, section `sec:resync`) in rust-hdl's
 //! simulator against the model's `ResyncCounter`, cycle by cycle, including runs of more
 //! than 65535 packets without a sync (the hardware's 16-bit count and overflow flag must
 //! keep `>max_resync` true where the model's count goes on growing).
 
-use etrace_hdl::logic::resync::{ResyncAdvance, ResyncCheck, RESYNC_MAX_BITS};
+use etrace_hdl::logic::resync::ResyncCounter as HwResyncCounter;
 use etrace_model::encoder::resync::ResyncCounter;
 use etrace_model::ingress::random::Rng;
 use rust_hdl::prelude::*;
 use std::sync::{Arc, Mutex};
-
-/// The count, overflow and comparison registers with the two blocks, wired as in
-/// `PacketLogic`.
-#[derive(LogicBlock, Default)]
-struct ResyncUnit {
-    clock: Signal<In, Clock>,
-    clear: Signal<In, Bit>,
-    sync_sent: Signal<In, Bit>,
-    others: Signal<In, Bits<2>>,
-    resync_max: Signal<In, Bits<RESYNC_MAX_BITS>>,
-    at_max: Signal<Out, Bit>,
-    exceeded: Signal<Out, Bit>,
-    exceeded_after_one: Signal<Out, Bit>,
-    check: ResyncCheck,
-    advance: ResyncAdvance,
-    count: DFF<Bits<RESYNC_MAX_BITS>>,
-    overflow: DFF<Bit>,
-    at_max_q: DFF<Bit>,
-    exceeded_q: DFF<Bit>,
-    after_one_q: DFF<Bit>,
-}
-
-impl Logic for ResyncUnit {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            count,
-            overflow,
-            at_max_q,
-            exceeded_q,
-            after_one_q
-        );
-        // As in `PacketLogic`: the comparisons of the next count, registered.
-        self.check.count.next = self.advance.next_count.val();
-        self.check.overflow.next = self.advance.next_overflow.val();
-        self.check.resync_max.next = self.resync_max.val();
-        self.at_max_q.d.next = self.check.at_max.val();
-        self.exceeded_q.d.next = self.check.exceeded.val();
-        self.after_one_q.d.next = self.check.exceeded_after_one.val();
-        self.at_max.next = self.at_max_q.q.val();
-        self.exceeded.next = self.exceeded_q.q.val();
-        self.exceeded_after_one.next = self.after_one_q.q.val();
-        self.advance.count.next = self.count.q.val();
-        self.advance.overflow.next = self.overflow.q.val();
-        self.advance.clear.next = self.clear.val();
-        self.advance.sync_sent.next = self.sync_sent.val();
-        self.advance.others.next = self.others.val();
-        self.count.d.next = self.advance.next_count.val();
-        self.overflow.d.next = self.advance.next_overflow.val();
-    }
-}
 
 /// One cycle's packets: restart first (trace enable), then `others` counted packets, then
 /// a sync packet if `sync`.
@@ -101,8 +48,10 @@ fn hardware_flags(cycles: &[Cycle], max: u32) -> Vec<Flags> {
     let out_tb = out.clone();
     let stim = cycles.to_vec();
     let mut sim = Simulation::new();
-    sim.add_clock(5, |x: &mut Box<ResyncUnit>| x.clock.next = !x.clock.val());
-    sim.add_testbench(move |mut sim: Sim<ResyncUnit>| {
+    sim.add_clock(5, |x: &mut Box<HwResyncCounter>| {
+        x.clock.next = !x.clock.val()
+    });
+    sim.add_testbench(move |mut sim: Sim<HwResyncCounter>| {
         let mut x = sim.init()?;
         x.resync_max.next = u64::from(max).into();
         // Start from count 0 like the model.
@@ -125,7 +74,7 @@ fn hardware_flags(cycles: &[Cycle], max: u32) -> Vec<Flags> {
         }
         sim.done(x)
     });
-    let mut uut = ResyncUnit::default();
+    let mut uut = HwResyncCounter::default();
     uut.connect_all();
     sim.run(Box::new(uut), 10 * cycles.len() as u64 + 100)
         .unwrap();

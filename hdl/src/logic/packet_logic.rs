@@ -10,7 +10,7 @@ use super::branch_map::BranchMap;
 use super::control::TraceControl;
 use super::decision::Decision;
 use super::loss::LossControl;
-use super::resync::{ResyncAdvance, ResyncCheck, RESYNC_MAX_BITS};
+use super::resync::{ResyncCounter, RESYNC_MAX_BITS};
 use crate::ingress::IngressPort;
 use crate::packet_kind::PacketKind;
 use rust_hdl::prelude::*;
@@ -18,8 +18,10 @@ use rust_hdl::prelude::*;
 /// The packet logic of one encoder: `A` = `iaddress_width_p`, `E` = `ecause_width_p`,
 /// `IT` = `itype_width_p` (3 or 4).
 ///
-/// In each cycle it pushes `count` packets (0-2) described by the bundles `pkt0_*` and,
-/// when `count` is 2, `pkt1_*`. The second packet of a cycle is a format 3.2 context
+/// The packets produced in a cycle (0-2) are presented in the next cycle (`hdl/DESIGN.md`
+/// item 4, the packet register): `count` of them, described by the bundles `pkt0_*` and,
+/// when `count` is 2, `pkt1_*`; the payload packers work on these registers, not on the
+/// decision. The second packet of a cycle is a format 3.2 context
 /// packet (after a format 1 branch map) or the format 3.0 recovery sync (after the
 /// trace-lost support packet), so `pkt1_*` has only the fields of those two formats; they
 /// have the same values as in `pkt0_*`.
@@ -62,9 +64,10 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     pub sijump_option: Signal<In, Bit>,
     /// Run-time option: te_inst packets between forced syncs (`sec:resync`), 0 = off.
     pub resync_max: Signal<In, Bits<RESYNC_MAX_BITS>>,
-    /// Free entries of the packet queue at the start of the cycle (0-2).
+    /// Free entries of the packet queue at the start of the cycle (0-2): 2 minus the
+    /// packets queued and those in this block's packet register.
     pub queue_free: Signal<In, Bits<2>>,
-    /// Packets pushed into the queue in this cycle (0-2).
+    /// Packets produced in the previous cycle and pushed into the queue in this one (0-2).
     pub count: Signal<Out, Bits<2>>,
     /// Packets were dropped and the trace-lost recovery has not happened yet.
     pub lost: Signal<Out, Bit>,
@@ -78,8 +81,11 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     pub pkt0_ecause: Signal<Out, Bits<E>>,
     /// Packet 0: format 3.1 `interrupt`.
     pub pkt0_interrupt: Signal<Out, Bit>,
-    /// Packet 0: format 3.1 `thaddr` (the address is omitted when `thaddr` and `ioptions` bit 1, implicit exception).
+    /// Packet 0: format 3.1 `thaddr`.
     pub pkt0_thaddr: Signal<Out, Bit>,
+    /// Packet 0: the `address` field is sent (not a format 3.1 with `thaddr` under implicit
+    /// exception, `sec:implicit-exception`).
+    pub pkt0_with_address: Signal<Out, Bit>,
     /// Packet 0: `address` (low `A - 1` bits; full or differential).
     pub pkt0_address: Signal<Out, Bits<A>>,
     /// Packet 0: format 3.1 `tval`.
@@ -111,23 +117,40 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     ingress: IngressPort<A, E, IT>,
     control: TraceControl,
     branch_map: BranchMap,
-    resync_check: ResyncCheck,
-    resync_advance: ResyncAdvance,
+    resync: ResyncCounter,
     address_unit: AddressUnit<A>,
     decision: Decision,
     loss: LossControl,
     // State of the chart (registers here: the decision reads and updates them).
+    // The branch map as last updated, and whether a packet emptied it since (the empty
+    // flag is applied when the map is read, so the decision drives one flip-flop, not the
+    // clear of 37).
     held_count: DFF<Bits<5>>,
     held_map: DFF<Bits<32>>,
-    resync_count: DFF<Bits<RESYNC_MAX_BITS>>,
-    resync_overflow: DFF<Bit>,
-    // The resync comparisons of the count above, made a cycle early (from the next count).
-    resync_at_max: DFF<Bit>,
-    resync_exceeded: DFF<Bit>,
-    resync_after_one: DFF<Bit>,
+    held_empty: DFF<Bit>,
     lost_flag: DFF<Bit>,
     trap_reported: DFF<Bit>,
     updiscon_target: DFF<Bit>,
+    // The packet register: the bundle of the packets produced in this cycle.
+    reg_count: DFF<Bits<2>>,
+    reg_kind0: DFF<PacketKind>,
+    reg_kind1: DFF<PacketKind>,
+    reg_branch: DFF<Bit>,
+    reg_privilege: DFF<Bits<2>>,
+    reg_ecause: DFF<Bits<E>>,
+    reg_interrupt: DFF<Bit>,
+    reg_thaddr: DFF<Bit>,
+    reg_with_address: DFF<Bit>,
+    reg_address: DFF<Bits<A>>,
+    reg_tval: DFF<Bits<A>>,
+    reg_notify: DFF<Bit>,
+    reg_updiscon: DFF<Bit>,
+    reg_irreport: DFF<Bit>,
+    reg_branches: DFF<Bits<5>>,
+    reg_branch_map: DFF<Bits<32>>,
+    reg_ienable: DFF<Bit>,
+    reg_qual_status: DFF<Bits<2>>,
+    reg_ioptions: DFF<Bits<6>>,
     present: Signal<Local, Bit>,
     recover: Signal<Local, Bit>,
     produced: Signal<Local, Bits<2>>,
@@ -144,6 +167,10 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     branches_value: Signal<Local, Bits<5>>,
     branch_map_value: Signal<Local, Bits<32>>,
     ioptions_value: Signal<Local, Bits<6>>,
+    kind0_value: Signal<Local, PacketKind>,
+    kind1_value: Signal<Local, PacketKind>,
+    ienable_value: Signal<Local, Bit>,
+    qual_status_value: Signal<Local, Bits<2>>,
     trap_interrupt: Signal<Local, Bit>,
     option_ie: Signal<Local, Bits<6>>,
     option_fa: Signal<Local, Bits<6>>,
@@ -158,18 +185,34 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             clock,
             held_count,
             held_map,
-            resync_count,
-            resync_overflow,
-            resync_at_max,
-            resync_exceeded,
-            resync_after_one,
+            held_empty,
             lost_flag,
             trap_reported,
-            updiscon_target
+            updiscon_target,
+            reg_count,
+            reg_kind0,
+            reg_kind1,
+            reg_branch,
+            reg_privilege,
+            reg_ecause,
+            reg_interrupt,
+            reg_thaddr,
+            reg_with_address,
+            reg_address,
+            reg_tval,
+            reg_notify,
+            reg_updiscon,
+            reg_irreport,
+            reg_branches,
+            reg_branch_map,
+            reg_ienable,
+            reg_qual_status,
+            reg_ioptions
         );
         self.ingress.clock.next = self.clock.val();
         self.control.clock.next = self.clock.val();
         self.address_unit.clock.next = self.clock.val();
+        self.resync.clock.next = self.clock.val();
 
         // Ingress port and window.
         self.present.next = self.iretire.val() || self.itype.val().any();
@@ -199,6 +242,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         // Branch map: the current instruction's branch enters before the decision.
         self.branch_map.held_count.next = self.held_count.q.val();
         self.branch_map.held_map.next = self.held_map.q.val();
+        if self.held_empty.q.val() {
+            self.branch_map.held_count.next = 0.into();
+            self.branch_map.held_map.next = 0.into();
+        }
         self.branch_map.push.next = self.control.decide.val()
             && self.ingress.curr_traced.val()
             && self.ingress.curr_iretire.val()
@@ -244,9 +291,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.decision.branches.next = self.branch_map.branches.val();
         self.decision.branch_map_full.next = self.branch_map.full.val();
         self.decision.prev_trap_reported.next = self.trap_reported.q.val();
-        self.decision.resync_at_max.next = self.resync_at_max.q.val();
-        self.decision.resync_exceeded.next = self.resync_exceeded.q.val();
-        self.decision.resync_after_one.next = self.resync_after_one.q.val();
+        self.decision.resync_at_max.next = self.resync.at_max.val();
+        self.decision.resync_exceeded.next = self.resync.exceeded.val();
+        self.decision.resync_after_one.next = self.resync.exceeded_after_one.val();
         self.decision.recover.next = self.recover.val();
         self.decision.last_updiscon_target.next = self.updiscon_target.q.val();
 
@@ -261,38 +308,26 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.loss.recover.next = self.recover.val();
         self.loss.produced.next = self.produced.val();
         self.lost_flag.d.next = self.loss.next_lost.val();
-        self.count.next = self.loss.count.val();
+        self.reg_count.d.next = self.loss.count.val();
+        if self.reset.val() {
+            self.reg_count.d.next = 0.into();
+        }
         self.lost.next = self.lost_flag.q.val();
 
         // Branch map state: emptied by a packet that reports it, and at trace enable.
         self.held_count.d.next = self.branch_map.branches.val();
         self.held_map.d.next = self.branch_map.map_bits.val();
-        if self.control.enable_cycle.val()
+        self.held_empty.d.next = self.control.enable_cycle.val()
             || (self.decision.produced.val().any()
                 && (self.decision.kind0.val() != PacketKind::Support)
-                && (self.decision.kind0.val() != PacketKind::Context))
-        {
-            self.held_count.d.next = 0.into();
-            self.held_map.d.next = 0.into();
-        }
+                && (self.decision.kind0.val() != PacketKind::Context));
 
         // Resync count: the trace-lost support packet is not counted.
-        self.resync_advance.count.next = self.resync_count.q.val();
-        self.resync_advance.overflow.next = self.resync_overflow.q.val();
-        self.resync_advance.clear.next = self.control.enable_cycle.val();
-        self.resync_advance.sync_sent.next = (self.decision.kind0.val() == PacketKind::Sync)
+        self.resync.clear.next = self.control.enable_cycle.val();
+        self.resync.sync_sent.next = (self.decision.kind0.val() == PacketKind::Sync)
             || (self.decision.kind0.val() == PacketKind::Trap);
-        self.resync_advance.others.next = self.produced.val();
-        self.resync_count.d.next = self.resync_advance.next_count.val();
-        self.resync_overflow.d.next = self.resync_advance.next_overflow.val();
-        // The next cycle's comparisons, registered: the decision starts from flip-flops,
-        // not from a 16-bit compare (a `resync_max` change applies one decision later).
-        self.resync_check.count.next = self.resync_advance.next_count.val();
-        self.resync_check.overflow.next = self.resync_advance.next_overflow.val();
-        self.resync_check.resync_max.next = self.resync_max.val();
-        self.resync_at_max.d.next = self.resync_check.at_max.val();
-        self.resync_exceeded.d.next = self.resync_check.exceeded.val();
-        self.resync_after_one.d.next = self.resync_check.exceeded_after_one.val();
+        self.resync.others.next = self.produced.val();
+        self.resync.resync_max.next = self.resync_max.val();
 
         // Address field and last address; format 1 / 2 addresses may be differential.
         self.address_unit.clear.next = self.control.enable_cycle.val();
@@ -357,38 +392,63 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         }
         self.ioptions_value.next =
             self.option_ie.val() | self.option_fa.val() | self.option_sj.val();
-        self.pkt0_branch.next = self.branch_value.val();
-        self.pkt1_branch.next = self.branch_value.val();
-        self.pkt0_privilege.next = self.privilege_value.val();
-        self.pkt1_privilege.next = self.privilege_value.val();
-        self.pkt0_ecause.next = self.ecause_value.val();
-        self.pkt0_interrupt.next = self.interrupt_value.val();
-        self.pkt0_thaddr.next = self.thaddr_value.val();
-        self.pkt0_address.next = self.address_value.val();
-        self.pkt1_address.next = self.address_value.val();
-        self.pkt0_tval.next = self.tval_value.val();
-        self.pkt0_notify.next = self.notify_value.val();
-        self.pkt0_updiscon.next = self.updiscon_value.val();
-        self.pkt0_irreport.next = self.irreport_value.val();
-        self.pkt0_branches.next = self.branches_value.val();
-        self.pkt0_branch_map.next = self.branch_map_value.val();
-        self.pkt0_ioptions.next = self.ioptions_value.val();
-
         // Kinds and the support fields.
-        self.pkt0_kind.next = self.decision.kind0.val();
-        self.pkt1_kind.next = self.decision.kind1.val();
-        self.pkt0_ienable.next = self.decision.ienable.val();
-        self.pkt0_qual_status.next = self.decision.qual_status.val();
+        self.kind0_value.next = self.decision.kind0.val();
+        self.kind1_value.next = self.decision.kind1.val();
+        self.ienable_value.next = self.decision.ienable.val();
+        self.qual_status_value.next = self.decision.qual_status.val();
         if self.control.enable_cycle.val() {
-            self.pkt0_kind.next = PacketKind::Support;
-            self.pkt0_ienable.next = true;
-            self.pkt0_qual_status.next = 0.into();
+            self.kind0_value.next = PacketKind::Support;
+            self.ienable_value.next = true;
+            self.qual_status_value.next = 0.into();
         } else if self.recover.val() {
-            self.pkt0_kind.next = PacketKind::Support;
-            self.pkt0_ienable.next = true;
-            self.pkt0_qual_status.next = 2.into();
-            self.pkt1_kind.next = self.decision.kind0.val();
+            self.kind0_value.next = PacketKind::Support;
+            self.ienable_value.next = true;
+            self.qual_status_value.next = 2.into();
+            self.kind1_value.next = self.decision.kind0.val();
         }
+
+        // The packet register and the bundles it presents.
+        self.reg_kind0.d.next = self.kind0_value.val();
+        self.reg_kind1.d.next = self.kind1_value.val();
+        self.reg_branch.d.next = self.branch_value.val();
+        self.reg_privilege.d.next = self.privilege_value.val();
+        self.reg_ecause.d.next = self.ecause_value.val();
+        self.reg_interrupt.d.next = self.interrupt_value.val();
+        self.reg_thaddr.d.next = self.thaddr_value.val();
+        self.reg_with_address.d.next = !(self.thaddr_value.val() && self.implicit_exception.val());
+        self.reg_address.d.next = self.address_value.val();
+        self.reg_tval.d.next = self.tval_value.val();
+        self.reg_notify.d.next = self.notify_value.val();
+        self.reg_updiscon.d.next = self.updiscon_value.val();
+        self.reg_irreport.d.next = self.irreport_value.val();
+        self.reg_branches.d.next = self.branches_value.val();
+        self.reg_branch_map.d.next = self.branch_map_value.val();
+        self.reg_ienable.d.next = self.ienable_value.val();
+        self.reg_qual_status.d.next = self.qual_status_value.val();
+        self.reg_ioptions.d.next = self.ioptions_value.val();
+        self.count.next = self.reg_count.q.val();
+        self.pkt0_kind.next = self.reg_kind0.q.val();
+        self.pkt1_kind.next = self.reg_kind1.q.val();
+        self.pkt0_branch.next = self.reg_branch.q.val();
+        self.pkt1_branch.next = self.reg_branch.q.val();
+        self.pkt0_privilege.next = self.reg_privilege.q.val();
+        self.pkt1_privilege.next = self.reg_privilege.q.val();
+        self.pkt0_ecause.next = self.reg_ecause.q.val();
+        self.pkt0_interrupt.next = self.reg_interrupt.q.val();
+        self.pkt0_thaddr.next = self.reg_thaddr.q.val();
+        self.pkt0_with_address.next = self.reg_with_address.q.val();
+        self.pkt0_address.next = self.reg_address.q.val();
+        self.pkt1_address.next = self.reg_address.q.val();
+        self.pkt0_tval.next = self.reg_tval.q.val();
+        self.pkt0_notify.next = self.reg_notify.q.val();
+        self.pkt0_updiscon.next = self.reg_updiscon.q.val();
+        self.pkt0_irreport.next = self.reg_irreport.q.val();
+        self.pkt0_branches.next = self.reg_branches.q.val();
+        self.pkt0_branch_map.next = self.reg_branch_map.q.val();
+        self.pkt0_ienable.next = self.reg_ienable.q.val();
+        self.pkt0_qual_status.next = self.reg_qual_status.q.val();
+        self.pkt0_ioptions.next = self.reg_ioptions.q.val();
     }
 }
 
@@ -397,19 +457,24 @@ mod tests {
     use super::*;
     use crate::verilog::{generate, lint, yosys_check, VerilogCheckError};
 
-    /// Verilator's lint report without its UNOPTFLAT warnings.
+    /// Verilator's lint report without its UNOPTFLAT and UNUSEDPARAM warnings (the waivers
+    /// of `scripts/check-verilog.sh`).
     ///
     /// rust-hdl emits one `always @(*)` per module, so a combinational sub-block whose
     /// outputs the parent reads and whose inputs the parent writes forms a loop at the
     /// granularity of always blocks, which Verilator reports as UNOPTFLAT (a simulation
     /// performance note, not a width or logic problem; the real signal paths are acyclic:
-    /// every state is a register of this block). Every other warning still fails.
+    /// every state is a register of this block). The packet register's `PacketKind`
+    /// flip-flops are modules that declare every value of the enum as a localparam and use
+    /// none (UNUSEDPARAM). Every other warning still fails.
     fn lint_without_unoptflat(name: &str, v: &str) {
         match lint(name, v) {
             Ok(()) => {}
             Err(VerilogCheckError::Lint { report, .. }) => {
                 let others = report.lines().any(|l| {
-                    (l.starts_with("%Warning") && !l.starts_with("%Warning-UNOPTFLAT"))
+                    (l.starts_with("%Warning")
+                        && !l.starts_with("%Warning-UNOPTFLAT")
+                        && !l.starts_with("%Warning-UNUSEDPARAM"))
                         || (l.starts_with("%Error") && !l.contains("Exiting due to"))
                 });
                 assert!(!others && report.contains("UNOPTFLAT"), "{report}");

@@ -15,7 +15,8 @@ pub struct OutputPath<const P: usize, const N: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset.
     pub reset: Signal<In, Bit>,
-    /// Packets pushed in this cycle (0, 1, 2; at most `free`).
+    /// Packets pushed in this cycle (0, 1, 2), produced in the previous cycle (the packet
+    /// register's count; they were at most that cycle's `free`).
     pub push_count: Signal<In, Bits<2>>,
     /// First packet: payload sign-extended to P bits.
     pub entry0_payload: Signal<In, Bits<P>>,
@@ -25,7 +26,8 @@ pub struct OutputPath<const P: usize, const N: usize> {
     pub entry1_payload: Signal<In, Bits<P>>,
     /// Second packet: payload bytes.
     pub entry1_length: Signal<In, Bits<5>>,
-    /// Free queue entries at the start of the cycle.
+    /// Free queue entries at the start of the cycle (the packets pushed in it count as
+    /// taken).
     pub free: Signal<Out, Bits<2>>,
     /// The encap `srcID` (low `src_bits` bits used).
     pub src_id: Signal<In, Bits<16>>,
@@ -84,7 +86,7 @@ impl<const P: usize, const N: usize> Logic for OutputPath<P, N> {
         self.queue.entry0_length.next = self.entry0_length.val();
         self.queue.entry1_payload.next = self.entry1_payload.val();
         self.queue.entry1_length.next = self.entry1_length.val();
-        self.queue.push_timestamp.next = self.timestamp.value.val();
+        self.queue.push_timestamp.next = self.timestamp.previous.val();
         self.queue.pop.next = self.framer.pop.val();
         self.free.next = self.queue.free.val();
         self.framer.src_id.next = self.src_id.val();
@@ -112,7 +114,8 @@ pub struct AtbOutputPath<const P: usize, const N: usize, const DW: usize, const 
     pub clock: Signal<In, Clock>,
     /// Synchronous reset.
     pub reset: Signal<In, Bit>,
-    /// Packets pushed in this cycle (0, 1, 2; at most `free`).
+    /// Packets pushed in this cycle (0, 1, 2), produced in the previous cycle (the packet
+    /// register's count; they were at most that cycle's `free`).
     pub push_count: Signal<In, Bits<2>>,
     /// First packet: payload sign-extended to P bits.
     pub entry0_payload: Signal<In, Bits<P>>,
@@ -122,7 +125,8 @@ pub struct AtbOutputPath<const P: usize, const N: usize, const DW: usize, const 
     pub entry1_payload: Signal<In, Bits<P>>,
     /// Second packet: payload bytes.
     pub entry1_length: Signal<In, Bits<5>>,
-    /// Free queue entries at the start of the cycle.
+    /// Free queue entries at the start of the cycle (the packets pushed in it count as
+    /// taken).
     pub free: Signal<Out, Bits<2>>,
     /// The ATID of the trace source.
     pub source_atid: Signal<In, Bits<7>>,

@@ -1,6 +1,8 @@
 //! The 2-entry packet queue (`hdl/DESIGN.md` item 4): 0, 1 or 2 pushes per cycle, at most
-//! one pop (the serializer), and `free` = 2 - occupancy at the start of the cycle. The
-//! packet logic never pushes more than `free` entries (it drops instead).
+//! one pop (the serializer), and `free` = 2 - occupancy - `push_count` at the start of the
+//! cycle. The pushes come from the packet logic's packet register (produced in the previous
+//! cycle), so `free` counts them as taken when the packet logic decides; it never produces
+//! more than `free` entries (it drops instead).
 
 use rust_hdl::prelude::*;
 
@@ -11,7 +13,7 @@ pub struct PacketQueue<const P: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: empty in the next cycle.
     pub reset: Signal<In, Bit>,
-    /// Entries pushed in this cycle (0, 1, 2; never more than `free`).
+    /// Entries pushed in this cycle (0, 1, 2), from a register: counted as taken by `free`.
     pub push_count: Signal<In, Bits<2>>,
     /// First pushed entry: payload, sign-extended to P bits.
     pub entry0_payload: Signal<In, Bits<P>>,
@@ -25,7 +27,7 @@ pub struct PacketQueue<const P: usize> {
     pub push_timestamp: Signal<In, Bits<16>>,
     /// Removes the head at the end of this cycle (ignored when empty).
     pub pop: Signal<In, Bit>,
-    /// 2 - occupancy at the start of the cycle.
+    /// 2 - occupancy - `push_count` at the start of the cycle.
     pub free: Signal<Out, Bits<2>>,
     /// The queue holds an entry at the start of the cycle.
     pub head_valid: Signal<Out, Bit>,
@@ -59,7 +61,7 @@ impl<const P: usize> Logic for PacketQueue<P> {
             slot1_length,
             slot1_timestamp
         );
-        self.free.next = 2 - self.occupancy.q.val();
+        self.free.next = 2 - self.occupancy.q.val() - self.push_count.val();
         self.head_valid.next = self.occupancy.q.val().any();
         self.head_payload.next = self.slot0_payload.q.val();
         self.head_length.next = self.slot0_length.q.val();

@@ -30,10 +30,12 @@ pub struct CycleInput {
     pub ready: bool,
 }
 
-/// A te_inst packet produced by the packet logic and pushed into the packet queue.
+/// A te_inst packet produced by the packet logic (and not dropped): it goes through the
+/// packet register into the packet queue.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PushedPacket {
-    /// The cycle it was produced and pushed in (its timestamp is this cycle's counter).
+    /// The cycle it was produced in (its timestamp is this cycle's counter; it enters the
+    /// queue at the end of the next cycle).
     pub cycle: u64,
     /// The packet.
     pub packet: TeInst,

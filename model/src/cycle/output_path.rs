@@ -1,5 +1,6 @@
 //! Cycle-accurate model of the encoder's output path (`hdl/DESIGN.md`, "Cycle contract"
-//! items 4-8): the 2-entry packet queue, the 16-bit timestamp counter, the serializer that
+//! items 4-8): the packet register (the packets produced in a cycle enter the queue at the
+//! end of the next one, and count as taken meanwhile), the 2-entry packet queue, the 16-bit timestamp counter, the serializer that
 //! writes the framed bytes of `e-trace-encap` (the model's [`EncapWriter`]) one per cycle
 //! into the byte FIFO, and the output port: a valid/ready byte stream or the ATB adapter
 //! (`fragmentCodeAndTransport.adoc`, "ATB transport").
@@ -141,11 +142,11 @@ pub enum CycleError {
         free: usize,
     },
     /// A payload the framer rejects (empty or too long).
-    #[error("cycle {cycle}: packet pushed in cycle {pushed}: {source}")]
+    #[error("cycle {cycle}: packet produced in cycle {pushed}: {source}")]
     Payload {
         /// The cycle in which the serializer popped it.
         cycle: u64,
-        /// The cycle in which it was pushed.
+        /// The cycle in which it was produced.
         pushed: u64,
         /// The framer's error.
         source: FrameError,
@@ -155,7 +156,7 @@ pub enum CycleError {
     Frame(FrameError),
 }
 
-/// A queued packet: payload bytes, timestamp, and the cycle it was pushed in.
+/// A queued packet: payload bytes, timestamp, and the cycle it was produced in.
 #[derive(Debug, Clone)]
 struct Entry {
     payload: Vec<u8>,
@@ -169,6 +170,8 @@ pub struct OutputPath {
     config: OutputPathConfig,
     cycle: u64,
     counter: u16,
+    /// The packet register: produced in the previous cycle, pushed at the end of this one.
+    staged: Vec<Entry>,
     queue: VecDeque<Entry>,
     writer: EncapWriter,
     /// Bytes of `writer` already handed to the serializer.
@@ -188,6 +191,7 @@ impl OutputPath {
             config,
             cycle: 0,
             counter: 0,
+            staged: Vec::new(),
             queue: VecDeque::new(),
             writer: EncapWriter::new(config.encap(), config.sync_interval),
             framed: 0,
@@ -208,9 +212,10 @@ impl OutputPath {
         self.cycle
     }
 
-    /// `free`: 2 minus the queue occupancy at the start of this cycle (item 4).
+    /// `free`: 2 minus the queue occupancy at the start of this cycle, counting the packets
+    /// in the packet register (item 4).
     pub fn free(&self) -> usize {
-        QUEUE_ENTRIES - self.queue.len()
+        QUEUE_ENTRIES - self.queue.len() - self.staged.len()
     }
 
     /// The timestamp counter in this cycle (item 5).
@@ -239,7 +244,8 @@ impl OutputPath {
 
     /// Whether nothing is queued, being serialized, buffered or presented.
     pub fn is_idle(&self) -> bool {
-        self.queue.is_empty()
+        self.staged.is_empty()
+            && self.queue.is_empty()
             && self.pending.is_empty()
             && self.fifo.is_empty()
             && self.beat.is_empty()
@@ -256,7 +262,8 @@ impl OutputPath {
     }
 
     /// Runs one cycle: `pushes` are the payloads (sign-compressed bytes, as
-    /// [`crate::packet::pack`] gives them) produced in this cycle, at most [`Self::free`];
+    /// [`crate::packet::pack`] gives them) produced in this cycle, at most [`Self::free`]
+    /// (they enter the packet register and, at the end of the next cycle, the queue);
     /// `ready` is `out_ready` (byte stream) or ATREADY. Returns the byte or beat taken by
     /// the consumer in this cycle.
     pub fn cycle(
@@ -316,9 +323,11 @@ impl OutputPath {
                 self.fifo.push_back((byte, self.pending.is_empty()));
             }
         }
-        // Item 4 / 5: pushes enter the queue with this cycle's timestamp.
+        // Item 4 / 5: the packet register's packets enter the queue; this cycle's take their
+        // place, with this cycle's timestamp.
+        self.queue.extend(self.staged.drain(..));
         for payload in pushes {
-            self.queue.push_back(Entry {
+            self.staged.push(Entry {
                 payload: payload.to_vec(),
                 timestamp: self.counter,
                 pushed: self.cycle,

@@ -99,8 +99,9 @@ fn item4_free_counts_occupancy_at_the_start_of_the_cycle() {
     let mut path = OutputPath::new(cfg).unwrap();
     let p: &[u8] = &[0x11, 0x22];
     // (pushes, free at the start of the cycle)
-    let table: [(usize, usize); 8] = [
+    let table: [(usize, usize); 9] = [
         (2, 2),
+        (0, 0),
         (0, 0),
         (0, 1),
         (0, 1),
@@ -109,8 +110,10 @@ fn item4_free_counts_occupancy_at_the_start_of_the_cycle() {
         (1, 2),
         (0, 1),
     ];
-    // cycle 1 pops the first (free stays 0 in that cycle), the second is popped after the
-    // 3 bytes of the first (cycles 2-4) in cycle 5; the push of cycle 6 sees free 2.
+    // The two packets are in the packet register in cycle 1 and in the queue from cycle 2,
+    // which pops the first (free stays 0 in that cycle); the second is popped after the 3
+    // bytes of the first (cycles 3-5) in cycle 6; the push of cycle 7 sees free 2 and is
+    // counted in cycle 8.
     for (cycle, &(pushes, free)) in table.iter().enumerate() {
         assert_eq!(path.free(), free, "cycle {cycle}");
         let refs = vec![p; pushes];
@@ -119,7 +122,7 @@ fn item4_free_counts_occupancy_at_the_start_of_the_cycle() {
     assert_eq!(
         path.cycle(&[p, p], true),
         Err(CycleError::QueueOverflow {
-            cycle: 8,
+            cycle: 9,
             pushes: 2,
             free: 1
         })
@@ -139,8 +142,10 @@ fn item6_item7_one_packet_cycle_by_cycle() {
     // Pushed in cycle 2 (timestamp 2): header 0x81 (length 1, extend), ts 02 00, payload.
     assert_eq!(path.cycle(&[&[0x35]], true).unwrap(), None);
     let byte = |data, last| Some(OutputItem::Byte { data, last });
-    // cycle 3 pops, cycle 4 writes the header, cycle 5 presents it, ...
+    // cycle 3 moves it from the packet register to the queue, cycle 4 pops, cycle 5 writes
+    // the header, cycle 6 presents it, ...
     let expected = [
+        None,
         None,
         None,
         byte(0x81, false),
@@ -282,10 +287,11 @@ fn bad_settings_and_payloads_are_errors() {
     ));
     let mut path = OutputPath::new(OutputPathConfig::default()).unwrap();
     path.cycle(&[&[]], true).unwrap();
+    path.cycle(&[], true).unwrap();
     assert_eq!(
         path.cycle(&[], true),
         Err(CycleError::Payload {
-            cycle: 1,
+            cycle: 2,
             pushed: 0,
             source: FrameError::EmptyInput
         })
