@@ -447,7 +447,9 @@ fn item7_byte_fifo_depth64_matches_queue_model() {
 }
 
 /// Item 4 alone: packets produced within `free` enter a packet register (as in the packet
-/// logic) and are pushed in the next cycle; random pops; the head and `free` each cycle.
+/// logic) and are pushed in the next cycle into the queue's input register, which they
+/// leave for the queue at the end of the cycle after; random pops; the head and `free`
+/// each cycle.
 #[test]
 fn item4_packet_queue_matches_queue_model() {
     let mut uut = PacketQueue::<80>::default();
@@ -456,8 +458,9 @@ fn item4_packet_queue_matches_queue_model() {
     let mut model: VecDeque<(Vec<u8>, u16)> = VecDeque::new();
     let mut staged: Vec<Vec<u8>> = Vec::new();
     let mut staged_ts = 0u16;
+    let mut incoming: Vec<(Vec<u8>, u16)> = Vec::new();
     for cycle in 0..2000u64 {
-        let free = 2 - model.len() - staged.len();
+        let free = 2 - model.len() - staged.len() - incoming.len();
         let mut left = usize::MAX;
         let produced = pushes(&mut rng, free, &mut left, 10);
         let pop = rng.below(2) == 0;
@@ -495,9 +498,8 @@ fn item4_packet_queue_matches_queue_model() {
         if pop {
             model.pop_front();
         }
-        for p in staged.drain(..) {
-            model.push_back((p, staged_ts));
-        }
+        model.extend(incoming.drain(..));
+        incoming = staged.drain(..).map(|p| (p, staged_ts)).collect();
         staged = produced;
         staged_ts = rng.next() as u16;
         tick!(uut);

@@ -1,8 +1,10 @@
-//! The 2-entry packet queue (`hdl/DESIGN.md` item 4): 0, 1 or 2 pushes per cycle, at most
-//! one pop (the serializer), and `free` = 2 - occupancy - `push_count` at the start of the
-//! cycle. The pushes come from the packet logic's packet register (produced in the previous
-//! cycle), so `free` counts them as taken when the packet logic decides; it never produces
-//! more than `free` entries (it drops instead).
+//! The 2-entry packet queue (`hdl/DESIGN.md` item 4): 0, 1 or 2 pushes per cycle into an
+//! input register (so the payload packers' outputs end at flip-flops), which enter the
+//! queue at the end of the next cycle; at most one pop (the serializer). `free` = 2 -
+//! occupancy - entries in the input register - `push_count` at the start of the cycle:
+//! the pushes come from the packet logic's packet register (produced in the previous
+//! cycle), so `free` counts every packet on its way as taken when the packet logic
+//! decides, and it never produces more than `free` packets (it drops instead).
 
 use rust_hdl::prelude::*;
 
@@ -13,7 +15,8 @@ pub struct PacketQueue<const P: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: empty in the next cycle.
     pub reset: Signal<In, Bit>,
-    /// Entries pushed in this cycle (0, 1, 2), from a register: counted as taken by `free`.
+    /// Entries pushed in this cycle (0, 1, 2) into the input register, from a register:
+    /// counted as taken by `free`.
     pub push_count: Signal<In, Bits<2>>,
     /// First pushed entry: payload, sign-extended to P bits.
     pub entry0_payload: Signal<In, Bits<P>>,
@@ -27,7 +30,8 @@ pub struct PacketQueue<const P: usize> {
     pub push_timestamp: Signal<In, Bits<16>>,
     /// Removes the head at the end of this cycle (ignored when empty).
     pub pop: Signal<In, Bit>,
-    /// 2 - occupancy - `push_count` at the start of the cycle.
+    /// 2 - occupancy - entries in the input register - `push_count` at the start of the
+    /// cycle.
     pub free: Signal<Out, Bits<2>>,
     /// The queue holds an entry at the start of the cycle.
     pub head_valid: Signal<Out, Bit>,
@@ -44,6 +48,12 @@ pub struct PacketQueue<const P: usize> {
     slot1_payload: DFF<Bits<P>>,
     slot1_length: DFF<Bits<5>>,
     slot1_timestamp: DFF<Bits<16>>,
+    in_count: DFF<Bits<2>>,
+    in0_payload: DFF<Bits<P>>,
+    in0_length: DFF<Bits<5>>,
+    in1_payload: DFF<Bits<P>>,
+    in1_length: DFF<Bits<5>>,
+    in_timestamp: DFF<Bits<16>>,
     remaining: Signal<Local, Bits<2>>,
 }
 
@@ -59,9 +69,22 @@ impl<const P: usize> Logic for PacketQueue<P> {
             slot0_timestamp,
             slot1_payload,
             slot1_length,
-            slot1_timestamp
+            slot1_timestamp,
+            in_count,
+            in0_payload,
+            in0_length,
+            in1_payload,
+            in1_length,
+            in_timestamp
         );
-        self.free.next = 2 - self.occupancy.q.val() - self.push_count.val();
+        self.free.next = 2 - self.occupancy.q.val() - self.in_count.q.val() - self.push_count.val();
+        // The input register: this cycle's pushes.
+        self.in_count.d.next = self.push_count.val();
+        self.in0_payload.d.next = self.entry0_payload.val();
+        self.in0_length.d.next = self.entry0_length.val();
+        self.in1_payload.d.next = self.entry1_payload.val();
+        self.in1_length.d.next = self.entry1_length.val();
+        self.in_timestamp.d.next = self.push_timestamp.val();
         self.head_valid.next = self.occupancy.q.val().any();
         self.head_payload.next = self.slot0_payload.q.val();
         self.head_length.next = self.slot0_length.q.val();
@@ -72,25 +95,26 @@ impl<const P: usize> Logic for PacketQueue<P> {
             self.remaining.next = self.occupancy.q.val() - 1;
         }
         if self.remaining.val() == 0 {
-            self.slot0_payload.d.next = self.entry0_payload.val();
-            self.slot0_length.d.next = self.entry0_length.val();
-            self.slot0_timestamp.d.next = self.push_timestamp.val();
-            self.slot1_payload.d.next = self.entry1_payload.val();
-            self.slot1_length.d.next = self.entry1_length.val();
-            self.slot1_timestamp.d.next = self.push_timestamp.val();
+            self.slot0_payload.d.next = self.in0_payload.q.val();
+            self.slot0_length.d.next = self.in0_length.q.val();
+            self.slot0_timestamp.d.next = self.in_timestamp.q.val();
+            self.slot1_payload.d.next = self.in1_payload.q.val();
+            self.slot1_length.d.next = self.in1_length.q.val();
+            self.slot1_timestamp.d.next = self.in_timestamp.q.val();
         } else if self.remaining.val() == 1 {
             if self.pop.val() {
                 self.slot0_payload.d.next = self.slot1_payload.q.val();
                 self.slot0_length.d.next = self.slot1_length.q.val();
                 self.slot0_timestamp.d.next = self.slot1_timestamp.q.val();
             }
-            self.slot1_payload.d.next = self.entry0_payload.val();
-            self.slot1_length.d.next = self.entry0_length.val();
-            self.slot1_timestamp.d.next = self.push_timestamp.val();
+            self.slot1_payload.d.next = self.in0_payload.q.val();
+            self.slot1_length.d.next = self.in0_length.q.val();
+            self.slot1_timestamp.d.next = self.in_timestamp.q.val();
         }
-        self.occupancy.d.next = self.remaining.val() + self.push_count.val();
+        self.occupancy.d.next = self.remaining.val() + self.in_count.q.val();
         if self.reset.val() {
             self.occupancy.d.next = 0.into();
+            self.in_count.d.next = 0.into();
         }
     }
 }

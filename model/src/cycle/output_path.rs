@@ -1,6 +1,7 @@
 //! Cycle-accurate model of the encoder's output path (`hdl/DESIGN.md`, "Cycle contract"
-//! items 4-8): the packet register (the packets produced in a cycle enter the queue at the
-//! end of the next one, and count as taken meanwhile), the 2-entry packet queue, the 16-bit timestamp counter, the serializer that
+//! items 4-8): the packet register and the queue's input register (the packets produced in
+//! cycle `t` pass them in cycles `t + 1` and `t + 2`, enter the queue at the end of `t + 2`
+//! and count as taken meanwhile), the 2-entry packet queue, the 16-bit timestamp counter, the serializer that
 //! writes the framed bytes of `e-trace-encap` (the model's [`EncapWriter`]) one per cycle
 //! into the byte FIFO, and the output port: a valid/ready byte stream or the ATB adapter
 //! (`fragmentCodeAndTransport.adoc`, "ATB transport").
@@ -170,8 +171,11 @@ pub struct OutputPath {
     config: OutputPathConfig,
     cycle: u64,
     counter: u16,
-    /// The packet register: produced in the previous cycle, pushed at the end of this one.
+    /// The packet register: produced in the previous cycle.
     staged: Vec<Entry>,
+    /// The queue's input register: produced two cycles ago, enter the queue at the end of
+    /// this one.
+    incoming: Vec<Entry>,
     queue: VecDeque<Entry>,
     writer: EncapWriter,
     /// Bytes of `writer` already handed to the serializer.
@@ -192,6 +196,7 @@ impl OutputPath {
             cycle: 0,
             counter: 0,
             staged: Vec::new(),
+            incoming: Vec::new(),
             queue: VecDeque::new(),
             writer: EncapWriter::new(config.encap(), config.sync_interval),
             framed: 0,
@@ -213,9 +218,9 @@ impl OutputPath {
     }
 
     /// `free`: 2 minus the queue occupancy at the start of this cycle, counting the packets
-    /// in the packet register (item 4).
+    /// in the packet register and the queue's input register (item 4).
     pub fn free(&self) -> usize {
-        QUEUE_ENTRIES - self.queue.len() - self.staged.len()
+        QUEUE_ENTRIES - self.queue.len() - self.staged.len() - self.incoming.len()
     }
 
     /// The timestamp counter in this cycle (item 5).
@@ -245,6 +250,7 @@ impl OutputPath {
     /// Whether nothing is queued, being serialized, buffered or presented.
     pub fn is_idle(&self) -> bool {
         self.staged.is_empty()
+            && self.incoming.is_empty()
             && self.queue.is_empty()
             && self.pending.is_empty()
             && self.fifo.is_empty()
@@ -263,7 +269,8 @@ impl OutputPath {
 
     /// Runs one cycle: `pushes` are the payloads (sign-compressed bytes, as
     /// [`crate::packet::pack`] gives them) produced in this cycle, at most [`Self::free`]
-    /// (they enter the packet register and, at the end of the next cycle, the queue);
+    /// (they pass the packet register and the queue's input register in the next two cycles
+    /// and enter the queue at the end of the second);
     /// `ready` is `out_ready` (byte stream) or ATREADY. Returns the byte or beat taken by
     /// the consumer in this cycle.
     pub fn cycle(
@@ -323,9 +330,10 @@ impl OutputPath {
                 self.fifo.push_back((byte, self.pending.is_empty()));
             }
         }
-        // Item 4 / 5: the packet register's packets enter the queue; this cycle's take their
-        // place, with this cycle's timestamp.
-        self.queue.extend(self.staged.drain(..));
+        // Item 4 / 5: the input register's packets enter the queue, the packet register's
+        // move on, and this cycle's take their place, with this cycle's timestamp.
+        self.queue.extend(self.incoming.drain(..));
+        std::mem::swap(&mut self.incoming, &mut self.staged);
         for payload in pushes {
             self.staged.push(Entry {
                 payload: payload.to_vec(),

@@ -99,8 +99,9 @@ fn item4_free_counts_occupancy_at_the_start_of_the_cycle() {
     let mut path = OutputPath::new(cfg).unwrap();
     let p: &[u8] = &[0x11, 0x22];
     // (pushes, free at the start of the cycle)
-    let table: [(usize, usize); 9] = [
+    let table: [(usize, usize); 11] = [
         (2, 2),
+        (0, 0),
         (0, 0),
         (0, 0),
         (0, 1),
@@ -109,11 +110,12 @@ fn item4_free_counts_occupancy_at_the_start_of_the_cycle() {
         (0, 1),
         (1, 2),
         (0, 1),
+        (0, 1),
     ];
-    // The two packets are in the packet register in cycle 1 and in the queue from cycle 2,
-    // which pops the first (free stays 0 in that cycle); the second is popped after the 3
-    // bytes of the first (cycles 3-5) in cycle 6; the push of cycle 7 sees free 2 and is
-    // counted in cycle 8.
+    // The two packets are in the packet register in cycle 1, in the queue's input register
+    // in cycle 2 and in the queue from cycle 3, which pops the first (free stays 0 in that
+    // cycle); the second is popped after the 3 bytes of the first (cycles 4-6) in cycle 7;
+    // the push of cycle 8 sees free 2 and is counted in cycles 9 and 10.
     for (cycle, &(pushes, free)) in table.iter().enumerate() {
         assert_eq!(path.free(), free, "cycle {cycle}");
         let refs = vec![p; pushes];
@@ -122,7 +124,7 @@ fn item4_free_counts_occupancy_at_the_start_of_the_cycle() {
     assert_eq!(
         path.cycle(&[p, p], true),
         Err(CycleError::QueueOverflow {
-            cycle: 9,
+            cycle: 11,
             pushes: 2,
             free: 1
         })
@@ -142,9 +144,10 @@ fn item6_item7_one_packet_cycle_by_cycle() {
     // Pushed in cycle 2 (timestamp 2): header 0x81 (length 1, extend), ts 02 00, payload.
     assert_eq!(path.cycle(&[&[0x35]], true).unwrap(), None);
     let byte = |data, last| Some(OutputItem::Byte { data, last });
-    // cycle 3 moves it from the packet register to the queue, cycle 4 pops, cycle 5 writes
-    // the header, cycle 6 presents it, ...
+    // cycles 3 and 4 move it through the packet register and the queue's input register,
+    // cycle 5 pops, cycle 6 writes the header, cycle 7 presents it, ...
     let expected = [
+        None,
         None,
         None,
         None,
@@ -288,10 +291,11 @@ fn bad_settings_and_payloads_are_errors() {
     let mut path = OutputPath::new(OutputPathConfig::default()).unwrap();
     path.cycle(&[&[]], true).unwrap();
     path.cycle(&[], true).unwrap();
+    path.cycle(&[], true).unwrap();
     assert_eq!(
         path.cycle(&[], true),
         Err(CycleError::Payload {
-            cycle: 2,
+            cycle: 3,
             pushed: 0,
             source: FrameError::EmptyInput
         })
