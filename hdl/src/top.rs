@@ -211,9 +211,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.packer1.with_address.next = false;
         self.out_path.push_count.next = self.packet_logic.count.val();
         self.out_path.entry0_payload.next = self.packer0.payload.val();
-        self.out_path.entry0_length.next = self.packer0.length.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();
-        self.out_path.entry1_length.next = self.packer1.length.val();
         self.input_stage.source_id.next = self.src_id.val();
         self.out_path.src_id.next = self.input_stage.source_id_q.val();
         self.out_path.out_ready.next = self.out_ready.val();
@@ -444,9 +442,7 @@ impl<
         self.packer1.with_address.next = false;
         self.out_path.push_count.next = self.packet_logic.count.val();
         self.out_path.entry0_payload.next = self.packer0.payload.val();
-        self.out_path.entry0_length.next = self.packer0.length.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();
-        self.out_path.entry1_length.next = self.packer1.length.val();
         self.input_stage.source_id.next = self.source_atid.val();
         self.out_path.source_atid.next = self.input_stage.source_id_q.val();
         self.out_path.atready.next = self.atready.val();

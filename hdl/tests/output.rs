@@ -143,9 +143,7 @@ fn run_byte_stream<const P: usize, const N: usize>(
         // The packet logic's packet register: the packets produced in the previous cycle.
         uut.push_count.next = (staged.len() as u64).into();
         uut.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.entry0_length.next = (staged.first().map_or(0, |p| p.len()) as u64).into();
         uut.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.entry1_length.next = (staged.get(1).map_or(0, |p| p.len()) as u64).into();
         uut.out_ready.next = ready;
         settle(&mut uut);
         assert_eq!(uut.free.val().index(), free, "free, cycle {cycle}");
@@ -318,9 +316,7 @@ fn check_atb<const P: usize, const DW: usize, const BW: usize>(
         // The packet logic's packet register: the packets produced in the previous cycle.
         uut.push_count.next = (staged.len() as u64).into();
         uut.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.entry0_length.next = (staged.first().map_or(0, |p| p.len()) as u64).into();
         uut.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.entry1_length.next = (staged.get(1).map_or(0, |p| p.len()) as u64).into();
         uut.atready.next = ready;
         settle(&mut uut);
         assert_eq!(uut.free.val().index(), free, "free, cycle {cycle}");
@@ -466,9 +462,7 @@ fn item4_packet_queue_matches_queue_model() {
         let pop = rng.below(2) == 0;
         uut.push_count.next = (staged.len() as u64).into();
         uut.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<80>(p));
-        uut.entry0_length.next = (staged.first().map_or(0, |p| p.len()) as u64).into();
         uut.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<80>(p));
-        uut.entry1_length.next = (staged.get(1).map_or(0, |p| p.len()) as u64).into();
         uut.push_timestamp.next = u64::from(staged_ts).into();
         uut.pop.next = pop;
         settle(&mut uut);

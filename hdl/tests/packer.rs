@@ -5,7 +5,9 @@
 use std::sync::{Arc, Mutex};
 
 use etrace_hdl::config::Config;
-use etrace_hdl::packer::{payload_width, PayloadPacker, PayloadPacker32, PayloadPacker64};
+use etrace_hdl::packer::{
+    payload_width, PayloadLength, PayloadPacker, PayloadPacker32, PayloadPacker64,
+};
 use etrace_hdl::packet_kind::PacketKind;
 use etrace_hdl::verilog::{generate, lint, yosys_check};
 use etrace_model::packet::{
@@ -192,7 +194,8 @@ fn drive<const A: usize, const E: usize, const P: usize>(x: &mut PayloadPacker<A
     x.ioptions.next = bits(u64::from(c.ioptions));
 }
 
-/// Runs every case through the simulated packer: (payload bytes, length) per case.
+/// Runs every case through the simulated packer and its payload through the simulated
+/// `PayloadLength`: (payload bytes, length) per case.
 fn simulate<const A: usize, const E: usize, const P: usize>(cases: &[Case]) -> Vec<(Vec<u8>, u64)>
 where
     PayloadPacker<A, E, P>: Block,
@@ -208,15 +211,43 @@ where
         for c in &todo {
             drive(&mut x, c);
             x = sim.wait(10, x)?;
-            let got = (bytes_of(x.payload.val()), x.length.val().to_u64());
-            out.lock().expect("results").push(got);
+            out.lock().expect("results").push(x.payload.val());
         }
         sim.done(x)
     });
     sim.run(Box::new(uut), 10 * cases.len() as u64 + 100)
         .expect("simulation runs");
+    let payloads = results.lock().expect("results").clone();
+    assert_eq!(payloads.len(), cases.len());
+    let lengths = simulate_lengths(&payloads);
+    payloads
+        .iter()
+        .zip(lengths)
+        .map(|(p, length)| (bytes_of(*p), length))
+        .collect()
+}
+
+/// The lengths `PayloadLength` gives `payloads`, in rust-hdl's simulator.
+fn simulate_lengths<const P: usize>(payloads: &[Bits<P>]) -> Vec<u64> {
+    let mut uut = PayloadLength::<P>::default();
+    uut.connect_all();
+    let mut sim = Simulation::new();
+    let results = Arc::new(Mutex::new(Vec::new()));
+    let out = Arc::clone(&results);
+    let todo = payloads.to_vec();
+    sim.add_testbench(move |mut sim: Sim<PayloadLength<P>>| {
+        let mut x = sim.init()?;
+        for p in &todo {
+            x.payload.next = *p;
+            x = sim.wait(10, x)?;
+            out.lock().expect("results").push(x.length.val().to_u64());
+        }
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), 10 * payloads.len() as u64 + 100)
+        .expect("simulation runs");
     let got = results.lock().expect("results").clone();
-    assert_eq!(got.len(), cases.len());
+    assert_eq!(got.len(), payloads.len());
     got
 }
 
@@ -522,6 +553,25 @@ fn packer_rv64_verilog_passes_yosys_and_lint() {
     yosys_check("packer_rv64", &v).unwrap_or_else(|e| panic!("{e}"));
     lint("packer_rv64", &v).unwrap_or_else(|e| panic!("{e}"));
     let _: PayloadPacker64 = PayloadPacker64::default();
+}
+
+#[test]
+fn payload_length_verilog_passes_yosys_and_lint() {
+    for (name, v) in [
+        ("length_p80", {
+            let mut uut = PayloadLength::<80>::default();
+            uut.connect_all();
+            generate(&uut)
+        }),
+        ("length_p144", {
+            let mut uut = PayloadLength::<144>::default();
+            uut.connect_all();
+            generate(&uut)
+        }),
+    ] {
+        yosys_check(name, &v).unwrap_or_else(|e| panic!("{e}"));
+        lint(name, &v).unwrap_or_else(|e| panic!("{e}"));
+    }
 }
 
 /// Logic cells of `verilog` (top module `top`) after yosys `synth_ice40`.

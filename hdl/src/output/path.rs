@@ -20,12 +20,8 @@ pub struct OutputPath<const P: usize, const N: usize> {
     pub push_count: Signal<In, Bits<2>>,
     /// First packet: payload sign-extended to P bits.
     pub entry0_payload: Signal<In, Bits<P>>,
-    /// First packet: payload bytes.
-    pub entry0_length: Signal<In, Bits<5>>,
     /// Second packet: payload.
     pub entry1_payload: Signal<In, Bits<P>>,
-    /// Second packet: payload bytes.
-    pub entry1_length: Signal<In, Bits<5>>,
     /// Free queue entries at the start of the cycle (the packets pushed in it count as
     /// taken).
     pub free: Signal<Out, Bits<2>>,
@@ -53,9 +49,7 @@ impl<const P: usize, const N: usize> OutputPath<P, N> {
             reset: Default::default(),
             push_count: Default::default(),
             entry0_payload: Default::default(),
-            entry0_length: Default::default(),
             entry1_payload: Default::default(),
-            entry1_length: Default::default(),
             free: Default::default(),
             src_id: Default::default(),
             out_data: Default::default(),
@@ -83,9 +77,7 @@ impl<const P: usize, const N: usize> Logic for OutputPath<P, N> {
         self.fifo.reset.next = self.reset.val();
         self.queue.push_count.next = self.push_count.val();
         self.queue.entry0_payload.next = self.entry0_payload.val();
-        self.queue.entry0_length.next = self.entry0_length.val();
         self.queue.entry1_payload.next = self.entry1_payload.val();
-        self.queue.entry1_length.next = self.entry1_length.val();
         self.queue.push_timestamp.next = self.timestamp.previous.val();
         self.queue.pop.next = self.framer.pop.val();
         self.free.next = self.queue.free.val();
@@ -119,12 +111,8 @@ pub struct AtbOutputPath<const P: usize, const N: usize, const DW: usize, const 
     pub push_count: Signal<In, Bits<2>>,
     /// First packet: payload sign-extended to P bits.
     pub entry0_payload: Signal<In, Bits<P>>,
-    /// First packet: payload bytes.
-    pub entry0_length: Signal<In, Bits<5>>,
     /// Second packet: payload.
     pub entry1_payload: Signal<In, Bits<P>>,
-    /// Second packet: payload bytes.
-    pub entry1_length: Signal<In, Bits<5>>,
     /// Free queue entries at the start of the cycle (the packets pushed in it count as
     /// taken).
     pub free: Signal<Out, Bits<2>>,
@@ -157,9 +145,7 @@ impl<const P: usize, const N: usize, const DW: usize, const BW: usize> AtbOutput
             reset: Default::default(),
             push_count: Default::default(),
             entry0_payload: Default::default(),
-            entry0_length: Default::default(),
             entry1_payload: Default::default(),
-            entry1_length: Default::default(),
             free: Default::default(),
             source_atid: Default::default(),
             atdata: Default::default(),
@@ -184,9 +170,7 @@ impl<const P: usize, const N: usize, const DW: usize, const BW: usize> Logic
         self.adapter.reset.next = self.reset.val();
         self.path.push_count.next = self.push_count.val();
         self.path.entry0_payload.next = self.entry0_payload.val();
-        self.path.entry0_length.next = self.entry0_length.val();
         self.path.entry1_payload.next = self.entry1_payload.val();
-        self.path.entry1_length.next = self.entry1_length.val();
         self.free.next = self.path.free.val();
         self.path.src_id.next = 0.into();
         self.adapter.in_valid.next = self.path.out_valid.val();

@@ -1,12 +1,15 @@
 //! The 2-entry packet queue (`hdl/DESIGN.md` item 4): 0, 1 or 2 pushes per cycle into an
 //! input register (so the payload packers' outputs end at flip-flops), which enter the
-//! queue at the end of the next cycle; at most one pop (the serializer). `free` = 2 -
+//! queue at the end of the next cycle with their lengths after sign compression
+//! ([`PayloadLength`], formed from the input register); at most one pop (the serializer). `free` = 2 -
 //! occupancy - entries in the input register - `push_count` at the start of the cycle:
 //! the pushes come from the packet logic's packet register (produced in the previous
 //! cycle), so `free` counts every packet on its way as taken when the packet logic
 //! decides, and it never produces more than `free` packets (it drops instead).
 
 use rust_hdl::prelude::*;
+
+use crate::packer::PayloadLength;
 
 /// Queue of (payload, length, timestamp) entries; the head is slot 0 (`DESIGN.md` item 4).
 #[derive(LogicBlock, Default)]
@@ -20,12 +23,8 @@ pub struct PacketQueue<const P: usize> {
     pub push_count: Signal<In, Bits<2>>,
     /// First pushed entry: payload, sign-extended to P bits.
     pub entry0_payload: Signal<In, Bits<P>>,
-    /// First pushed entry: payload bytes after sign compression.
-    pub entry0_length: Signal<In, Bits<5>>,
     /// Second pushed entry (used when `push_count` is 2).
     pub entry1_payload: Signal<In, Bits<P>>,
-    /// Second pushed entry: length.
-    pub entry1_length: Signal<In, Bits<5>>,
     /// Timestamp of the entries pushed in this cycle.
     pub push_timestamp: Signal<In, Bits<16>>,
     /// Removes the head at the end of this cycle (ignored when empty).
@@ -50,10 +49,10 @@ pub struct PacketQueue<const P: usize> {
     slot1_timestamp: DFF<Bits<16>>,
     in_count: DFF<Bits<2>>,
     in0_payload: DFF<Bits<P>>,
-    in0_length: DFF<Bits<5>>,
     in1_payload: DFF<Bits<P>>,
-    in1_length: DFF<Bits<5>>,
     in_timestamp: DFF<Bits<16>>,
+    length0: PayloadLength<P>,
+    length1: PayloadLength<P>,
     remaining: Signal<Local, Bits<2>>,
 }
 
@@ -72,19 +71,18 @@ impl<const P: usize> Logic for PacketQueue<P> {
             slot1_timestamp,
             in_count,
             in0_payload,
-            in0_length,
             in1_payload,
-            in1_length,
             in_timestamp
         );
         self.free.next = 2 - self.occupancy.q.val() - self.in_count.q.val() - self.push_count.val();
         // The input register: this cycle's pushes.
         self.in_count.d.next = self.push_count.val();
         self.in0_payload.d.next = self.entry0_payload.val();
-        self.in0_length.d.next = self.entry0_length.val();
         self.in1_payload.d.next = self.entry1_payload.val();
-        self.in1_length.d.next = self.entry1_length.val();
         self.in_timestamp.d.next = self.push_timestamp.val();
+        // The lengths after sign compression, from the input register.
+        self.length0.payload.next = self.in0_payload.q.val();
+        self.length1.payload.next = self.in1_payload.q.val();
         self.head_valid.next = self.occupancy.q.val().any();
         self.head_payload.next = self.slot0_payload.q.val();
         self.head_length.next = self.slot0_length.q.val();
@@ -96,10 +94,10 @@ impl<const P: usize> Logic for PacketQueue<P> {
         }
         if self.remaining.val() == 0 {
             self.slot0_payload.d.next = self.in0_payload.q.val();
-            self.slot0_length.d.next = self.in0_length.q.val();
+            self.slot0_length.d.next = self.length0.length.val();
             self.slot0_timestamp.d.next = self.in_timestamp.q.val();
             self.slot1_payload.d.next = self.in1_payload.q.val();
-            self.slot1_length.d.next = self.in1_length.q.val();
+            self.slot1_length.d.next = self.length1.length.val();
             self.slot1_timestamp.d.next = self.in_timestamp.q.val();
         } else if self.remaining.val() == 1 {
             if self.pop.val() {
@@ -108,7 +106,7 @@ impl<const P: usize> Logic for PacketQueue<P> {
                 self.slot0_timestamp.d.next = self.slot1_timestamp.q.val();
             }
             self.slot1_payload.d.next = self.in0_payload.q.val();
-            self.slot1_length.d.next = self.in0_length.q.val();
+            self.slot1_length.d.next = self.length0.length.val();
             self.slot1_timestamp.d.next = self.in_timestamp.q.val();
         }
         self.occupancy.d.next = self.remaining.val() + self.in_count.q.val();

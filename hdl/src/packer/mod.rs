@@ -1,6 +1,6 @@
 //! The payload packer (`hdl/DESIGN.md`, "Packer -> queue"): one packet field bundle in, the
-//! te_inst payload bits and their length after sign-based compression out
-//! (`payload.adoc`, introduction of "Instruction Trace Encoder Output Packets", and the
+//! te_inst payload bits out, sign-extended to `P` bits (their length after sign-based
+//! compression: [`PayloadLength`]; `payload.adoc`, introduction of "Instruction Trace Encoder Output Packets", and the
 //! format tables `sec:format1`, `sec:format2`, `sec:format3`).
 //!
 //! Field layout for the hardware parameters (`iaddress_lsb_p` 1, `privilege_width_p` 2, no
@@ -24,12 +24,6 @@
 //! 3.1 (address and tval present or not). Narrow fields are widened by [`ZeroExtend`]
 //! blocks and placed by constant shifts, so every operator of the Verilog has operands of
 //! equal width.
-//!
-//! The length in bytes after compression follows from one comparison of each payload bit
-//! with the bit above it: byte `b >= 1` is sent when some bit from `8b - 1` up differs from
-//! the bit above it (otherwise it and every later byte equal the sign of byte `b - 1`), so
-//! the length is one more than the highest `b` whose 9 bits `8b - 1 ..= 8b + 7` are not
-//! all equal.
 
 use rust_hdl::prelude::*;
 
@@ -37,8 +31,10 @@ use crate::config::Config;
 use crate::packet_kind::PacketKind;
 
 mod extend;
+mod length;
 
 pub use extend::ZeroExtend;
+pub use length::PayloadLength;
 
 /// The payload packer of the RV32 configurations (`A` 32, `E` 5, `P` 80).
 pub type PayloadPacker32 = PayloadPacker<32, 5, 80>;
@@ -109,8 +105,6 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     pub ioptions: Signal<In, Bits<6>>,
     /// The packed fields from bit 0, sign-extended from the last field bit to bit `P - 1`.
     pub payload: Signal<Out, Bits<P>>,
-    /// Number of payload bytes after sign-based compression (1 to `P / 8`).
-    pub length: Signal<Out, Bits<5>>,
     x_address: ZeroExtend<A, P>,
     x_tval: ZeroExtend<A, P>,
     x_privilege: ZeroExtend<2, P>,
@@ -137,10 +131,7 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     notify_at: Signal<Local, Bits<P>>,
     updiscon_at: Signal<Local, Bits<P>>,
     irreport_bit: Signal<Local, Bit>,
-    diff: Signal<Local, Bits<P>>,
     ones: Constant<Bits<P>>,
-    below_top: Constant<Bits<P>>,
-    byte_diffs: Constant<Bits<P>>,
     addr_mask: Constant<Bits<P>>,
     notify_place: Constant<Bits<P>>,
     map31: Constant<Bits<P>>,
@@ -166,8 +157,8 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
     ///
     /// # Panics
     ///
-    /// If `P` is not [`payload_width`]`(A)`, `P` is above 248 (the `length` port is 5
-    /// bits) or `A` is below 2 (a configuration error, not a run-time input).
+    /// If `P` is not [`payload_width`]`(A)`, `P` is above 248 ([`PayloadLength`]'s port
+    /// is 5 bits) or `A` is below 2 (a configuration error, not a run-time input).
     pub fn new() -> Self {
         assert!(A >= 2 && P == payload_width(A as u32) && P <= 248);
         let shift = |n: usize| Constant::new(bits::<8>(n as u64));
@@ -193,7 +184,6 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             qual_status: Signal::default(),
             ioptions: Signal::default(),
             payload: Signal::default(),
-            length: Signal::default(),
             x_address: ZeroExtend::default(),
             x_tval: ZeroExtend::default(),
             x_privilege: ZeroExtend::default(),
@@ -220,10 +210,7 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             notify_at: Signal::default(),
             updiscon_at: Signal::default(),
             irreport_bit: Signal::default(),
-            diff: Signal::default(),
             ones: Constant::new(Bits::<P>::mask()),
-            below_top: Constant::new(Bits::<P>::mask() >> 1),
-            byte_diffs: Constant::new(low(8)),
             addr_mask: Constant::new(low(aw)),
             notify_place: Constant::new(bits::<P>(1) << aw as u64),
             map31: Constant::new(low(31)),
@@ -397,18 +384,6 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         self.payload.next = self.body.val();
         if self.sign.val() {
             self.payload.next = self.body.val() | self.fill.val();
-        }
-
-        // Sign-based compression: payload byte b (b >= 1) is sent when a bit from 8b - 1 up
-        // differs from the bit above it. That holds for every byte up to the last byte b
-        // whose own boundary group, bits 8b - 1 to 8b + 7, holds such a difference, so the
-        // length is one more than the highest such b.
-        self.diff.next = (self.payload.val() ^ (self.payload.val() >> 1)) & self.below_top.val();
-        self.length.next = 1.into();
-        for j in 2u64..(P as u64 / 8 + 1) {
-            if ((self.diff.val() >> (8 * j - 9)) & self.byte_diffs.val()).any() {
-                self.length.next = j.into();
-            }
         }
     }
 }
