@@ -15,6 +15,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::logic::chart_key::ChartKey;
+
 /// The ingress port and the instruction window (`ingressPort.adoc`, `sec:single-retire`).
 ///
 /// A *block* is on the port when `iretire != 0 || itype != 0`. At a rising edge
@@ -57,42 +59,22 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub notify: Signal<In, Bit>,
     /// Empty `prev` and `curr` at the edge (trace enable).
     pub clear: Signal<In, Bit>,
-    /// `prev` holds a traced record.
-    pub prev_traced: Signal<Out, Bit>,
-    /// `prev` `iretire`.
-    pub prev_iretire: Signal<Out, Bit>,
-    /// `prev` signals a trap (`itype` 1 or 2).
-    pub prev_trap: Signal<Out, Bit>,
+    /// Run-time option `sijump` (`sec:si-jump`), for the chart key.
+    pub sijump_option: Signal<In, Bit>,
     /// `prev` signals an interrupt (`itype` 2).
     pub prev_interrupt: Signal<Out, Bit>,
-    /// `prev` `itype` is an uninferable discontinuity.
-    pub prev_uninferable: Signal<Out, Bit>,
-    /// `prev` `priv`.
-    pub prev_privilege: Signal<Out, Bits<2>>,
     /// `prev` `cause`.
     pub prev_cause: Signal<Out, Bits<E>>,
     /// `prev` `tval`.
     pub prev_tval: Signal<Out, Bits<A>>,
-    /// `prev` `context`.
-    pub prev_context: Signal<Out, Bits<1>>,
-    /// `prev` `sijump`.
-    pub prev_sijump: Signal<Out, Bit>,
     /// `curr` holds a record.
     pub curr_valid: Signal<Out, Bit>,
-    /// `curr` holds a traced record.
-    pub curr_traced: Signal<Out, Bit>,
     /// `curr` trace-notify.
     pub curr_notify: Signal<Out, Bit>,
     /// `curr` `iretire`.
     pub curr_iretire: Signal<Out, Bit>,
-    /// `curr` signals a trap (`itype` 1 or 2).
-    pub curr_trap: Signal<Out, Bit>,
     /// `curr` signals an interrupt (`itype` 2).
     pub curr_interrupt: Signal<Out, Bit>,
-    /// `curr` `itype` is an uninferable discontinuity.
-    pub curr_uninferable: Signal<Out, Bit>,
-    /// `curr` `itype` is a branch (4 or 5).
-    pub curr_branch: Signal<Out, Bit>,
     /// `curr` `itype` is a taken branch (5).
     pub curr_taken: Signal<Out, Bit>,
     /// `curr` `iaddr`.
@@ -103,22 +85,50 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub curr_cause: Signal<Out, Bits<E>>,
     /// `curr` `tval`.
     pub curr_tval: Signal<Out, Bits<A>>,
-    /// `curr` `context`.
-    pub curr_context: Signal<Out, Bits<1>>,
-    /// `curr` `ctype`.
-    pub curr_ctype: Signal<Out, Bits<1>>,
-    /// `curr` `sijump`.
-    pub curr_sijump: Signal<Out, Bit>,
-    /// `next` holds a traced record.
-    pub next_traced: Signal<Out, Bit>,
-    /// `next` `iretire`.
-    pub next_iretire: Signal<Out, Bit>,
-    /// `next` signals a trap (`itype` 1 or 2).
-    pub next_trap: Signal<Out, Bit>,
-    /// `next` `priv`.
-    pub next_privilege: Signal<Out, Bits<2>>,
-    /// `next` `context`.
-    pub next_context: Signal<Out, Bits<1>>,
+    /// Chart key of the window (`ChartKey`, registered): the support packet of the end of qualification.
+    pub key_support: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): `curr` exception-only after an exception.
+    pub key_exc_after_exc: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): `curr` exception-only, reported with its own trap.
+    pub key_exc_own: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): `prev` an exception, `curr` not exception-only.
+    pub key_after_exc: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): `curr` traced, not exception-only, `prev` not an exception.
+    pub key_plain: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): a sync for a privilege / context change or an untraced `prev`.
+    pub key_sync: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): the rest of the chart, decided by the state.
+    pub key_rest: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): `prev` is an uninferable discontinuity.
+    pub key_prev_updiscon: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): an address packet is due whatever the branch map holds.
+    pub key_address_due: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): `next` `ppccd`.
+    pub key_next_ppccd: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): `next` traced.
+    pub key_next_is_traced: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): `next` will be reported by a format 3.
+    pub key_next_format3: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): `curr` is a traced retired branch.
+    pub key_push: Signal<Out, Bit>,
+    /// Chart key of the window (`ChartKey`, registered): `cci`.
+    pub key_cci: Signal<Out, Bit>,
+    // The chart key of the window after the edge, and its registers.
+    chart_key: ChartKey,
+    k_support_q: DFF<Bit>,
+    k_exc_after_exc_q: DFF<Bit>,
+    k_exc_own_q: DFF<Bit>,
+    k_after_exc_q: DFF<Bit>,
+    k_plain_q: DFF<Bit>,
+    k_sync_q: DFF<Bit>,
+    k_rest_q: DFF<Bit>,
+    k_prev_updiscon_q: DFF<Bit>,
+    k_address_due_q: DFF<Bit>,
+    k_next_ppccd_q: DFF<Bit>,
+    k_next_is_traced_q: DFF<Bit>,
+    k_next_format3_q: DFF<Bit>,
+    k_push_q: DFF<Bit>,
+    k_cci_q: DFF<Bit>,
     // Window registers.
     p_valid: DFF<Bit>,
     p_qualified: DFF<Bit>,
@@ -178,6 +188,20 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         dff_setup!(
             self,
             clock,
+            k_support_q,
+            k_exc_after_exc_q,
+            k_exc_own_q,
+            k_after_exc_q,
+            k_plain_q,
+            k_sync_q,
+            k_rest_q,
+            k_prev_updiscon_q,
+            k_address_due_q,
+            k_next_ppccd_q,
+            k_next_is_traced_q,
+            k_next_format3_q,
+            k_push_q,
+            k_cci_q,
             p_valid,
             p_qualified,
             p_iretire,
@@ -310,37 +334,72 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             self.c_valid.d.next = false;
             self.n_valid.d.next = false;
         }
-        self.prev_traced.next = self.p_valid.q.val() && self.p_qualified.q.val();
-        self.prev_iretire.next = self.p_iretire.q.val();
-        self.prev_trap.next = self.p_trap.q.val();
+        // The chart key of the window as it is after the edge (the registers' inputs),
+        // registered: the decision of the next cycle reads it from flip-flops.
+        self.chart_key.sijump_option.next = self.sijump_option.val();
+        self.chart_key.prev_traced.next = self.p_valid.d.val() && self.p_qualified.d.val();
+        self.chart_key.prev_iretire.next = self.p_iretire.d.val();
+        self.chart_key.prev_trap.next = self.p_trap.d.val();
+        self.chart_key.prev_uninferable.next = self.p_uninferable.d.val();
+        self.chart_key.prev_privilege.next = self.p_privilege.d.val();
+        self.chart_key.prev_context.next = self.p_context.d.val();
+        self.chart_key.prev_sijump.next = self.p_sijump.d.val();
+        self.chart_key.curr_traced.next = self.c_valid.d.val() && self.c_qualified.d.val();
+        self.chart_key.curr_notify.next = self.c_notify.d.val();
+        self.chart_key.curr_iretire.next = self.c_iretire.d.val();
+        self.chart_key.curr_trap.next = self.c_trap.d.val();
+        self.chart_key.curr_uninferable.next = self.c_uninferable.d.val();
+        self.chart_key.curr_branch.next = self.c_branch.d.val();
+        self.chart_key.curr_privilege.next = self.c_privilege.d.val();
+        self.chart_key.curr_context.next = self.c_context.d.val();
+        self.chart_key.curr_ctype.next = self.c_ctype.d.val();
+        self.chart_key.curr_sijump.next = self.c_sijump.d.val();
+        self.chart_key.next_traced.next = self.n_valid.d.val() && self.n_qualified.d.val();
+        self.chart_key.next_iretire.next = self.n_iretire.d.val();
+        self.chart_key.next_trap.next = self.n_trap.d.val();
+        self.chart_key.next_privilege.next = self.n_privilege.d.val();
+        self.chart_key.next_context.next = self.n_context.d.val();
+        self.k_support_q.d.next = self.chart_key.support.val();
+        self.key_support.next = self.k_support_q.q.val();
+        self.k_exc_after_exc_q.d.next = self.chart_key.exc_after_exc.val();
+        self.key_exc_after_exc.next = self.k_exc_after_exc_q.q.val();
+        self.k_exc_own_q.d.next = self.chart_key.exc_own.val();
+        self.key_exc_own.next = self.k_exc_own_q.q.val();
+        self.k_after_exc_q.d.next = self.chart_key.after_exc.val();
+        self.key_after_exc.next = self.k_after_exc_q.q.val();
+        self.k_plain_q.d.next = self.chart_key.plain.val();
+        self.key_plain.next = self.k_plain_q.q.val();
+        self.k_sync_q.d.next = self.chart_key.sync.val();
+        self.key_sync.next = self.k_sync_q.q.val();
+        self.k_rest_q.d.next = self.chart_key.rest.val();
+        self.key_rest.next = self.k_rest_q.q.val();
+        self.k_prev_updiscon_q.d.next = self.chart_key.prev_updiscon.val();
+        self.key_prev_updiscon.next = self.k_prev_updiscon_q.q.val();
+        self.k_address_due_q.d.next = self.chart_key.address_due.val();
+        self.key_address_due.next = self.k_address_due_q.q.val();
+        self.k_next_ppccd_q.d.next = self.chart_key.next_ppccd.val();
+        self.key_next_ppccd.next = self.k_next_ppccd_q.q.val();
+        self.k_next_is_traced_q.d.next = self.chart_key.next_is_traced.val();
+        self.key_next_is_traced.next = self.k_next_is_traced_q.q.val();
+        self.k_next_format3_q.d.next = self.chart_key.next_format3.val();
+        self.key_next_format3.next = self.k_next_format3_q.q.val();
+        self.k_push_q.d.next = self.chart_key.push.val();
+        self.key_push.next = self.k_push_q.q.val();
+        self.k_cci_q.d.next = self.chart_key.cci.val();
+        self.key_cci.next = self.k_cci_q.q.val();
+
         self.prev_interrupt.next = self.p_interrupt.q.val();
-        self.prev_uninferable.next = self.p_uninferable.q.val();
-        self.prev_privilege.next = self.p_privilege.q.val();
         self.prev_cause.next = self.p_cause.q.val();
         self.prev_tval.next = self.p_tval.q.val();
-        self.prev_context.next = self.p_context.q.val();
-        self.prev_sijump.next = self.p_sijump.q.val();
         self.curr_valid.next = self.c_valid.q.val();
-        self.curr_traced.next = self.c_valid.q.val() && self.c_qualified.q.val();
         self.curr_notify.next = self.c_notify.q.val();
         self.curr_iretire.next = self.c_iretire.q.val();
-        self.curr_trap.next = self.c_trap.q.val();
         self.curr_interrupt.next = self.c_interrupt.q.val();
-        self.curr_uninferable.next = self.c_uninferable.q.val();
-        self.curr_branch.next = self.c_branch.q.val();
         self.curr_taken.next = self.c_taken.q.val();
         self.curr_iaddr.next = self.c_iaddr.q.val();
         self.curr_privilege.next = self.c_privilege.q.val();
         self.curr_cause.next = self.c_cause.q.val();
         self.curr_tval.next = self.c_tval.q.val();
-        self.curr_context.next = self.c_context.q.val();
-        self.curr_ctype.next = self.c_ctype.q.val();
-        self.curr_sijump.next = self.c_sijump.q.val();
-        self.next_traced.next = self.n_valid.q.val() && self.n_qualified.q.val();
-        self.next_iretire.next = self.n_iretire.q.val();
-        self.next_trap.next = self.n_trap.q.val();
-        self.next_privilege.next = self.n_privilege.q.val();
-        self.next_context.next = self.n_context.q.val();
     }
 }
 

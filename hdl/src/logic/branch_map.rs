@@ -8,8 +8,9 @@ use rust_hdl::prelude::*;
 /// and map are registers of [`super::PacketLogic`], because the decision that reads this
 /// block's outputs also decides when the map empties).
 ///
-/// `branches` / `map_bits` / `full` include the branch pushed in this cycle (`push`), as
-/// the chart sees them when it decides for that instruction.
+/// `branches` / `map_bits` include the branch pushed in this cycle (`push`), as the chart
+/// sees them when it decides for that instruction. The chart's "branch map full" (31
+/// branches, `rpt_br` without prediction) is kept in flip-flops by the packet logic.
 #[derive(LogicBlock, Default)]
 pub struct BranchMap {
     /// Branches held (not yet reported).
@@ -24,8 +25,6 @@ pub struct BranchMap {
     pub branches: Signal<Out, Bits<5>>,
     /// The map, with this cycle's branch (bit 31 is 0).
     pub map_bits: Signal<Out, Bits<32>>,
-    /// 31 branches (`rpt_br` without prediction).
-    pub full: Signal<Out, Bit>,
     one: Signal<Local, Bits<32>>,
 }
 
@@ -42,7 +41,6 @@ impl Logic for BranchMap {
                     self.held_map.val() | (self.one.val() << self.held_count.val());
             }
         }
-        self.full.next = self.branches.val() == 31;
     }
 }
 

@@ -3,68 +3,50 @@
 //! `sec:qual-status`). The model: `etrace_model::encoder::decision::decide` and
 //! `Encoder::clock`.
 //!
-//! Combinational. Configuration of the hardware: no branch prediction, no implicit return,
+//! Combinational, on the registered window part of the chart ([`super::chart_key`]) and
+//! the encoder's state: so the decision starts from flip-flops and is a few logic levels
+//! deep. Configuration of the hardware: no branch prediction, no implicit return,
 //! `ctype_width_p` = 1 (so only `ctype` 1, imprecise context, is reported: by a format 3.2).
 
 use crate::packet_kind::PacketKind;
 use rust_hdl::prelude::*;
 
 /// Which packets the chart produces for the current instruction (0, 1 or 2) and how their
-/// fields and the encoder state follow from the window.
+/// fields and the encoder state follow from the window and the state.
 #[derive(LogicBlock, Default)]
 pub struct Decision {
     /// A window shift happened at the last edge: decide now.
     pub decide: Signal<In, Bit>,
     /// The decision is one of the two after trace disable (`Encoder::finish`).
     pub finishing: Signal<In, Bit>,
-    /// Run-time option `sijump` (`sec:si-jump`).
-    pub sijump_option: Signal<In, Bit>,
-    /// `prev` is traced.
-    pub prev_traced: Signal<In, Bit>,
-    /// `prev` `iretire`.
-    pub prev_iretire: Signal<In, Bit>,
-    /// `prev` signals a trap.
-    pub prev_trap: Signal<In, Bit>,
-    /// `prev` `itype` is an uninferable discontinuity.
-    pub prev_uninferable: Signal<In, Bit>,
-    /// `prev` `priv`.
-    pub prev_privilege: Signal<In, Bits<2>>,
-    /// `prev` `context`.
-    pub prev_context: Signal<In, Bits<1>>,
-    /// `prev` `sijump`.
-    pub prev_sijump: Signal<In, Bit>,
-    /// `curr` holds a record.
+    /// `curr` holds a record (traced or not).
     pub curr_valid: Signal<In, Bit>,
-    /// `curr` is traced.
-    pub curr_traced: Signal<In, Bit>,
-    /// `curr` trace-notify.
-    pub curr_notify: Signal<In, Bit>,
-    /// `curr` `iretire`.
-    pub curr_iretire: Signal<In, Bit>,
-    /// `curr` signals a trap.
-    pub curr_trap: Signal<In, Bit>,
-    /// `curr` `itype` is an uninferable discontinuity.
-    pub curr_uninferable: Signal<In, Bit>,
-    /// `curr` `priv`.
-    pub curr_privilege: Signal<In, Bits<2>>,
-    /// `curr` `context`.
-    pub curr_context: Signal<In, Bits<1>>,
-    /// `curr` `ctype`.
-    pub curr_ctype: Signal<In, Bits<1>>,
-    /// `curr` `sijump`.
-    pub curr_sijump: Signal<In, Bit>,
-    /// `next` is traced.
-    pub next_traced: Signal<In, Bit>,
-    /// `next` `iretire`.
-    pub next_iretire: Signal<In, Bit>,
-    /// `next` signals a trap.
-    pub next_trap: Signal<In, Bit>,
-    /// `next` `priv`.
-    pub next_privilege: Signal<In, Bits<2>>,
-    /// `next` `context`.
-    pub next_context: Signal<In, Bits<1>>,
-    /// Branches waiting, with the current instruction's.
-    pub branches: Signal<In, Bits<5>>,
+    /// Chart key: the support packet of the end of qualification.
+    pub key_support: Signal<In, Bit>,
+    /// Chart key: `curr` exception-only after an exception.
+    pub key_exc_after_exc: Signal<In, Bit>,
+    /// Chart key: `curr` exception-only, reported with its own trap.
+    pub key_exc_own: Signal<In, Bit>,
+    /// Chart key: `prev` an exception, `curr` not exception-only.
+    pub key_after_exc: Signal<In, Bit>,
+    /// Chart key: a sync for a privilege / context change or an untraced `prev`.
+    pub key_sync: Signal<In, Bit>,
+    /// Chart key: the rest of the chart, decided by the state.
+    pub key_rest: Signal<In, Bit>,
+    /// Chart key: `prev` is an uninferable discontinuity.
+    pub key_prev_updiscon: Signal<In, Bit>,
+    /// Chart key: an address packet is due whatever the branch map holds.
+    pub key_address_due: Signal<In, Bit>,
+    /// Chart key: `next` `ppccd`.
+    pub key_next_ppccd: Signal<In, Bit>,
+    /// Chart key: `next` traced.
+    pub key_next_traced: Signal<In, Bit>,
+    /// Chart key: `next` will be reported by a format 3.
+    pub key_next_format3: Signal<In, Bit>,
+    /// Chart key: `cci`.
+    pub key_cci: Signal<In, Bit>,
+    /// Branches are waiting, the current instruction's included.
+    pub have_branches: Signal<In, Bit>,
     /// The branch map is full.
     pub branch_map_full: Signal<In, Bit>,
     /// The trap of `prev` was reported already with `thaddr` = 0.
@@ -93,6 +75,12 @@ pub struct Decision {
     pub curr_trap_reported: Signal<Out, Bit>,
     /// The packet reports `curr`'s address: it becomes the last address.
     pub reports_address: Signal<Out, Bit>,
+    /// The packet is a format 1 / 2 with an address (differential when allowed).
+    pub differential: Signal<Out, Bit>,
+    /// The packet empties the branch map (every packet but the support and context ones).
+    pub empties_map: Signal<Out, Bit>,
+    /// The packet is a format 3.0 / 3.1: the resync count restarts.
+    pub sync_sent: Signal<Out, Bit>,
     /// `updiscon` field (`sec:updiscon`).
     pub updiscon: Signal<Out, Bit>,
     /// Support packet `ienable`.
@@ -103,138 +91,65 @@ pub struct Decision {
     pub target_write: Signal<Out, Bit>,
     /// The address packet reports the target of `prev`'s uninferable discontinuity.
     pub updiscon_target: Signal<Out, Bit>,
-    prev_exception: Signal<Local, Bit>,
-    prev_updiscon: Signal<Local, Bit>,
-    curr_updiscon: Signal<Local, Bit>,
-    curr_ppccd: Signal<Local, Bit>,
-    next_exc_only: Signal<Local, Bit>,
-    next_ppccd: Signal<Local, Bit>,
-    next_is_format3: Signal<Local, Bit>,
-    have_branches: Signal<Local, Bit>,
-    er_n: Signal<Local, Bit>,
-    curr_exc_only: Signal<Local, Bit>,
-    cci: Signal<Local, Bit>,
+    support_action: Signal<Local, Bit>,
     trap_action: Signal<Local, Bit>,
     sync_action: Signal<Local, Bit>,
+    rest_open: Signal<Local, Bit>,
+    address_cause: Signal<Local, Bit>,
     address_action: Signal<Local, Bit>,
+    map_action: Signal<Local, Bit>,
+    context_action: Signal<Local, Bit>,
 }
 
 impl Logic for Decision {
     #[hdl_gen]
     fn update(&mut self) {
-        // Slot predicates (`exampleAlgorithm.adoc`, "Key to the chart").
-        self.prev_exception.next = self.prev_traced.val() && self.prev_trap.val();
-        self.prev_updiscon.next = self.prev_traced.val()
-            && self.prev_iretire.val()
-            && self.prev_uninferable.val()
-            && !(self.sijump_option.val() && self.prev_sijump.val());
-        self.curr_exc_only.next = self.curr_trap.val() && !self.curr_iretire.val();
-        self.curr_updiscon.next = self.curr_iretire.val()
-            && self.curr_uninferable.val()
-            && !(self.sijump_option.val() && self.curr_sijump.val());
-        // ppccd: privilege change, or context change with a discontinuity (ctype < 2).
-        self.curr_ppccd.next = self.prev_traced.val()
-            && ((self.curr_privilege.val() != self.prev_privilege.val())
-                || ((self.curr_context.val() != self.prev_context.val())
-                    && self.prev_updiscon.val()));
-        self.next_exc_only.next =
-            self.next_traced.val() && self.next_trap.val() && !self.next_iretire.val();
-        self.next_ppccd.next = self.next_traced.val()
-            && ((self.next_privilege.val() != self.curr_privilege.val())
-                || ((self.next_context.val() != self.curr_context.val())
-                    && self.curr_updiscon.val()));
-        self.next_is_format3.next = self.next_traced.val()
-            && (self.next_exc_only.val() || self.next_ppccd.val() || self.resync_after_one.val());
-        self.have_branches.next = self.branches.val().any();
-        self.er_n.next =
-            (self.curr_iretire.val() && self.curr_trap.val()) || self.curr_notify.val();
-        self.cci.next =
-            (self.curr_context.val() != self.prev_context.val()) && self.curr_ctype.val().any();
+        // The chart (`fig:algo`): each action in terms of the key and the state.
+        self.support_action.next = self.decide.val() && self.key_support.val();
+        self.trap_action.next = self.decide.val()
+            && (self.key_exc_after_exc.val()
+                || self.key_exc_own.val()
+                || (self.key_after_exc.val() && !self.prev_trap_reported.val()));
+        self.sync_action.next = self.decide.val()
+            && ((self.key_after_exc.val() && self.prev_trap_reported.val())
+                || self.key_sync.val()
+                || (self.key_rest.val() && (self.resync_exceeded.val() || self.recover.val())));
+        self.rest_open.next = self.decide.val()
+            && self.key_rest.val()
+            && !self.resync_exceeded.val()
+            && !self.recover.val();
+        self.address_cause.next = self.key_prev_updiscon.val()
+            || self.key_address_due.val()
+            || (self.have_branches.val()
+                && (self.resync_at_max.val() || self.key_next_ppccd.val()));
+        self.address_action.next = self.rest_open.val() && self.address_cause.val();
+        self.map_action.next =
+            self.rest_open.val() && !self.address_cause.val() && self.branch_map_full.val();
+        self.context_action.next = self.rest_open.val()
+            && !self.address_cause.val()
+            && !self.branch_map_full.val()
+            && self.key_cci.val();
 
-        // Defaults: nothing produced.
+        // Packets and their kinds.
         self.produced.next = 0.into();
-        self.kind0.next = PacketKind::Support;
-        self.kind1.next = PacketKind::Context;
-        self.thaddr.next = false;
-        self.trap_in_prev.next = false;
-        self.curr_trap_reported.next = false;
-        self.ienable.next = true;
-        self.qual_status.next = 0.into();
-        self.updiscon_target.next = false;
-        self.trap_action.next = false;
-        self.sync_action.next = false;
-        self.address_action.next = false;
-
-        if self.decide.val() {
-            if !self.curr_traced.val() {
-                if self.prev_traced.val() {
-                    // Qualification ended (or trace disabled) after `prev`.
-                    self.produced.next = 1.into();
-                    self.ienable.next = !self.finishing.val() || self.curr_valid.val();
-                    if self.last_updiscon_target.val() {
-                        self.qual_status.next = 3.into();
-                    } else {
-                        self.qual_status.next = 1.into();
-                    }
-                }
-            } else if self.curr_exc_only.val() {
-                if self.prev_exception.val() {
-                    self.trap_action.next = true;
-                    if self.prev_trap_reported.val() {
-                        self.curr_trap_reported.next = true;
-                    } else {
-                        self.trap_in_prev.next = true;
-                    }
-                } else if !self.prev_traced.val()
-                    || self.prev_updiscon.val()
-                    || !self.next_traced.val()
-                {
-                    self.trap_action.next = true;
-                    self.curr_trap_reported.next = true;
-                }
-            } else if self.prev_exception.val() {
-                if self.prev_trap_reported.val() {
-                    self.sync_action.next = true;
-                } else {
-                    self.trap_action.next = true;
-                    self.thaddr.next = true;
-                    self.trap_in_prev.next = true;
-                }
-            } else if !self.prev_traced.val()
-                || self.curr_ppccd.val()
-                || self.resync_exceeded.val()
-                || self.recover.val()
-            {
-                self.sync_action.next = true;
-            } else if self.prev_updiscon.val() {
-                self.address_action.next = true;
-                self.updiscon_target.next = true;
-            } else if (self.resync_at_max.val() && self.have_branches.val())
-                || self.er_n.val()
-                || self.next_exc_only.val()
-                || (self.have_branches.val() && self.next_ppccd.val())
-                || !self.next_traced.val()
-            {
-                self.address_action.next = true;
-            } else if self.branch_map_full.val() {
-                self.kind0.next = PacketKind::BranchMap;
-                if self.cci.val() {
-                    self.produced.next = 2.into();
-                } else {
-                    self.produced.next = 1.into();
-                }
-            } else if self.cci.val() {
-                self.kind0.next = PacketKind::Context;
-                self.produced.next = 1.into();
-            }
+        if self.support_action.val()
+            || self.trap_action.val()
+            || self.sync_action.val()
+            || self.address_action.val()
+            || self.map_action.val()
+            || self.context_action.val()
+        {
+            self.produced.next = 1.into();
         }
+        if self.map_action.val() && self.key_cci.val() {
+            self.produced.next = 2.into();
+        }
+        self.kind0.next = PacketKind::Support;
         if self.trap_action.val() {
             self.kind0.next = PacketKind::Trap;
-            self.produced.next = 1.into();
         }
         if self.sync_action.val() {
             self.kind0.next = PacketKind::Sync;
-            self.produced.next = 1.into();
         }
         if self.address_action.val() {
             if self.have_branches.val() {
@@ -242,14 +157,52 @@ impl Logic for Decision {
             } else {
                 self.kind0.next = PacketKind::Address;
             }
-            self.produced.next = 1.into();
         }
+        if self.map_action.val() {
+            self.kind0.next = PacketKind::BranchMap;
+        }
+        if self.context_action.val() {
+            self.kind0.next = PacketKind::Context;
+        }
+        self.kind1.next = PacketKind::Context;
+        self.differential.next = self.address_action.val();
+        self.sync_sent.next = self.trap_action.val() || self.sync_action.val();
+        self.empties_map.next = self.trap_action.val()
+            || self.sync_action.val()
+            || self.address_action.val()
+            || self.map_action.val();
+
+        // Fields and state flags.
+        self.thaddr.next =
+            self.decide.val() && self.key_after_exc.val() && !self.prev_trap_reported.val();
+        self.trap_in_prev.next = self.decide.val()
+            && (self.key_exc_after_exc.val() || self.key_after_exc.val())
+            && !self.prev_trap_reported.val();
+        self.curr_trap_reported.next = self.decide.val()
+            && ((self.key_exc_after_exc.val() && self.prev_trap_reported.val())
+                || self.key_exc_own.val());
         self.reports_address.next =
             self.trap_action.val() || self.sync_action.val() || self.address_action.val();
-        self.updiscon.next = self.updiscon_target.val() && self.next_is_format3.val();
+        self.updiscon_target.next = self.rest_open.val() && self.key_prev_updiscon.val();
+        self.updiscon.next = self.updiscon_target.val()
+            && (self.key_next_format3.val()
+                || (self.key_next_traced.val() && self.resync_after_one.val()));
+        self.ienable.next = true;
+        self.qual_status.next = 0.into();
+        if self.support_action.val() {
+            self.ienable.next = !self.finishing.val() || self.curr_valid.val();
+            if self.last_updiscon_target.val() {
+                self.qual_status.next = 3.into();
+            } else {
+                self.qual_status.next = 1.into();
+            }
+        }
         // Every packet of the chart (not the support packets) rewrites the flag.
-        self.target_write.next =
-            self.decide.val() && self.curr_traced.val() && self.produced.val().any();
+        self.target_write.next = self.trap_action.val()
+            || self.sync_action.val()
+            || self.address_action.val()
+            || self.map_action.val()
+            || self.context_action.val();
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod address;
 pub mod branch_map;
+pub mod chart_key;
 pub mod control;
 pub mod decision;
 pub mod loss;

@@ -62,7 +62,8 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     pub implicit_exception: Signal<In, Bit>,
     /// Run-time option `sijump` (`sec:si-jump`).
     pub sijump_option: Signal<In, Bit>,
-    /// Run-time option: te_inst packets between forced syncs (`sec:resync`), 0 = off.
+    /// Run-time option: te_inst packets between forced syncs (`sec:resync`), 0 = off;
+    /// latched at trace enable.
     pub resync_max: Signal<In, Bits<RESYNC_MAX_BITS>>,
     /// Free entries of the packet queue at the start of the cycle (0-2): 2 minus the
     /// packets queued and those in this block's packet register.
@@ -128,6 +129,11 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     held_count: DFF<Bits<5>>,
     held_map: DFF<Bits<32>>,
     held_empty: DFF<Bit>,
+    // The held count as the decision needs it, in flip-flops (so the decision does not wait
+    // for the count's adder and compare): above 0, 30, 31 (after any emptying).
+    held_any: DFF<Bit>,
+    held_is_30: DFF<Bit>,
+    held_is_31: DFF<Bit>,
     lost_flag: DFF<Bit>,
     trap_reported: DFF<Bit>,
     updiscon_target: DFF<Bit>,
@@ -152,6 +158,9 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     reg_qual_status: DFF<Bits<2>>,
     reg_ioptions: DFF<Bits<6>>,
     present: Signal<Local, Bit>,
+    push: Signal<Local, Bit>,
+    empty_now: Signal<Local, Bit>,
+    held_is_29: Signal<Local, Bit>,
     recover: Signal<Local, Bit>,
     produced: Signal<Local, Bits<2>>,
     branch_value: Signal<Local, Bit>,
@@ -186,6 +195,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             held_count,
             held_map,
             held_empty,
+            held_any,
+            held_is_30,
+            held_is_31,
             lost_flag,
             trap_reported,
             updiscon_target,
@@ -231,6 +243,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.ingress.qualified.next = self.control.qualified.val();
         self.ingress.notify.next = self.control.notify.val();
         self.ingress.clear.next = self.control.enable_cycle.val();
+        self.ingress.sijump_option.next = self.sijump_option.val();
 
         // Enable / disable and qualification.
         self.control.reset.next = self.reset.val();
@@ -246,10 +259,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             self.branch_map.held_count.next = 0.into();
             self.branch_map.held_map.next = 0.into();
         }
-        self.branch_map.push.next = self.control.decide.val()
-            && self.ingress.curr_traced.val()
-            && self.ingress.curr_iretire.val()
-            && self.ingress.curr_branch.val();
+        self.push.next = self.control.decide.val() && self.ingress.key_push.val();
+        self.branch_map.push.next = self.push.val();
         self.branch_map.not_taken.next = !self.ingress.curr_taken.val();
 
         // Recovery (`hdl/DESIGN.md` item 4): lost, 2 free entries, a decision for a traced
@@ -258,38 +269,27 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.recover.next = self.lost_flag.q.val()
             && (self.queue_free.val() == 2)
             && self.control.decide.val()
-            && self.ingress.curr_traced.val()
-            && (!self.ingress.curr_trap.val() || self.ingress.curr_iretire.val())
-            && (!self.ingress.prev_traced.val() || !self.ingress.prev_trap.val());
+            && self.ingress.key_plain.val();
 
         // Decision.
         self.decision.decide.next = self.control.decide.val();
         self.decision.finishing.next = self.control.finishing.val();
-        self.decision.sijump_option.next = self.sijump_option.val();
-        self.decision.prev_traced.next = self.ingress.prev_traced.val();
-        self.decision.prev_iretire.next = self.ingress.prev_iretire.val();
-        self.decision.prev_trap.next = self.ingress.prev_trap.val();
-        self.decision.prev_uninferable.next = self.ingress.prev_uninferable.val();
-        self.decision.prev_privilege.next = self.ingress.prev_privilege.val();
-        self.decision.prev_context.next = self.ingress.prev_context.val();
-        self.decision.prev_sijump.next = self.ingress.prev_sijump.val();
         self.decision.curr_valid.next = self.ingress.curr_valid.val();
-        self.decision.curr_traced.next = self.ingress.curr_traced.val();
-        self.decision.curr_notify.next = self.ingress.curr_notify.val();
-        self.decision.curr_iretire.next = self.ingress.curr_iretire.val();
-        self.decision.curr_trap.next = self.ingress.curr_trap.val();
-        self.decision.curr_uninferable.next = self.ingress.curr_uninferable.val();
-        self.decision.curr_privilege.next = self.ingress.curr_privilege.val();
-        self.decision.curr_context.next = self.ingress.curr_context.val();
-        self.decision.curr_ctype.next = self.ingress.curr_ctype.val();
-        self.decision.curr_sijump.next = self.ingress.curr_sijump.val();
-        self.decision.next_traced.next = self.ingress.next_traced.val();
-        self.decision.next_iretire.next = self.ingress.next_iretire.val();
-        self.decision.next_trap.next = self.ingress.next_trap.val();
-        self.decision.next_privilege.next = self.ingress.next_privilege.val();
-        self.decision.next_context.next = self.ingress.next_context.val();
-        self.decision.branches.next = self.branch_map.branches.val();
-        self.decision.branch_map_full.next = self.branch_map.full.val();
+        self.decision.key_support.next = self.ingress.key_support.val();
+        self.decision.key_exc_after_exc.next = self.ingress.key_exc_after_exc.val();
+        self.decision.key_exc_own.next = self.ingress.key_exc_own.val();
+        self.decision.key_after_exc.next = self.ingress.key_after_exc.val();
+        self.decision.key_sync.next = self.ingress.key_sync.val();
+        self.decision.key_rest.next = self.ingress.key_rest.val();
+        self.decision.key_prev_updiscon.next = self.ingress.key_prev_updiscon.val();
+        self.decision.key_address_due.next = self.ingress.key_address_due.val();
+        self.decision.key_next_ppccd.next = self.ingress.key_next_ppccd.val();
+        self.decision.key_next_traced.next = self.ingress.key_next_is_traced.val();
+        self.decision.key_next_format3.next = self.ingress.key_next_format3.val();
+        self.decision.key_cci.next = self.ingress.key_cci.val();
+        self.decision.have_branches.next = self.held_any.q.val() || self.push.val();
+        self.decision.branch_map_full.next =
+            self.held_is_31.q.val() || (self.held_is_30.q.val() && self.push.val());
         self.decision.prev_trap_reported.next = self.trap_reported.q.val();
         self.decision.resync_at_max.next = self.resync.at_max.val();
         self.decision.resync_exceeded.next = self.resync.exceeded.val();
@@ -317,15 +317,21 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         // Branch map state: emptied by a packet that reports it, and at trace enable.
         self.held_count.d.next = self.branch_map.branches.val();
         self.held_map.d.next = self.branch_map.map_bits.val();
-        self.held_empty.d.next = self.control.enable_cycle.val()
-            || (self.decision.produced.val().any()
-                && (self.decision.kind0.val() != PacketKind::Support)
-                && (self.decision.kind0.val() != PacketKind::Context));
+        self.empty_now.next = self.control.enable_cycle.val() || self.decision.empties_map.val();
+        self.held_empty.d.next = self.empty_now.val();
+        // The flags of the count after this cycle (`branch_map.branches`, or 0 if emptied).
+        self.held_is_29.next = !self.held_empty.q.val() && (self.held_count.q.val() == 29);
+        self.held_any.d.next = !self.empty_now.val() && (self.held_any.q.val() || self.push.val());
+        self.held_is_30.d.next = !self.empty_now.val() && self.held_is_30.q.val();
+        self.held_is_31.d.next = !self.empty_now.val() && self.held_is_31.q.val();
+        if self.push.val() {
+            self.held_is_30.d.next = !self.empty_now.val() && self.held_is_29.val();
+            self.held_is_31.d.next = !self.empty_now.val() && self.held_is_30.q.val();
+        }
 
         // Resync count: the trace-lost support packet is not counted.
         self.resync.clear.next = self.control.enable_cycle.val();
-        self.resync.sync_sent.next = (self.decision.kind0.val() == PacketKind::Sync)
-            || (self.decision.kind0.val() == PacketKind::Trap);
+        self.resync.sync_sent.next = self.decision.sync_sent.val();
         self.resync.others.next = self.produced.val();
         self.resync.resync_max.next = self.resync_max.val();
 
@@ -334,8 +340,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.address_unit.iaddr.next = self.ingress.curr_iaddr.val();
         self.address_unit.full_address.next = self.full_address.val();
         self.address_unit.update.next = self.decision.reports_address.val();
-        self.address_unit.differential.next = (self.decision.kind0.val() == PacketKind::Address)
-            || (self.decision.kind0.val() == PacketKind::BranchAddress);
+        self.address_unit.differential.next = self.decision.differential.val();
 
         // State flags of the chart.
         if self.control.decide.val() {

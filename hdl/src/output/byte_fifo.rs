@@ -36,11 +36,16 @@ pub struct ByteFifo<const N: usize> {
     pub out_last: Signal<Out, Bit>,
     ram: RAM<Bits<9>, N>,
     wr_ptr: DFF<Bits<N>>,
-    wr_wrap: DFF<Bit>,
     rd_ptr: DFF<Bits<N>>,
-    rd_wrap: DFF<Bit>,
     bypass_valid: DFF<Bit>,
     bypass_entry: DFF<Bits<9>>,
+    // The occupancy and its two flags in flip-flops (the ports' status comes straight
+    // from a register, not from a pointer compare).
+    occupancy: DFF<Bits<N>>,
+    nonempty: DFF<Bit>,
+    full: DFF<Bit>,
+    occupancy_one: Signal<Local, Bit>,
+    occupancy_almost_full: Signal<Local, Bit>,
     write: Signal<Local, Bit>,
     read: Signal<Local, Bit>,
     head: Signal<Local, Bits<9>>,
@@ -56,26 +61,32 @@ impl<const N: usize> Logic for ByteFifo<N> {
             self,
             clock,
             wr_ptr,
-            wr_wrap,
             rd_ptr,
-            rd_wrap,
             bypass_valid,
-            bypass_entry
+            bypass_entry,
+            occupancy,
+            nonempty,
+            full
         );
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
-        self.out_valid.next = (self.wr_ptr.q.val() != self.rd_ptr.q.val())
-            | (self.wr_wrap.q.val() != self.rd_wrap.q.val());
-        self.can_write.next = (self.wr_ptr.q.val() != self.rd_ptr.q.val())
-            | (self.wr_wrap.q.val() == self.rd_wrap.q.val());
-        // (Recomputed, not read back from the outputs: Verilator then sees no loop
-        // through this block.)
-        self.write.next = self.wr_en.val()
-            & ((self.wr_ptr.q.val() != self.rd_ptr.q.val())
-                | (self.wr_wrap.q.val() == self.rd_wrap.q.val()));
-        self.read.next = self.out_ready.val()
-            & ((self.wr_ptr.q.val() != self.rd_ptr.q.val())
-                | (self.wr_wrap.q.val() != self.rd_wrap.q.val()));
+        self.out_valid.next = self.nonempty.q.val();
+        self.can_write.next = !self.full.q.val();
+        self.write.next = self.wr_en.val() & !self.full.q.val();
+        self.read.next = self.out_ready.val() & self.nonempty.q.val();
+        // Occupancy modulo D (0 when full): the flags tell 0 from D.
+        self.occupancy_one.next = self.occupancy.q.val() == 1;
+        self.occupancy_almost_full.next = self.occupancy.q.val().all();
+        if self.write.val() & !self.read.val() {
+            self.occupancy.d.next = self.occupancy.q.val() + 1;
+        }
+        if self.read.val() & !self.write.val() {
+            self.occupancy.d.next = self.occupancy.q.val() - 1;
+        }
+        self.nonempty.d.next = self.write.val()
+            | (self.nonempty.q.val() & !(self.read.val() & self.occupancy_one.val()));
+        self.full.d.next = !self.read.val()
+            & (self.full.q.val() | (self.write.val() & self.occupancy_almost_full.val()));
         self.data_9.narrow.next = self.wr_data.val();
         self.entry.next = self.data_9.wide.val();
         if self.wr_last.val() {
@@ -92,9 +103,6 @@ impl<const N: usize> Logic for ByteFifo<N> {
         self.next_rd_ptr.next = self.rd_ptr.q.val();
         if self.read.val() {
             self.next_rd_ptr.next = self.rd_ptr.q.val() + 1;
-            if self.rd_ptr.q.val().all() {
-                self.rd_wrap.d.next = !self.rd_wrap.q.val();
-            }
         }
         self.rd_ptr.d.next = self.next_rd_ptr.val();
         self.ram.read_address.next = self.next_rd_ptr.val();
@@ -103,19 +111,17 @@ impl<const N: usize> Logic for ByteFifo<N> {
         self.ram.write_enable.next = self.write.val();
         if self.write.val() {
             self.wr_ptr.d.next = self.wr_ptr.q.val() + 1;
-            if self.wr_ptr.q.val().all() {
-                self.wr_wrap.d.next = !self.wr_wrap.q.val();
-            }
         }
         self.bypass_valid.d.next =
             self.write.val() & (self.wr_ptr.q.val() == self.next_rd_ptr.val());
         self.bypass_entry.d.next = self.entry.val();
         if self.reset.val() {
             self.wr_ptr.d.next = 0.into();
-            self.wr_wrap.d.next = false;
             self.rd_ptr.d.next = 0.into();
-            self.rd_wrap.d.next = false;
             self.bypass_valid.d.next = false;
+            self.occupancy.d.next = 0.into();
+            self.nonempty.d.next = false;
+            self.full.d.next = false;
         }
     }
 }

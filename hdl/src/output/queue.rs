@@ -54,6 +54,12 @@ pub struct PacketQueue<const P: usize> {
     length0: PayloadLength<P>,
     length1: PayloadLength<P>,
     remaining: Signal<Local, Bits<2>>,
+    // Entries queued and in the input register at the start of the cycle, as flags in
+    // flip-flops (at least one, two): `free` is then a one-level function of them and
+    // `push_count`, not a subtraction.
+    used_any: DFF<Bit>,
+    used_two: DFF<Bit>,
+    next_used: Signal<Local, Bits<2>>,
 }
 
 impl<const P: usize> Logic for PacketQueue<P> {
@@ -72,9 +78,21 @@ impl<const P: usize> Logic for PacketQueue<P> {
             in_count,
             in0_payload,
             in1_payload,
-            in_timestamp
+            in_timestamp,
+            used_any,
+            used_two
         );
-        self.free.next = 2 - self.occupancy.q.val() - self.in_count.q.val() - self.push_count.val();
+        self.free.next = 0.into();
+        if !self.used_any.q.val() {
+            if self.push_count.val() == 0 {
+                self.free.next = 2.into();
+            }
+            if self.push_count.val() == 1 {
+                self.free.next = 1.into();
+            }
+        } else if !self.used_two.q.val() && (self.push_count.val() == 0) {
+            self.free.next = 1.into();
+        }
         // The input register: this cycle's pushes.
         self.in_count.d.next = self.push_count.val();
         self.in0_payload.d.next = self.entry0_payload.val();
@@ -114,5 +132,9 @@ impl<const P: usize> Logic for PacketQueue<P> {
             self.occupancy.d.next = 0.into();
             self.in_count.d.next = 0.into();
         }
+        // Never more than 2 (the packet logic produces at most `free`).
+        self.next_used.next = self.occupancy.d.val() + self.in_count.d.val();
+        self.used_any.d.next = self.next_used.val().any();
+        self.used_two.d.next = self.next_used.val().get_bit(1);
     }
 }
