@@ -37,8 +37,9 @@ declare -A SOURCES=(
 	[privilege]="src/privilege.c src/privilege_asm.S"
 	[timer]="src/timer.c"
 	[workload]="src/workload.c"
+	[scaling]="src/scaling.c"
 )
-ORDER=(minimal recursion tailcall fnptr_switch loops traps privilege timer workload)
+ORDER=(minimal recursion tailcall fnptr_switch loops traps privilege timer workload scaling)
 
 check=0
 names=()

@@ -14,14 +14,13 @@ use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement
 use etrace_model::encoder::{Encoder, EncoderOptions};
 use etrace_model::hart::{Hart, HartConfig};
 use etrace_model::ingress::IngressRecord;
-use etrace_model::packet::{pack, unpack_with, IOptions, TeInst};
+use etrace_model::packet::{pack, TeInst};
 use etrace_model::params::Params;
 use riscv_etrace::packet::payload::InstructionTrace;
-use riscv_etrace::tracer::{self, item, Tracer};
 
 #[path = "../tests/support/riscv_etrace_glue.rs"]
 mod glue;
-use glue::{their_params, Code};
+use glue::{their_trace_count, unpack_both};
 
 /// Everything a measurement needs, prepared once.
 struct Prepared {
@@ -46,25 +45,12 @@ fn prepare(target: &str) -> Prepared {
     } else {
         Params::rv64()
     };
-    let tp = their_params(&params);
-    let mut ioptions = IOptions::default();
-    let mut packets = Vec::new();
-    let mut theirs = Vec::new();
-    for p in Encoder::encode_all(&params, EncoderOptions::default(), &records).unwrap() {
-        let bytes = pack(&p.packet, &params).unwrap().bytes;
-        let packet = unpack_with(&bytes, &params, &ioptions).unwrap();
-        if let TeInst::Support(s) = &packet {
-            ioptions = s.ioptions;
-        }
-        packets.push(packet);
-        theirs.push(
-            riscv_etrace::packet::builder()
-                .with_params(&tp)
-                .decoder(&bytes)
-                .decode_payload()
-                .unwrap(),
-        );
-    }
+    let payloads: Vec<Vec<u8>> = Encoder::encode_all(&params, EncoderOptions::default(), &records)
+        .unwrap()
+        .iter()
+        .map(|p| pack(&p.packet, &params).unwrap().bytes)
+        .collect();
+    let (packets, theirs) = unpack_both(&payloads, &params).unwrap();
     let image = ProgramImage::from_elf(&elf).unwrap();
     Prepared {
         elf,
@@ -87,22 +73,7 @@ fn decode(p: &Prepared) -> Vec<TraceElement> {
 
 /// (c) the riscv-etrace tracer; returns the number of instructions it reconstructed.
 fn trace_theirs(p: &Prepared) -> u64 {
-    let code = Code::from_elf(&p.elf);
-    let mut tracer: Tracer<Code> = tracer::builder()
-        .with_binary(code)
-        .with_params(&their_params(&p.params))
-        .build()
-        .unwrap();
-    let mut n = 0u64;
-    for payload in &p.theirs {
-        tracer.process_te_inst(payload).unwrap();
-        for it in tracer.by_ref() {
-            if let item::Kind::Regular(_) = it.unwrap().kind() {
-                n += 1;
-            }
-        }
-    }
-    n
+    their_trace_count(&p.elf, &p.params, &p.theirs).unwrap()
 }
 
 /// Prints one line with the mean rate of `f` over a few runs.

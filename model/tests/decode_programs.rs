@@ -3,7 +3,7 @@
 //! the reconstructed instruction addresses, privileges and traps must equal the hart's, in
 //! order, under every option set of the encoder issue, for RV32 and RV64.
 
-use etrace_model::decoder::pcs::{record_steps, steps};
+use etrace_model::decoder::pcs::{record_steps, steps, StepWalker};
 use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_model::encoder::{Encoder, EncoderOptions};
 use etrace_model::hart::{Hart, HartConfig};
@@ -185,4 +185,41 @@ fn decoder_adoc_a_flipped_branch_bit_is_detected() {
         errors > 0 || got != want,
         "a corrupted branch map must not decode to the hart's sequence"
     );
+}
+
+/// `decoder.adoc` decoding as a stream: elements taken from the decoder every few packets
+/// (`take_elements(false)`) and walked piece by piece (`StepWalker`) give the hart's steps,
+/// with the privilege carried across pieces (programs that change privilege and trap).
+#[test]
+fn decoder_adoc_streamed_in_pieces_equals_the_hart() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs/elf");
+    for name in ["privilege-rv32", "traps-rv64", "timer-rv32"] {
+        let bytes = std::fs::read(dir.join(format!("{name}.elf"))).unwrap();
+        let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
+        let mut records: Vec<IngressRecord> = Vec::new();
+        hart.run(&mut records).unwrap();
+        let want = record_steps(&records);
+        let image = ProgramImage::from_elf(&bytes).unwrap();
+        let params = if name.ends_with("rv32") {
+            Params::rv32()
+        } else {
+            Params::rv64()
+        };
+        let packets = Encoder::encode_all(&params, EncoderOptions::default(), &records).unwrap();
+        for every in [1, 3, 64] {
+            let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
+            let mut walker = StepWalker::new();
+            let mut got = Vec::new();
+            for (i, p) in packets.iter().enumerate() {
+                decoder.process(&p.packet, i as u64, None);
+                if i % every == 0 {
+                    let piece = decoder.take_elements(false);
+                    walker.walk(&piece, &image, |s| got.push(s)).unwrap();
+                }
+            }
+            let piece = decoder.take_elements(true);
+            walker.walk(&piece, &image, |s| got.push(s)).unwrap();
+            assert_eq!(got, want, "{name}, elements taken every {every} packets");
+        }
+    }
 }

@@ -29,64 +29,8 @@ use etrace_model::packet::{unpack_with, IOptions, TeInst};
 use etrace_model::params::Params;
 #[path = "support/riscv_etrace_glue.rs"]
 mod glue;
-use glue::their_params;
-use riscv_etrace::config::Parameters;
-use riscv_etrace::generator::hart2enc::{CType, IType};
-use riscv_etrace::generator::step::{Kind, Step};
-use riscv_etrace::generator::Generator;
-use riscv_etrace::instruction::Size;
-use riscv_etrace::packet::payload::InstructionTrace;
-use riscv_etrace::packet::unit::{ReferenceDOptions, ReferenceIOptions};
-use riscv_etrace::types::{Context, Privilege};
-
-/// One ingress record as one riscv-etrace generator step (single retirement).
-#[derive(Clone, Copy, Debug)]
-struct Record {
-    address: u64,
-    kind: Kind,
-    ctype: CType,
-    context: Context,
-}
-
-impl Record {
-    fn from_ingress(r: &IngressRecord) -> Record {
-        let itype = IType::try_from(r.itype.code())
-            .unwrap_or_else(|c| panic!("itype {c} unknown to riscv-etrace"));
-        let insn_size = match r.ilastsize {
-            0 => Size::Compressed,
-            1 => Size::Normal,
-            n => panic!("ilastsize {n}"),
-        };
-        let ecause = u16::try_from(r.cause).expect("cause fits ecause");
-        Record {
-            address: r.iaddr,
-            kind: Kind::from_hart(itype, ecause, r.tval, insn_size, r.iretire != 0, r.sijump),
-            ctype: CType::try_from(r.ctype).expect("ctype 0..3"),
-            context: Context {
-                privilege: Privilege::try_from(r.privilege.code()).expect("privilege"),
-                context: r.context,
-            },
-        }
-    }
-}
-
-impl Step for Record {
-    fn address(&self) -> u64 {
-        self.address
-    }
-
-    fn kind(&self) -> Kind {
-        self.kind
-    }
-
-    fn ctype(&self) -> CType {
-        self.ctype
-    }
-
-    fn context(&self) -> Context {
-        self.context
-    }
-}
+use glue::{their_params, their_payloads};
+use riscv_etrace::packet::unit::ReferenceIOptions;
 
 /// The hart's run of `name`, through the encoder-input CSV and back.
 fn ingress_via_csv(name: &str, elf: &[u8], params: &Params) -> Vec<IngressRecord> {
@@ -121,47 +65,6 @@ fn ingress_via_csv(name: &str, elf: &[u8], params: &Params) -> Vec<IngressRecord
     back
 }
 
-/// riscv-etrace's generator run over `records`, its payloads serialised by its encoder:
-/// the support packet of `begin_qualification`, the payloads of every step, and those of
-/// `end_qualification`.
-fn their_payloads(
-    name: &str,
-    records: &[IngressRecord],
-    tp: &Parameters,
-    ioptions: ReferenceIOptions,
-) -> Vec<Vec<u8>> {
-    let mut generator: Generator<Record> = riscv_etrace::generator::builder()
-        .with_params(tp)
-        .build()
-        .unwrap();
-    let mut payloads: Vec<InstructionTrace> = Vec::new();
-    let support = generator
-        .begin_qualification(ioptions, ReferenceDOptions::default())
-        .unwrap();
-    payloads.push(support.into());
-    for (i, r) in records.iter().enumerate() {
-        for p in generator.process_step(Record::from_ingress(r), None) {
-            payloads.push(p.unwrap_or_else(|e| panic!("{name} record {i} {r:?}: {e:?}")));
-        }
-    }
-    for p in generator.end_qualification(false) {
-        payloads.push(p.unwrap_or_else(|e| panic!("{name} end of trace: {e:?}")));
-    }
-    payloads
-        .iter()
-        .map(|p| {
-            let mut buf = [0u8; 64];
-            let mut enc = riscv_etrace::packet::builder()
-                .with_params(tp)
-                .encoder(&mut buf);
-            enc.encode(p)
-                .unwrap_or_else(|e| panic!("{name}: {p:?}: {e:?}"));
-            let len = 64 - enc.uncommitted();
-            buf[..len].to_vec()
-        })
-        .collect()
-}
-
 /// Option set of one run: riscv-etrace's generator has no implicit return (its
 /// `begin_qualification` refuses it) and no branch prediction or jump target cache, so the
 /// sets are differential / full addresses, without and with sequentially inferable jumps.
@@ -193,7 +96,9 @@ fn run(name: &str, variant: Variant) -> (Result<Vec<OurStep>, String>, Vec<OurSt
         full_address: variant.full_address,
         ..ReferenceIOptions::default()
     };
-    let payloads = their_payloads(name, &records, &tp, their_ioptions);
+    // Without resync events, as its generator has no resync counter of its own.
+    let payloads =
+        their_payloads(&records, &tp, their_ioptions, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
 
     let image = ProgramImage::from_elf(&elf).unwrap();
     let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());

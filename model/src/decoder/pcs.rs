@@ -28,8 +28,8 @@ pub enum Step {
 /// passing traps through; privilege comes from trace-on and privilege elements. Returns
 /// `Err` with the address where the image has no instruction.
 pub fn steps(elements: &[TraceElement], image: &ProgramImage) -> Result<Vec<Step>, u64> {
-    // One step per instruction and trap: reserved up front (bounded, as the counts come
-    // from a trace).
+    // One step per instruction and trap: reserved up front (bounded, a corrupt count must
+    // not reserve gigabytes).
     let expected: u64 = elements
         .iter()
         .map(|e| match e {
@@ -39,28 +39,81 @@ pub fn steps(elements: &[TraceElement], image: &ProgramImage) -> Result<Vec<Step
         })
         .fold(0u64, u64::saturating_add);
     let mut out = Vec::with_capacity(expected.min(1 << 24) as usize);
-    let mut privilege = Privilege::Machine;
-    for e in elements {
-        match e {
-            TraceElement::TraceOn { privilege: p, .. }
-            | TraceElement::Privilege { privilege: p } => privilege = *p,
-            TraceElement::Range { first, count, .. } => {
-                let mut pc = *first;
-                for _ in 0..*count {
-                    out.push(Step::Instruction { pc, privilege });
-                    pc += image.insn(pc).ok_or(pc)?.size();
-                }
-            }
-            TraceElement::Trap {
-                ecause, interrupt, ..
-            } => out.push(Step::Trap {
-                ecause: *ecause,
-                interrupt: *interrupt,
-            }),
-            _ => {}
+    for_each_step(elements, image, |step| out.push(step))?;
+    Ok(out)
+}
+
+/// The steps of [`steps`] handed to `visit` one by one, without storing them (for traces
+/// too long to hold as a vector of steps); returns how many there were.
+pub fn for_each_step(
+    elements: &[TraceElement],
+    image: &ProgramImage,
+    visit: impl FnMut(Step),
+) -> Result<u64, u64> {
+    StepWalker::new().walk(elements, image, visit)
+}
+
+/// [`for_each_step`] over a trace that arrives in pieces (the elements a decoder hands
+/// out as it goes, `TeDecoder::take_elements`): the privilege carries over from one piece
+/// to the next, so memory stays bounded however long the trace is.
+#[derive(Debug, Clone)]
+pub struct StepWalker {
+    privilege: Privilege,
+}
+
+impl Default for StepWalker {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StepWalker {
+    /// A walker at the start of a trace (machine mode until a trace-on element says
+    /// otherwise).
+    pub fn new() -> StepWalker {
+        StepWalker {
+            privilege: Privilege::Machine,
         }
     }
-    Ok(out)
+
+    /// Hands the steps of the next piece of the trace to `visit`; returns how many there
+    /// were, or `Err` with the address where the image has no instruction.
+    pub fn walk(
+        &mut self,
+        elements: &[TraceElement],
+        image: &ProgramImage,
+        mut visit: impl FnMut(Step),
+    ) -> Result<u64, u64> {
+        let mut n = 0u64;
+        for e in elements {
+            match e {
+                TraceElement::TraceOn { privilege: p, .. }
+                | TraceElement::Privilege { privilege: p } => self.privilege = *p,
+                TraceElement::Range { first, count, .. } => {
+                    let mut pc = *first;
+                    for _ in 0..*count {
+                        visit(Step::Instruction {
+                            pc,
+                            privilege: self.privilege,
+                        });
+                        pc += image.insn(pc).ok_or(pc)?.size();
+                    }
+                    n += *count;
+                }
+                TraceElement::Trap {
+                    ecause, interrupt, ..
+                } => {
+                    visit(Step::Trap {
+                        ecause: *ecause,
+                        interrupt: *interrupt,
+                    });
+                    n += 1;
+                }
+                _ => {}
+            }
+        }
+        Ok(n)
+    }
 }
 
 /// The steps a correct decode of the trace of `record` reproduces (`ingress.rs`

@@ -1,0 +1,172 @@
+//! `etrace-bench`: one benchmark run (issue 8) printed as Markdown on stdout: the date,
+//! machine and tool versions; compression of every test program in every option set
+//! beside riscv-etrace's encoder; speed of the hart model, encoder, decoder and
+//! co-simulation beside riscv-etrace's encoder and tracer; FPGA cost from the flow reports;
+//! decoder and co-simulation time for runs of 10^5, 10^6 and 10^7 instructions.
+//! Progress goes to stderr. `scripts/bench` builds it, runs the FPGA flows and calls it.
+//!
+//! ```text
+//! etrace-bench [--quick] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
+//! ```
+//!
+//! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
+//! usage (`error: <what> (<where>)`).
+
+#[path = "../../model/tests/support/riscv_etrace_glue.rs"]
+mod glue;
+
+mod compression;
+mod fpga;
+mod harness;
+mod machine;
+mod programs;
+mod speed;
+mod table;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use harness::Plan;
+
+const USAGE: &str =
+    "usage: etrace-bench [--quick] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
+
+  --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
+  --runs N         timed runs per measurement, median reported (default 5)
+  --warmup N       untimed runs before them (default 1)
+  --fpga DIR       read DIR/<board>/<config>/report.json of `etrace synth` (or status.txt there)
+  --programs DIR   the programs folder (default: this checkout's programs/)";
+
+/// Command-line settings.
+struct Args {
+    quick: bool,
+    runs: Option<usize>,
+    warmup: Option<usize>,
+    fpga: Option<PathBuf>,
+    programs: PathBuf,
+}
+
+/// A usage error: what, and where.
+struct UsageError(String, String);
+
+fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageError> {
+    let mut parsed = Args {
+        quick: false,
+        runs: None,
+        warmup: None,
+        fpga: None,
+        programs: programs::default_dir(),
+    };
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| {
+            args.next()
+                .ok_or_else(|| UsageError(format!("{name} needs a value"), name.to_string()))
+        };
+        let count = |name: &str, v: String| {
+            v.parse::<usize>()
+                .map_err(|_| UsageError(format!("'{v}' is not a count"), name.to_string()))
+        };
+        match arg.as_str() {
+            "--quick" => parsed.quick = true,
+            "--runs" => {
+                let n = count("--runs", value("--runs")?)?;
+                if n == 0 {
+                    return Err(UsageError("at least one run".into(), "--runs".into()));
+                }
+                parsed.runs = Some(n);
+            }
+            "--warmup" => parsed.warmup = Some(count("--warmup", value("--warmup")?)?),
+            "--fpga" => parsed.fpga = Some(value("--fpga")?.into()),
+            "--programs" => parsed.programs = value("--programs")?.into(),
+            "-h" | "--help" => return Ok(None),
+            other => {
+                return Err(UsageError(
+                    format!("unknown option '{other}'"),
+                    "etrace-bench".into(),
+                ))
+            }
+        }
+    }
+    Ok(Some(parsed))
+}
+
+fn main() -> ExitCode {
+    let args = match parse(std::env::args().skip(1)) {
+        Ok(Some(a)) => a,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(UsageError(what, place)) => {
+            eprintln!("error: {what} ({place})");
+            return ExitCode::from(2);
+        }
+    };
+    if !args.programs.join("manifest.toml").is_file() {
+        eprintln!(
+            "error: no manifest.toml in the programs folder ({})",
+            args.programs.display()
+        );
+        return ExitCode::from(2);
+    }
+    let plan = Plan {
+        warmup: args.warmup.unwrap_or(if args.quick { 0 } else { 1 }),
+        runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }),
+    };
+    let (compressed, timed, sizes): (Vec<String>, Vec<String>, Vec<u64>) = if args.quick {
+        (
+            vec!["minimal".into(), "traps".into()],
+            vec!["loops-rv32".into()],
+            vec![1_000, 10_000, 100_000],
+        )
+    } else {
+        let names = match programs::manifest_names(&args.programs) {
+            Ok(n) => n,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        (
+            names,
+            vec!["workload-rv32".into(), "workload-rv64".into()],
+            vec![100_000, 1_000_000, 10_000_000],
+        )
+    };
+    let targets: Vec<String> = compressed
+        .iter()
+        .flat_map(|n| [format!("{n}-rv32"), format!("{n}-rv64")])
+        .collect();
+
+    let mut out = String::new();
+    out.push_str(&format!(
+        "Output of `scripts/bench`{}:\n\n",
+        if args.quick {
+            " in `--quick` mode (tiny programs, no FPGA flows: a smoke test, not results)"
+        } else {
+            ""
+        }
+    ));
+    out.push_str(&machine::header());
+    out.push('\n');
+    out.push_str(&compression::section(&args.programs, &targets));
+    out.push('\n');
+    out.push_str(&speed::section(&args.programs, &timed, plan));
+    out.push('\n');
+    let fpga_dir = args.fpga.as_deref();
+    out.push_str(&fpga::section(fpga_dir.ok_or(if args.quick {
+        "--quick"
+    } else {
+        "no --fpga directory given"
+    })));
+    out.push('\n');
+    out.push_str(&speed::scaling_section(
+        &args.programs,
+        "rv32",
+        &sizes,
+        plan,
+    ));
+    print!("{out}");
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,134 @@
+//! Keeps `scripts/bench` from rotting: `etrace-bench --quick` (tiny programs and sizes, one
+//! run, no FPGA flows) prints every section with plausible numbers; bad usage exits 2.
+
+use std::process::{Command, Output};
+
+fn bench(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_etrace-bench"))
+        .args(args)
+        .output()
+        .expect("etrace-bench runs")
+}
+
+/// The cells of the table row whose first cell is `first`, after the section `heading`.
+fn row<'a>(text: &'a str, heading: &str, first: &str) -> Vec<&'a str> {
+    let start = text.find(heading).unwrap_or_else(|| panic!("no {heading}"));
+    text[start..]
+        .lines()
+        .find(|l| l.trim_start_matches('|').trim_start().starts_with(first))
+        .unwrap_or_else(|| panic!("no row {first} after {heading}"))
+        .trim()
+        .trim_matches('|')
+        .split('|')
+        .map(str::trim)
+        .collect()
+}
+
+/// The leading number of a cell ("12.3 M insn/s" -> 12.3e6, "0.940 / 1.323" -> 0.940).
+fn number(cell: &str) -> f64 {
+    let mut words = cell.split_whitespace();
+    let n: f64 = words
+        .next()
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no number in '{cell}'"));
+    match words.next() {
+        Some("k") => n * 1e3,
+        Some("M") => n * 1e6,
+        Some("G") => n * 1e9,
+        _ => n,
+    }
+}
+
+#[test]
+fn quick_run_prints_every_section_with_plausible_numbers() {
+    let out = bench(&["--quick"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for heading in [
+        "### Compression",
+        "### Speed",
+        "### FPGA cost",
+        "### How cost grows",
+    ] {
+        assert!(text.contains(heading), "{heading} missing:\n{text}");
+    }
+    for key in [
+        "| date",
+        "| machine",
+        "| rustc",
+        "| Verilator",
+        "| yosys",
+        "| nextpnr",
+    ] {
+        assert!(text.contains(key), "{key} missing from the header:\n{text}");
+    }
+    assert!(!text.contains("fails:"), "a measurement failed:\n{text}");
+
+    // Compression: ours, then riscv-etrace's beside it.
+    let ours = row(&text, "### Compression", "**all**");
+    let (payload, framed) = ours[2].split_once(" / ").expect("payload / framed");
+    let (payload, framed) = (number(payload), number(framed));
+    assert!(
+        payload > 0.2 && payload < 10.0,
+        "payload bits/insn {payload}"
+    );
+    assert!(framed > payload, "framed {framed} <= payload {payload}");
+    let theirs_start = text
+        .find("riscv-etrace 0.10's generator")
+        .expect("their table");
+    let theirs = row(&text[theirs_start..], "| program", "**all**");
+    let ratio: f64 = theirs[2]
+        .split(['(', ')'])
+        .nth(1)
+        .and_then(|r| r.parse().ok())
+        .expect("a ratio in brackets");
+    assert!(ratio > 0.5 && ratio < 2.0, "ours / theirs {ratio}");
+    assert!(theirs.contains(&"n/a (not supported by riscv-etrace)"));
+
+    // Speed: every rate positive, riscv-etrace's encoder and tracer measured.
+    for what in [
+        "hart model",
+        "encoder",
+        "decoder, elements",
+        "co-simulation",
+    ] {
+        let r = row(&text, "### Speed", what);
+        assert!(number(r[2]) > 1e3, "{what}: {r:?}");
+    }
+    for what in ["encoder", "decoder, per PC"] {
+        let r = row(&text, "### Speed", what);
+        assert!(number(r[3]) > 1e3 && number(r[4]) > 0.0, "{what}: {r:?}");
+    }
+
+    // FPGA: not run in quick mode, and saying so.
+    assert!(row(&text, "### FPGA cost", "icebreaker")[2].starts_with("not run: --quick"));
+
+    // Scaling: three sizes and a verdict each.
+    let scaling = &text[text.find("### How cost grows").unwrap()..];
+    for n in ["1000", "10000", "100000"] {
+        assert!(scaling.contains(&format!("| {n} ")), "size {n}:\n{scaling}");
+    }
+    let verdicts = scaling.lines().filter(|l| l.starts_with("- ")).count();
+    assert_eq!(verdicts, 2, "{scaling}");
+    assert!(scaling.contains("linear"), "{scaling}");
+}
+
+#[test]
+fn bad_usage_exits_2_with_one_error_line() {
+    let out = bench(&["--bogus"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: unknown option '--bogus' (etrace-bench)\n"
+    );
+    let out = bench(&["--runs", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: 'x' is not a count (--runs)\n"
+    );
+}
