@@ -111,17 +111,27 @@ pub struct Run {
     pub retired: u64,
 }
 
-/// The names of the programs of `programs/manifest.toml` (its `name = "..."` keys), in
-/// order.
+/// The names of the programs of `programs/manifest.toml` (the `name` of every
+/// `[[program]]` table), in order.
 pub fn manifest_names(programs: &Path) -> Result<Vec<String>, String> {
     let path = programs.join("manifest.toml");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{e} ({})", path.display()))?;
-    let names: Vec<String> = text
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix("name = \""))
-        .filter_map(|l| l.strip_suffix('"'))
-        .map(str::to_string)
-        .collect();
+    let manifest: toml::Value =
+        toml::from_str(&text).map_err(|e| format!("{e} ({})", path.display()))?;
+    let tables = manifest
+        .get("program")
+        .and_then(toml::Value::as_array)
+        .ok_or_else(|| format!("no [[program]] tables ({})", path.display()))?;
+    let names = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            t.get("name")
+                .and_then(toml::Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| format!("[[program]] {} has no name ({})", i + 1, path.display()))
+        })
+        .collect::<Result<Vec<String>, String>>()?;
     if names.is_empty() {
         return Err(format!("no programs listed ({})", path.display()));
     }

@@ -85,33 +85,33 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub curr_cause: Signal<Out, Bits<E>>,
     /// `curr` `tval`.
     pub curr_tval: Signal<Out, Bits<A>>,
-    /// Chart key of the window (`ChartKey`, registered): the support packet of the end of qualification.
+    /// Registered chart key: the support packet of the end of qualification.
     pub key_support: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): `curr` exception-only after an exception.
+    /// Registered chart key: `curr` exception-only after an exception.
     pub key_exc_after_exc: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): `curr` exception-only, reported with its own trap.
+    /// Registered chart key: `curr` exception-only, reported with its own trap.
     pub key_exc_own: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): `prev` an exception, `curr` not exception-only.
+    /// Registered chart key: `prev` an exception, `curr` not exception-only.
     pub key_after_exc: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): `curr` traced, not exception-only, `prev` not an exception.
+    /// Registered chart key: `curr` traced, not exception-only, `prev` not an exception.
     pub key_plain: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): a sync for a privilege / context change or an untraced `prev`.
+    /// Registered chart key: a sync for a privilege / context change or an untraced `prev`.
     pub key_sync: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): the rest of the chart, decided by the state.
+    /// Registered chart key: the rest of the chart, decided by the state.
     pub key_rest: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): `prev` is an uninferable discontinuity.
+    /// Registered chart key: `prev` is an uninferable discontinuity.
     pub key_prev_updiscon: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): an address packet is due whatever the branch map holds.
+    /// Registered chart key: an address packet is due whatever the branch map holds.
     pub key_address_due: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): `next` `ppccd`.
+    /// Registered chart key: `next` `ppccd`.
     pub key_next_ppccd: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): `next` traced.
+    /// Registered chart key: `next` traced.
     pub key_next_is_traced: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): `next` will be reported by a format 3.
+    /// Registered chart key: `next` will be reported by a format 3.
     pub key_next_format3: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): `curr` is a traced retired branch.
+    /// Registered chart key: `curr` is a traced retired branch.
     pub key_push: Signal<Out, Bit>,
-    /// Chart key of the window (`ChartKey`, registered): `cci`.
+    /// Registered chart key: `cci`.
     pub key_cci: Signal<Out, Bit>,
     // The chart key of the window after the edge, and its registers.
     chart_key: ChartKey,

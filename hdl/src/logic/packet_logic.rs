@@ -320,6 +320,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.empty_now.next = self.control.enable_cycle.val() || self.decision.empties_map.val();
         self.held_empty.d.next = self.empty_now.val();
         // The flags of the count after this cycle (`branch_map.branches`, or 0 if emptied).
+        // `!empty_now` is written into every assignment on purpose: one common clear after
+        // the push mux was tried and lets synthesis put the decision behind the mux (ECP5
+        // 130 -> 106 MHz).
         self.held_is_29.next = !self.held_empty.q.val() && (self.held_count.q.val() == 29);
         self.held_any.d.next = !self.empty_now.val() && (self.held_any.q.val() || self.push.val());
         self.held_is_30.d.next = !self.empty_now.val() && self.held_is_30.q.val();
