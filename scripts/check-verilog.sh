@@ -10,11 +10,13 @@
 #         loop between always blocks. It is a simulation-speed warning; real
 #         combinational loops are caught below by yosys `check -assert` on the flattened
 #         netlist, which fails on any logic loop;
-#   - yosys synth_ice40 and synth_ecp5: no latch, no logic loop; prints the cell counts.
+#   - yosys synth_ice40 and synth_ecp5: no latch, no logic loop; prints the cell counts
+#     and the register inputs per LUT depth (scripts/logic-depth on the netlist).
 #
 #   scripts/check-verilog.sh [CONFIG...]      # default: rv32 rv64 rv32-itype3 rv64-itype3
 #
-# Output directory: target/verilog-check/<config>/ (Verilog, .core, yosys logs, stat JSON).
+# Output directory: target/verilog-check/<config>/ (Verilog, .core, yosys logs, stats,
+# netlist JSON).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +45,7 @@ for config in "${configs[@]}"; do
 
   for family in ice40 ecp5; do
     log="$dir/synth_$family.log"
-    if ! yosys -q -l "$log" -p "read_verilog $file; synth_$family -top $top; check -assert; tee -o $dir/stat_$family.txt stat; select -assert-none t:\$dlatch t:\$_DLATCH_* t:\$_DLATCHSR_*" >/dev/null 2>&1; then
+    if ! yosys -q -l "$log" -p "read_verilog $file; synth_$family -top $top; check -assert; write_json $dir/netlist_$family.json; tee -o $dir/stat_$family.txt stat; select -assert-none t:\$dlatch t:\$_DLATCH_* t:\$_DLATCHSR_*" >/dev/null 2>&1; then
       echo "FAIL $config: yosys synth_$family (see $log)"; tail -5 "$log"; status=1; continue
     fi
     if grep -Eq '^\s*Latch inferred' "$log"; then
@@ -51,6 +53,10 @@ for config in "${configs[@]}"; do
     fi
     cells=$(awk '/Number of cells:/ {n=$4} END {print n}' "$dir/stat_$family.txt")
     echo "ok   $config synth_$family: $cells cells"
+    if ! depth=$(scripts/logic-depth "$dir/netlist_$family.json" --paths 0 2>&1); then
+      echo "FAIL $config: scripts/logic-depth on the synth_$family netlist: $depth"; status=1; continue
+    fi
+    echo "       $(echo "$depth" | grep '^LUT levels')"
     grep -E '^\s+(SB_LUT4|SB_DFF[A-Z]*|SB_CARRY|SB_RAM40_4K|LUT4|TRELLIS_FF|CCU2C|DP16KD|TRELLIS_DPR16X4)\s' "$dir/stat_$family.txt" | sed 's/^/       /'
   done
 done
