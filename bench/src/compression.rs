@@ -237,14 +237,25 @@ pub fn section(programs: &Path, names: &[String]) -> String {
     header.extend(sets.iter().map(|s| format!("`{}`", s.name)));
     let mut ours = Table::new(&header);
     let mut theirs = Table::new(&header);
+    // One row in each table: the label, the instructions, a cell per option set.
+    let mut add = |label: &str, retired: u64, cells: &[Cell]| {
+        let start = [label.to_string(), retired.to_string()];
+        ours.row(
+            start
+                .iter()
+                .cloned()
+                .chain(cells.iter().map(|c| ours_text(c, retired)))
+                .collect(),
+        );
+        theirs.row(
+            start
+                .into_iter()
+                .chain(cells.iter().map(|c| theirs_text(c, retired)))
+                .collect(),
+        );
+    };
     for row in &rows {
-        let start = vec![row.name.clone(), row.retired.to_string()];
-        let mut a = start.clone();
-        a.extend(row.cells.iter().map(|c| ours_text(c, row.retired)));
-        ours.row(a);
-        let mut b = start;
-        b.extend(row.cells.iter().map(|c| theirs_text(c, row.retired)));
-        theirs.row(b);
+        add(&row.name, row.retired, &row.cells);
     }
     // Totals over the programs: the sums of bytes over the sum of instructions.
     let retired: u64 = rows.iter().map(|r| r.retired).sum();
@@ -253,13 +264,7 @@ pub fn section(programs: &Path, names: &[String]) -> String {
         .enumerate()
         .map(|(i, set)| total(&rows, set, i))
         .collect();
-    let start = vec!["**all**".to_string(), retired.to_string()];
-    let mut a = start.clone();
-    a.extend(totals.iter().map(|c| ours_text(c, retired)));
-    ours.row(a);
-    let mut b = start;
-    b.extend(totals.iter().map(|c| theirs_text(c, retired)));
-    theirs.row(b);
+    add("**all**", retired, &totals);
 
     let mut s = String::new();
     let _ = writeln!(s, "### Compression\n");

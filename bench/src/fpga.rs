@@ -4,15 +4,11 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use etrace_hdl::board::Board;
+use etrace_hdl::config::Config;
 use serde_json::Value;
 
 use crate::table::{short, Table};
-
-/// The boards of `CONVENTIONS.md`, in order.
-pub const BOARDS: [&str; 4] = ["icebreaker", "hx8k-breakout", "ulx3s-25f", "ulx3s-85f"];
-
-/// The hardware configurations of `CONVENTIONS.md`, in order.
-pub const CONFIGS: [&str; 4] = ["rv32", "rv64", "rv32-itype3", "rv64-itype3"];
 
 /// The file in a flow's directory that says why there is no report (written by
 /// `scripts/bench`: "not run: ..." or "fails: ...").
@@ -30,6 +26,15 @@ fn mhz(v: Option<f64>) -> String {
     v.map_or("—".to_string(), |f| format!("{f:.1} MHz"))
 }
 
+/// A report's "met" flag as the table shows it.
+fn met(flag: &Value) -> &'static str {
+    match flag.as_bool() {
+        Some(true) => "met",
+        Some(false) => "MISSED",
+        None => "?",
+    }
+}
+
 /// The used count of a nextpnr resource in the board top's utilisation.
 fn used(report: &Value, resources: &[&str]) -> Option<f64> {
     resources
@@ -45,11 +50,6 @@ fn report_rows(t: &mut Table, board: &str, report: &Value) {
     let enc = &report["encoder"];
     if enc.is_object() {
         let target = num(enc, &["fmax_target_mhz"]);
-        let met = match enc["fmax_met"].as_bool() {
-            Some(true) => "met",
-            Some(false) => "MISSED",
-            None => "?",
-        };
         t.row(vec![
             head.clone(),
             config.clone(),
@@ -60,7 +60,7 @@ fn report_rows(t: &mut Table, board: &str, report: &Value) {
             count(enc, &["cells", "carry"]),
             count(enc, &["cells", "bram"]),
             mhz(num(enc, &["fmax_mhz"])),
-            format!("{} ({met})", mhz(target)),
+            format!("{} ({})", mhz(target), met(&enc["fmax_met"])),
         ]);
     }
     let fmax = report["fmax"].as_array().and_then(|clocks| {
@@ -69,11 +69,6 @@ fn report_rows(t: &mut Table, board: &str, report: &Value) {
             .filter_map(|c| num(c, &["achieved_mhz"]))
             .min_by(f64::total_cmp)
     });
-    let met = match report["timing_met"].as_bool() {
-        Some(true) => "met",
-        Some(false) => "MISSED",
-        None => "?",
-    };
     t.row(vec![
         head,
         config,
@@ -84,7 +79,11 @@ fn report_rows(t: &mut Table, board: &str, report: &Value) {
         count(report, &["cells", "carry"]),
         count(report, &["cells", "bram"]),
         mhz(fmax),
-        format!("{} ({met})", mhz(num(report, &["requested_mhz"]))),
+        format!(
+            "{} ({})",
+            mhz(num(report, &["requested_mhz"])),
+            met(&report["timing_met"])
+        ),
     ]);
 }
 
@@ -103,24 +102,12 @@ pub fn section(dir: Result<&Path, &str>) -> String {
         "Fmax",
         "target",
     ]);
-    for (board, config) in BOARDS
+    for (board, config) in Board::ALL
         .iter()
-        .flat_map(|b| CONFIGS.iter().map(move |c| (*b, *c)))
+        .flat_map(|b| Config::ALL.iter().map(move |c| (b.name(), c.name())))
     {
-        let cell = |text: String| {
-            vec![
-                board.to_string(),
-                config.to_string(),
-                text,
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ]
-        };
+        // A row with only the reason in the design column (the others stay empty).
+        let cell = |text: String| vec![board.to_string(), config.to_string(), text];
         let dir = match dir {
             Ok(d) => d.join(board).join(config),
             Err(reason) => {

@@ -66,16 +66,18 @@ fn date() -> String {
 /// The version of crate `name` in the workspace's `Cargo.lock`.
 fn locked_version(name: &str) -> String {
     let lock = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
-    let text = std::fs::read_to_string(lock).unwrap_or_default();
-    let mut lines = text.lines();
-    let wanted = format!("name = \"{name}\"");
-    lines
-        .find(|l| *l == wanted)
-        .and_then(|_| lines.next())
-        .and_then(|l| l.strip_prefix("version = \""))
-        .map_or("unknown".to_string(), |v| {
-            format!("{} (crates.io)", v.trim_end_matches('"'))
+    let lock: Option<toml::Value> = std::fs::read_to_string(lock)
+        .ok()
+        .and_then(|text| toml::from_str(&text).ok());
+    lock.as_ref()
+        .and_then(|l| l.get("package")?.as_array())
+        .and_then(|packages| {
+            packages
+                .iter()
+                .find(|p| p.get("name").and_then(toml::Value::as_str) == Some(name))
         })
+        .and_then(|p| p.get("version")?.as_str())
+        .map_or("unknown".to_string(), |v| format!("{v} (crates.io)"))
 }
 
 /// The header table: date, machine and the versions of the tools used.

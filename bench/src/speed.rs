@@ -66,7 +66,7 @@ impl Prepared {
     fn pcs(&self) -> Result<usize, String> {
         steps(&self.elements()?, &self.image)
             .map(|s| s.len())
-            .map_err(|a| format!("the decoded trace leaves the program at {a:#x}"))
+            .map_err(left_program)
     }
 
     /// Our decoder down to the executed instructions, streamed: the elements are taken
@@ -83,7 +83,6 @@ impl Prepared {
                 checksum = checksum.rotate_left(1) ^ pc;
             }
         };
-        let leaves = |a: u64| format!("the decoded trace leaves the program at {a:#x}");
         for (i, packet) in self.packets.iter().enumerate() {
             decoder.process(packet, i as u64, None);
             if i % STREAM_PACKETS == STREAM_PACKETS - 1 {
@@ -91,14 +90,14 @@ impl Prepared {
                 check_decoded(&piece)?;
                 n += walker
                     .walk(&piece, &self.image, &mut visit)
-                    .map_err(leaves)?;
+                    .map_err(left_program)?;
             }
         }
         let piece = decoder.take_elements(true);
         check_decoded(&piece)?;
         n += walker
             .walk(&piece, &self.image, &mut visit)
-            .map_err(leaves)?;
+            .map_err(left_program)?;
         std::hint::black_box(checksum);
         Ok(n)
     }
@@ -138,6 +137,11 @@ type Rate = Result<f64, String>;
 
 /// Packets between two takes of the decoder's elements in [`Prepared::streamed_pcs`].
 const STREAM_PACKETS: usize = 1024;
+
+/// The error of a decoded trace that reaches an address outside the program.
+fn left_program(address: u64) -> String {
+    format!("the decoded trace leaves the program at {address:#x}")
+}
 
 /// An error naming the first decode error among `elements`.
 fn check_decoded(elements: &[TraceElement]) -> Result<(), String> {

@@ -39,23 +39,14 @@ pub fn steps(elements: &[TraceElement], image: &ProgramImage) -> Result<Vec<Step
         })
         .fold(0u64, u64::saturating_add);
     let mut out = Vec::with_capacity(expected.min(1 << 24) as usize);
-    for_each_step(elements, image, |step| out.push(step))?;
+    StepWalker::new().walk(elements, image, |step| out.push(step))?;
     Ok(out)
 }
 
-/// The steps of [`steps`] handed to `visit` one by one, without storing them (for traces
-/// too long to hold as a vector of steps); returns how many there were.
-pub fn for_each_step(
-    elements: &[TraceElement],
-    image: &ProgramImage,
-    visit: impl FnMut(Step),
-) -> Result<u64, u64> {
-    StepWalker::new().walk(elements, image, visit)
-}
-
-/// [`for_each_step`] over a trace that arrives in pieces (the elements a decoder hands
-/// out as it goes, `TeDecoder::take_elements`): the privilege carries over from one piece
-/// to the next, so memory stays bounded however long the trace is.
+/// The steps of [`steps`] handed to a visitor one by one, without storing them, over a
+/// trace that may arrive in pieces (the elements a decoder hands out as it goes,
+/// `TeDecoder::take_elements`): the privilege carries over from one piece to the next, so
+/// memory stays bounded however long the trace is.
 #[derive(Debug, Clone)]
 pub struct StepWalker {
     privilege: Privilege,
