@@ -128,7 +128,9 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // Item 0: every input but the output's ready goes through a flip-flop first.
+        // Item 0: every input but the output's ready goes through two flip-flops first: the
+        // input stage, then trace control's output registers and the ingress block register
+        // (in the packet logic) or the input stage's second registers.
         self.input_stage.clock.next = self.clock.val();
         self.input_stage.reset.next = self.reset.val();
         self.input_stage.iretire.next = self.iretire.val();
@@ -148,9 +150,10 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.input_stage.sijump_option.next = self.sijump_option.val();
         self.input_stage.resync_max.next = self.resync_max.val();
         self.packet_logic.clock.next = self.clock.val();
-        self.packet_logic.reset.next = self.input_stage.reset_q.val();
+        self.packet_logic.reset.next = self.input_stage.reset_q2.val();
+        self.packet_logic.reset_ahead.next = self.input_stage.reset_q.val();
         self.out_path.clock.next = self.clock.val();
-        self.out_path.reset.next = self.input_stage.reset_q.val();
+        self.out_path.reset.next = self.input_stage.reset_q2.val();
         self.packet_logic.iretire.next = self.input_stage.iretire_q.val();
         self.packet_logic.itype.next = self.input_stage.itype_q.val();
         self.packet_logic.iaddr.next = self.input_stage.iaddr_q.val();
@@ -163,10 +166,10 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.packet_logic.trace_enable.next = self.input_stage.trace_enable_q.val();
         self.packet_logic.trigger.next = self.input_stage.trigger_q.val();
         self.packet_logic.halted.next = self.input_stage.halted_q.val();
-        self.packet_logic.full_address.next = self.input_stage.full_address_q.val();
-        self.packet_logic.implicit_exception.next = self.input_stage.implicit_exception_q.val();
-        self.packet_logic.sijump_option.next = self.input_stage.sijump_option_q.val();
-        self.packet_logic.resync_max.next = self.input_stage.resync_max_q.val();
+        self.packet_logic.full_address.next = self.input_stage.full_address_q2.val();
+        self.packet_logic.implicit_exception.next = self.input_stage.implicit_exception_q2.val();
+        self.packet_logic.sijump_option.next = self.input_stage.sijump_option_q2.val();
+        self.packet_logic.resync_max.next = self.input_stage.resync_max_q2.val();
         self.packet_logic.queue_free.next = self.out_path.free.val();
         self.packer0.kind.next = self.packet_logic.pkt0_kind.val();
         self.packer0.branch.next = self.packet_logic.pkt0_branch.val();
@@ -213,7 +216,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.out_path.entry0_payload.next = self.packer0.payload.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();
         self.input_stage.source_id.next = self.src_id.val();
-        self.out_path.src_id.next = self.input_stage.source_id_q.val();
+        self.out_path.src_id.next = self.input_stage.source_id_q2.val();
         self.out_path.out_ready.next = self.out_ready.val();
         self.out_data.next = self.out_path.out_data.val();
         self.out_valid.next = self.out_path.out_valid.val();
@@ -359,7 +362,9 @@ impl<
 {
     #[hdl_gen]
     fn update(&mut self) {
-        // Item 0: every input but the output's ready goes through a flip-flop first.
+        // Item 0: every input but the output's ready goes through two flip-flops first: the
+        // input stage, then trace control's output registers and the ingress block register
+        // (in the packet logic) or the input stage's second registers.
         self.input_stage.clock.next = self.clock.val();
         self.input_stage.reset.next = self.reset.val();
         self.input_stage.iretire.next = self.iretire.val();
@@ -379,9 +384,10 @@ impl<
         self.input_stage.sijump_option.next = self.sijump_option.val();
         self.input_stage.resync_max.next = self.resync_max.val();
         self.packet_logic.clock.next = self.clock.val();
-        self.packet_logic.reset.next = self.input_stage.reset_q.val();
+        self.packet_logic.reset.next = self.input_stage.reset_q2.val();
+        self.packet_logic.reset_ahead.next = self.input_stage.reset_q.val();
         self.out_path.clock.next = self.clock.val();
-        self.out_path.reset.next = self.input_stage.reset_q.val();
+        self.out_path.reset.next = self.input_stage.reset_q2.val();
         self.packet_logic.iretire.next = self.input_stage.iretire_q.val();
         self.packet_logic.itype.next = self.input_stage.itype_q.val();
         self.packet_logic.iaddr.next = self.input_stage.iaddr_q.val();
@@ -394,10 +400,10 @@ impl<
         self.packet_logic.trace_enable.next = self.input_stage.trace_enable_q.val();
         self.packet_logic.trigger.next = self.input_stage.trigger_q.val();
         self.packet_logic.halted.next = self.input_stage.halted_q.val();
-        self.packet_logic.full_address.next = self.input_stage.full_address_q.val();
-        self.packet_logic.implicit_exception.next = self.input_stage.implicit_exception_q.val();
-        self.packet_logic.sijump_option.next = self.input_stage.sijump_option_q.val();
-        self.packet_logic.resync_max.next = self.input_stage.resync_max_q.val();
+        self.packet_logic.full_address.next = self.input_stage.full_address_q2.val();
+        self.packet_logic.implicit_exception.next = self.input_stage.implicit_exception_q2.val();
+        self.packet_logic.sijump_option.next = self.input_stage.sijump_option_q2.val();
+        self.packet_logic.resync_max.next = self.input_stage.resync_max_q2.val();
         self.packet_logic.queue_free.next = self.out_path.free.val();
         self.packer0.kind.next = self.packet_logic.pkt0_kind.val();
         self.packer0.branch.next = self.packet_logic.pkt0_branch.val();
@@ -444,7 +450,7 @@ impl<
         self.out_path.entry0_payload.next = self.packer0.payload.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();
         self.input_stage.source_id.next = self.source_atid.val();
-        self.out_path.source_atid.next = self.input_stage.source_id_q.val();
+        self.out_path.source_atid.next = self.input_stage.source_id_q2.val();
         self.out_path.atready.next = self.atready.val();
         self.atdata.next = self.out_path.atdata.val();
         self.atbytes.next = self.out_path.atbytes.val();

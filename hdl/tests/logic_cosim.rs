@@ -1,5 +1,5 @@
 //! Co-simulation of `PacketLogic` (rust-hdl simulator) with the golden model `Encoder` on
-//! the same ingress streams, cycle contract of `hdl/DESIGN.md` items 1-4: the packets the
+//! the same ingress streams, cycle contract of `hdl/DESIGN.md` items 0-4: the packets the
 //! hardware pushes, in order, equal the model's `Encoder::packets()` (with `context` set to 0:
 //! `nocontext_p` = 1, the field is not transmitted).
 
@@ -175,7 +175,6 @@ fn drive<const A: usize, const E: usize, const IT: usize>(
     x.sijump.next = r.sijump;
     x.trigger.next = u64::from(c.trigger).into();
     x.halted.next = c.halted;
-    x.queue_free.next = u64::from(c.queue_free).into();
 }
 
 /// Runs `PacketLogic` on the cycles and returns the pushed packets in order.
@@ -185,14 +184,19 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
 ) -> Vec<TeInst> {
     let out = Arc::new(Mutex::new(Vec::new()));
     let out_tb = out.clone();
-    // The outputs of a cycle are the packets produced in the previous one (the packet
-    // register): one more cycle, without a block, presents those of the last cycle.
+    // The ingress and trace-control inputs act a cycle after they are driven (the block
+    // register and the registered trace control; `reset`, the options and the queue room
+    // act in the cycle they are driven), and the outputs of a cycle are the packets
+    // produced in the previous one (the packet register): two more cycles, without a
+    // block, present those of the last cycle.
     let mut stim = cycles.to_vec();
     if let Some(&last) = cycles.last() {
-        stim.push(CycleIn {
-            block: None,
-            ..last
-        });
+        for _ in 0..2 {
+            stim.push(CycleIn {
+                block: None,
+                ..last
+            });
+        }
     }
     let o = *options;
     let mut sim = Simulation::new();
@@ -206,11 +210,17 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
         x.sijump_option.next = o.sijump;
         x.resync_max.next = u64::from(o.resync_max).into();
         x.reset.next = true;
+        x.reset_ahead.next = true;
         wait_clock_true!(sim, clock, x);
         wait_clock_cycle!(sim, clock, x);
-        x.reset.next = false;
+        x.reset_ahead.next = false;
+        // `reset` and the queue room of the cycle the inputs driven before act in.
+        let mut lagged = (true, 2u8);
         for c in &stim {
             drive(&mut *x, c);
+            x.reset.next = lagged.0;
+            x.queue_free.next = u64::from(lagged.1).into();
+            lagged = (false, c.queue_free);
             x = sim.wait(1, x)?;
             let count = x.count.val().index();
             let mut pkts = out_tb.lock().unwrap();

@@ -99,9 +99,9 @@ impl Rtl {
         raw.into()
     }
 
-    /// `n` cycles with `reset` high and every other input 0 (the encoder is reset after
-    /// one; `hdl/DESIGN.md` item 3). The next [`Rtl::step`] is the first cycle after reset
-    /// (timestamp counter 0, item 5).
+    /// `n` cycles with `reset` high and every other input 0 (the reset pin acts two cycles
+    /// later; `hdl/DESIGN.md` items 0 and 3). The next [`Rtl::step`] is the first with the
+    /// pin low; the encoder leaves reset two cycles after it (timestamp counter 0, item 5).
     pub fn reset(&mut self, n: u32) {
         let inputs = Inputs {
             reset: true,

@@ -6,6 +6,7 @@
 mod common;
 
 use common::{assert_same_bytes, check_cycle_exact, option_sets, records, timed_packets};
+use etrace_model::cycle::encoder::INPUT_STAGES;
 use etrace_model::cycle::output_path::{OutputItem, OutputPathConfig, OutputPort};
 use etrace_model::framing::encap::{EncapConfig, EncapWriter};
 use etrace_model::ingress::ItypeWidth;
@@ -34,10 +35,11 @@ fn timestamp_is_the_cycle_counter_of_the_production_cycle() {
         let recs = records(name, ItypeWidth::W4);
         let options = sets[k % sets.len()];
         let timed = timed_packets(&params, options, &recs, GAP);
-        wrapped |= timed.last().unwrap().cycle - 1 > 0xffff;
+        let late = INPUT_STAGES as u64;
+        wrapped |= timed.last().unwrap().cycle - late > 0xffff;
         // The bytes the encoder must send: each packet framed with the low 16 bits of its
         // production cycle as timestamp, counted from the encoder's first cycle out of
-        // reset, one after the reset pin's (`hdl/DESIGN.md` items 0 and 5).
+        // reset, `INPUT_STAGES` after the reset pin's (`hdl/DESIGN.md` items 0 and 5).
         let encap = EncapConfig {
             src_bits: 4,
             timestamp_bytes: 2,
@@ -46,7 +48,7 @@ fn timestamp_is_the_cycle_counter_of_the_production_cycle() {
         let mut writer = EncapWriter::new(encap, 4096);
         for p in &timed {
             writer
-                .write(&p.payload, SRC_ID, Some((p.cycle - 1) & 0xffff))
+                .write(&p.payload, SRC_ID, Some((p.cycle - late) & 0xffff))
                 .unwrap();
         }
         let want = writer.into_bytes();

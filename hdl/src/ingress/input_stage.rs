@@ -8,18 +8,26 @@
 //! period, whatever the encoder's own paths are, and a simulator evaluates the encoder's
 //! logic once per clock edge instead of again whenever a pin changes. The output's ready
 //! input is the only exception: a valid / ready transfer happens in the cycle both are high.
+//!
+//! A second register stage makes every input act two cycles after it was on the pins
+//! (`hdl/DESIGN.md` item 0): the trace-control inputs (reset, trace enable, trigger, halted,
+//! `iretire` / `itype`) feed `logic::control::TraceControl`, which registers its outputs;
+//! the ingress block is registered again, decoded, by `ingress::IngressPort`; and the
+//! signals that act with them (reset of the rest of the encoder, the run-time options,
+//! the source identifier) are registered twice here (`X_q2`).
 
 use rust_hdl::prelude::*;
 
 use crate::logic::resync::RESYNC_MAX_BITS;
 
-/// One flip-flop per input: `X_q` is input `X` one cycle later (`DESIGN.md` item 0); `ID`
-/// is the width of the output's source identifier.
+/// One flip-flop per input: `X_q` is input `X` one cycle later, and for reset, the options
+/// and the source identifier `X_q2` two (`DESIGN.md` item 0); `ID` is the width of the
+/// output's source identifier.
 #[derive(LogicBlock, Default)]
 pub struct InputStage<const A: usize, const E: usize, const IT: usize, const ID: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: the encoder stays in reset one cycle after the pin falls.
+    /// Synchronous reset: the encoder stays in reset two cycles after the pin falls.
     pub reset: Signal<In, Bit>,
     /// `iretire`.
     pub iretire: Signal<In, Bit>,
@@ -81,16 +89,24 @@ pub struct InputStage<const A: usize, const E: usize, const IT: usize, const ID:
     pub trigger_q: Signal<Out, Bits<3>>,
     /// `halted`, registered.
     pub halted_q: Signal<Out, Bit>,
-    /// `full_address`, registered.
-    pub full_address_q: Signal<Out, Bit>,
-    /// `implicit_exception`, registered.
-    pub implicit_exception_q: Signal<Out, Bit>,
-    /// `sijump_option`, registered.
-    pub sijump_option_q: Signal<Out, Bit>,
-    /// `resync_max`, registered.
-    pub resync_max_q: Signal<Out, Bits<RESYNC_MAX_BITS>>,
-    /// `source_id`, registered.
-    pub source_id_q: Signal<Out, Bits<ID>>,
+    /// `reset`, registered twice (it acts with the block register and the trace-control
+    /// outputs, one cycle after `reset_q`).
+    pub reset_q2: Signal<Out, Bit>,
+    /// `full_address`, registered twice (it acts with the block register and the trace-control
+    /// outputs, one cycle after `full_address_q`).
+    pub full_address_q2: Signal<Out, Bit>,
+    /// `implicit_exception`, registered twice (it acts with the block register and the trace-control
+    /// outputs, one cycle after `implicit_exception_q`).
+    pub implicit_exception_q2: Signal<Out, Bit>,
+    /// `sijump_option`, registered twice (it acts with the block register and the trace-control
+    /// outputs, one cycle after `sijump_option_q`).
+    pub sijump_option_q2: Signal<Out, Bit>,
+    /// `resync_max`, registered twice (it acts with the block register and the trace-control
+    /// outputs, one cycle after `resync_max_q`).
+    pub resync_max_q2: Signal<Out, Bits<RESYNC_MAX_BITS>>,
+    /// `source_id`, registered twice (it acts with the block register and the trace-control
+    /// outputs, one cycle after `source_id_q`).
+    pub source_id_q2: Signal<Out, Bits<ID>>,
     reset_ff: DFF<Bit>,
     iretire_ff: DFF<Bit>,
     itype_ff: DFF<Bits<IT>>,
@@ -109,6 +125,12 @@ pub struct InputStage<const A: usize, const E: usize, const IT: usize, const ID:
     sijump_option_ff: DFF<Bit>,
     resync_max_ff: DFF<Bits<RESYNC_MAX_BITS>>,
     source_id_ff: DFF<Bits<ID>>,
+    reset_ff2: DFF<Bit>,
+    full_address_ff2: DFF<Bit>,
+    implicit_exception_ff2: DFF<Bit>,
+    sijump_option_ff2: DFF<Bit>,
+    resync_max_ff2: DFF<Bits<RESYNC_MAX_BITS>>,
+    source_id_ff2: DFF<Bits<ID>>,
 }
 
 impl<const A: usize, const E: usize, const IT: usize, const ID: usize> Logic
@@ -157,19 +179,32 @@ impl<const A: usize, const E: usize, const IT: usize, const ID: usize> Logic
         self.halted_q.next = self.halted_ff.q.val();
         self.full_address_ff.clock.next = self.clock.val();
         self.full_address_ff.d.next = self.full_address.val();
-        self.full_address_q.next = self.full_address_ff.q.val();
         self.implicit_exception_ff.clock.next = self.clock.val();
         self.implicit_exception_ff.d.next = self.implicit_exception.val();
-        self.implicit_exception_q.next = self.implicit_exception_ff.q.val();
         self.sijump_option_ff.clock.next = self.clock.val();
         self.sijump_option_ff.d.next = self.sijump_option.val();
-        self.sijump_option_q.next = self.sijump_option_ff.q.val();
         self.resync_max_ff.clock.next = self.clock.val();
         self.resync_max_ff.d.next = self.resync_max.val();
-        self.resync_max_q.next = self.resync_max_ff.q.val();
         self.source_id_ff.clock.next = self.clock.val();
         self.source_id_ff.d.next = self.source_id.val();
-        self.source_id_q.next = self.source_id_ff.q.val();
+        self.reset_ff2.clock.next = self.clock.val();
+        self.reset_ff2.d.next = self.reset_ff.q.val();
+        self.reset_q2.next = self.reset_ff2.q.val();
+        self.full_address_ff2.clock.next = self.clock.val();
+        self.full_address_ff2.d.next = self.full_address_ff.q.val();
+        self.full_address_q2.next = self.full_address_ff2.q.val();
+        self.implicit_exception_ff2.clock.next = self.clock.val();
+        self.implicit_exception_ff2.d.next = self.implicit_exception_ff.q.val();
+        self.implicit_exception_q2.next = self.implicit_exception_ff2.q.val();
+        self.sijump_option_ff2.clock.next = self.clock.val();
+        self.sijump_option_ff2.d.next = self.sijump_option_ff.q.val();
+        self.sijump_option_q2.next = self.sijump_option_ff2.q.val();
+        self.resync_max_ff2.clock.next = self.clock.val();
+        self.resync_max_ff2.d.next = self.resync_max_ff.q.val();
+        self.resync_max_q2.next = self.resync_max_ff2.q.val();
+        self.source_id_ff2.clock.next = self.clock.val();
+        self.source_id_ff2.d.next = self.source_id_ff.q.val();
+        self.source_id_q2.next = self.source_id_ff2.q.val();
     }
 }
 

@@ -3,10 +3,13 @@
 //! into the previous / current / next window of `exampleAlgorithm.adoc` ("A 3-stage pipeline
 //! within the encoder is assumed"), as `hdl/DESIGN.md`, cycle contract item 1 fixes it.
 //!
-//! The port never back-pressures. `itype` (`IT` = 3 or 4 bits, table `tab:itype`) is decoded
-//! once, on entry, into the classes the chart needs: trap (1, 2), interrupt (2), uninferable
-//! discontinuity (3, 6, 8, 10, 12, 13, 14; `xRET` as in the spec errata; the 3-bit code 6
-//! is the model's `Itype::UninferableJump3`), branch (4, 5) and taken branch (5).
+//! The port never back-pressures. It registers the block it is given (the block register,
+//! `hdl/DESIGN.md` item 0), so it enters the window with trace control's registered
+//! outputs for the same cycle. `itype` (`IT` = 3 or 4 bits, table `tab:itype`) is decoded
+//! once, into that register, into the classes the chart needs: trap (1, 2), interrupt (2),
+//! uninferable discontinuity (3, 6, 8, 10, 12, 13, 14; `xRET` as in the spec errata; the
+//! 3-bit code 6 is the model's `Itype::UninferableJump3`), branch (4, 5) and taken branch
+//! (5).
 //!
 //! Not on this port: `ilastsize` (only needed for the predicted return address of implicit
 //! return mode, `sec:single-retire`; the hardware configurations have no implicit return),
@@ -47,7 +50,7 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub ctype: Signal<In, Bits<1>>,
     /// `sijump`: the block ends with a sequentially inferable jump.
     pub sijump: Signal<In, Bit>,
-    /// Shift the window at the next edge.
+    /// Shift the window (with the block register's block) at the next edge.
     pub shift: Signal<In, Bit>,
     /// Shift an empty record instead of the port's block.
     pub fill: Signal<In, Bit>,
@@ -129,6 +132,20 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     k_next_format3_q: DFF<Bit>,
     k_push_q: DFF<Bit>,
     k_cci_q: DFF<Bit>,
+    // The block register: the port's block, itype decoded, one cycle later.
+    b_iretire: DFF<Bit>,
+    b_trap: DFF<Bit>,
+    b_interrupt: DFF<Bit>,
+    b_uninferable: DFF<Bit>,
+    b_branch: DFF<Bit>,
+    b_taken: DFF<Bit>,
+    b_iaddr: DFF<Bits<A>>,
+    b_privilege: DFF<Bits<2>>,
+    b_cause: DFF<Bits<E>>,
+    b_tval: DFF<Bits<A>>,
+    b_context: DFF<Bits<1>>,
+    b_ctype: DFF<Bits<1>>,
+    b_sijump: DFF<Bit>,
     // Window registers.
     p_valid: DFF<Bit>,
     p_qualified: DFF<Bit>,
@@ -244,7 +261,20 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             n_tval,
             n_context,
             n_ctype,
-            n_sijump
+            n_sijump,
+            b_iretire,
+            b_trap,
+            b_interrupt,
+            b_uninferable,
+            b_branch,
+            b_taken,
+            b_iaddr,
+            b_privilege,
+            b_cause,
+            b_tval,
+            b_context,
+            b_ctype,
+            b_sijump
         );
         // `tab:itype`: codes 8-15 exist only with 4 bits (bit 3 set).
         self.itype_hi.next = (self.itype.val() >> 3).any();
@@ -263,6 +293,21 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
                     || (self.itype_lo.val() == 4)
                     || (self.itype_lo.val() == 5)
                     || (self.itype_lo.val() == 6)));
+        // The block register (`hdl/DESIGN.md` item 0): the block acts with the registered
+        // trace-control outputs of the same inputs.
+        self.b_iretire.d.next = self.iretire.val();
+        self.b_trap.d.next = self.k_trap.val();
+        self.b_interrupt.d.next = self.k_interrupt.val();
+        self.b_uninferable.d.next = self.k_uninferable.val();
+        self.b_branch.d.next = self.k_branch.val();
+        self.b_taken.d.next = self.k_taken.val();
+        self.b_iaddr.d.next = self.iaddr.val();
+        self.b_privilege.d.next = self.privilege.val();
+        self.b_cause.d.next = self.cause.val();
+        self.b_tval.d.next = self.tval.val();
+        self.b_context.d.next = self.hart_context.val();
+        self.b_ctype.d.next = self.ctype.val();
+        self.b_sijump.d.next = self.sijump.val();
         if self.shift.val() {
             // prev <= curr
             self.p_valid.d.next = self.c_valid.q.val() && !self.clear.val();
@@ -315,19 +360,19 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
                 self.n_valid.d.next = true;
                 self.n_qualified.d.next = self.qualified.val();
                 self.n_notify.d.next = self.notify.val();
-                self.n_iretire.d.next = self.iretire.val();
-                self.n_trap.d.next = self.k_trap.val();
-                self.n_interrupt.d.next = self.k_interrupt.val();
-                self.n_uninferable.d.next = self.k_uninferable.val();
-                self.n_branch.d.next = self.k_branch.val();
-                self.n_taken.d.next = self.k_taken.val();
-                self.n_iaddr.d.next = self.iaddr.val();
-                self.n_privilege.d.next = self.privilege.val();
-                self.n_cause.d.next = self.cause.val();
-                self.n_tval.d.next = self.tval.val();
-                self.n_context.d.next = self.hart_context.val();
-                self.n_ctype.d.next = self.ctype.val();
-                self.n_sijump.d.next = self.sijump.val();
+                self.n_iretire.d.next = self.b_iretire.q.val();
+                self.n_trap.d.next = self.b_trap.q.val();
+                self.n_interrupt.d.next = self.b_interrupt.q.val();
+                self.n_uninferable.d.next = self.b_uninferable.q.val();
+                self.n_branch.d.next = self.b_branch.q.val();
+                self.n_taken.d.next = self.b_taken.q.val();
+                self.n_iaddr.d.next = self.b_iaddr.q.val();
+                self.n_privilege.d.next = self.b_privilege.q.val();
+                self.n_cause.d.next = self.b_cause.q.val();
+                self.n_tval.d.next = self.b_tval.q.val();
+                self.n_context.d.next = self.b_context.q.val();
+                self.n_ctype.d.next = self.b_ctype.q.val();
+                self.n_sijump.d.next = self.b_sijump.q.val();
             }
         } else if self.clear.val() {
             self.p_valid.d.next = false;

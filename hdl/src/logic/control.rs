@@ -25,6 +25,10 @@ use rust_hdl::prelude::*;
 /// * Qualification (`sec:trigger`): `trigger[0]` (trace-on) traces from the block of its
 ///   cycle, `trigger[1]` (trace-off) stops after the block of its cycle, `trigger[2]`
 ///   (trace-notify) marks the block; a block is not qualified while `halted`.
+///
+/// Every output comes from a flip-flop: it is the value for the inputs of the previous
+/// cycle, and acts together with the block the ingress port registered at the same edge
+/// (`hdl/DESIGN.md` item 0), so the window and the chart key start from registers.
 #[derive(LogicBlock, Default)]
 pub struct TraceControl {
     /// Clock.
@@ -65,16 +69,49 @@ pub struct TraceControl {
     on_now: Signal<Local, Bit>,
     halt_rise: Signal<Local, Bit>,
     gap: Signal<Local, Bit>,
+    enable_cycle_now: Signal<Local, Bit>,
+    shift_now: Signal<Local, Bit>,
+    fill_now: Signal<Local, Bit>,
+    fill_valid_now: Signal<Local, Bit>,
+    qualified_now: Signal<Local, Bit>,
+    notify_now: Signal<Local, Bit>,
+    decide_now: Signal<Local, Bit>,
+    finishing_now: Signal<Local, Bit>,
+    enable_cycle_r: DFF<Bit>,
+    shift_r: DFF<Bit>,
+    fill_r: DFF<Bit>,
+    fill_valid_r: DFF<Bit>,
+    qualified_r: DFF<Bit>,
+    notify_r: DFF<Bit>,
+    decide_r: DFF<Bit>,
+    finishing_r: DFF<Bit>,
 }
 
 impl Logic for TraceControl {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, enabled, fin, decide_q, on, halted_q, gap_due);
-        self.enable_cycle.next = false;
+        dff_setup!(
+            self,
+            clock,
+            enabled,
+            fin,
+            decide_q,
+            on,
+            halted_q,
+            gap_due,
+            enable_cycle_r,
+            shift_r,
+            fill_r,
+            fill_valid_r,
+            qualified_r,
+            notify_r,
+            decide_r,
+            finishing_r
+        );
+        self.enable_cycle_now.next = false;
         self.tracing.next = false;
-        self.decide.next = self.decide_q.q.val() && !self.reset.val();
-        self.finishing.next = self.fin.q.val().any();
+        self.decide_now.next = self.decide_q.q.val() && !self.reset.val();
+        self.finishing_now.next = self.fin.q.val().any();
         if self.enabled.q.val() {
             if self.trace_enable.val() {
                 self.tracing.next = true;
@@ -87,12 +124,12 @@ impl Logic for TraceControl {
         } else if self.fin.q.val() == 2 {
             self.fin.d.next = 0.into();
         } else if self.trace_enable.val() {
-            self.enable_cycle.next = true;
+            self.enable_cycle_now.next = true;
             self.tracing.next = true;
             self.enabled.d.next = true;
         }
         if self.reset.val() {
-            self.enable_cycle.next = false;
+            self.enable_cycle_now.next = false;
             self.tracing.next = false;
             self.enabled.d.next = false;
             self.fin.d.next = 0.into();
@@ -100,10 +137,10 @@ impl Logic for TraceControl {
 
         // Qualification (`sec:trigger`, `halted`).
         self.on_now.next =
-            self.on.q.val() || self.enable_cycle.val() || self.trigger.val().get_bit(0);
+            self.on.q.val() || self.enable_cycle_now.val() || self.trigger.val().get_bit(0);
         self.halt_rise.next = self.halted.val() && !self.halted_q.q.val();
-        self.qualified.next = self.on_now.val() && !self.halted.val();
-        self.notify.next = self.trigger.val().get_bit(2);
+        self.qualified_now.next = self.on_now.val() && !self.halted.val();
+        self.notify_now.next = self.trigger.val().get_bit(2);
         self.gap.next = self.tracing.val()
             && !self.present.val()
             && (self.halt_rise.val() || self.gap_due.q.val());
@@ -114,19 +151,38 @@ impl Logic for TraceControl {
         }
 
         // Window shifts.
-        self.shift.next = false;
-        self.fill.next = false;
-        self.fill_valid.next = false;
+        self.shift_now.next = false;
+        self.fill_now.next = false;
+        self.fill_valid_now.next = false;
         if self.tracing.val() {
-            self.shift.next = self.present.val() || self.gap.val();
-            self.fill.next = !self.present.val();
-            self.fill_valid.next = true;
+            self.shift_now.next = self.present.val() || self.gap.val();
+            self.fill_now.next = !self.present.val();
+            self.fill_valid_now.next = true;
         } else if (self.enabled.q.val() || (self.fin.q.val() == 1)) && !self.reset.val() {
             // The two empty slots of trace disable.
-            self.shift.next = true;
-            self.fill.next = true;
+            self.shift_now.next = true;
+            self.fill_now.next = true;
         }
-        self.decide_q.d.next = self.shift.val() && !self.reset.val();
+        self.decide_q.d.next = self.shift_now.val() && !self.reset.val();
+
+        // Every output from a flip-flop (`DESIGN.md` item 0): the window and the packet
+        // logic see them with the block the ingress port registered in the same edge.
+        self.enable_cycle_r.d.next = self.enable_cycle_now.val();
+        self.enable_cycle.next = self.enable_cycle_r.q.val();
+        self.shift_r.d.next = self.shift_now.val();
+        self.shift.next = self.shift_r.q.val();
+        self.fill_r.d.next = self.fill_now.val();
+        self.fill.next = self.fill_r.q.val();
+        self.fill_valid_r.d.next = self.fill_valid_now.val();
+        self.fill_valid.next = self.fill_valid_r.q.val();
+        self.qualified_r.d.next = self.qualified_now.val();
+        self.qualified.next = self.qualified_r.q.val();
+        self.notify_r.d.next = self.notify_now.val();
+        self.notify.next = self.notify_r.q.val();
+        self.decide_r.d.next = self.decide_now.val();
+        self.decide.next = self.decide_r.q.val();
+        self.finishing_r.d.next = self.finishing_now.val();
+        self.finishing.next = self.finishing_r.q.val();
     }
 }
 
@@ -173,12 +229,11 @@ mod tests {
         out
     }
 
-    /// Expected per cycle: (shift, fill, fill_valid, qualified and notify when a block
-    /// shifts in), from the model's qualification and the enable / disable sequence of
-    /// `hdl/DESIGN.md` item 3.
     /// Expected outputs of one cycle: shift, fill, fill_valid, (qualified, notify).
     type Expected = (bool, bool, bool, Option<(bool, bool)>);
 
+    /// Per cycle, from the model's qualification and the enable / disable sequence of
+    /// `hdl/DESIGN.md` item 3.
     fn expected(cycles: &[Cycle]) -> Vec<Expected> {
         let mut q = Qualification::new();
         let (mut enabled, mut fin) = (false, 0);
@@ -256,7 +311,8 @@ mod tests {
         let seen = seen.lock().unwrap();
         assert_eq!(seen.len(), want.len());
         let mut blocks = 0;
-        for (i, (s, w)) in seen.iter().zip(&want).enumerate() {
+        // The outputs are registered: those of cycle i are seen in cycle i + 1.
+        for (i, (s, w)) in seen[1..].iter().zip(&want).enumerate() {
             assert_eq!(s.0, w.0, "cycle {i}: shift");
             if s.0 {
                 assert_eq!((s.1, s.2), (w.1, w.2), "cycle {i}: fill / fill_valid");

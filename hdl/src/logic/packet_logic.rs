@@ -25,12 +25,18 @@ use rust_hdl::prelude::*;
 /// packet (after a format 1 branch map) or the format 3.0 recovery sync (after the
 /// trace-lost support packet), so `pkt1_*` has only the fields of those two formats; they
 /// have the same values as in `pkt0_*`.
+///
+/// The ingress signals, trace enable, trigger and halted come one cycle ahead of `reset`
+/// and the run-time options (`hdl/DESIGN.md` item 0): the ingress port registers the block
+/// and trace control registers its outputs, so both act in the next cycle, with them.
 #[derive(LogicBlock, Default)]
 pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: trace disabled, nothing pending.
     pub reset: Signal<In, Bit>,
+    /// `reset` one cycle ahead, for trace control (whose outputs are registered).
+    pub reset_ahead: Signal<In, Bit>,
     /// `iretire` (`ingressPort.adoc`, `tab:single-ingress`).
     pub iretire: Signal<In, Bit>,
     /// `itype` (`tab:itype`, `IT` bits).
@@ -246,7 +252,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.ingress.sijump_option.next = self.sijump_option.val();
 
         // Enable / disable and qualification.
-        self.control.reset.next = self.reset.val();
+        self.control.reset.next = self.reset_ahead.val();
         self.control.trace_enable.next = self.trace_enable.val();
         self.control.present.next = self.present.val();
         self.control.trigger.next = self.trigger.val();

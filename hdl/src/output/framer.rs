@@ -118,6 +118,10 @@ pub struct Framer<const P: usize> {
     carry: DFF<Bits<8>>,
     synced: DFF<Bit>,
     since: DFF<Bits<16>>,
+    // `since` is above the threshold: compared a cycle after `since` changes (at a pop and
+    // at the header; the next pop is at least two cycles after the header), so no compare
+    // precedes the adder.
+    since_over: DFF<Bit>,
     cur: Signal<Local, Bits<8>>,
     last_byte: Signal<Local, Bits<8>>,
     window: Signal<Local, Bits<8>>,
@@ -127,7 +131,7 @@ pub struct Framer<const P: usize> {
     body_count: Signal<Local, Bits<6>>,
     src_rest: Signal<Local, Bits<16>>,
     length_8: ZeroExtend<5, 8>,
-    length_16: ZeroExtend<5, 16>,
+    header_length_16: ZeroExtend<5, 16>,
     header_length_6: ZeroExtend<5, 6>,
 }
 
@@ -186,6 +190,7 @@ impl<const P: usize> Framer<P> {
             carry: Default::default(),
             synced: Default::default(),
             since: Default::default(),
+            since_over: Default::default(),
             cur: Default::default(),
             last_byte: Default::default(),
             window: Default::default(),
@@ -195,7 +200,7 @@ impl<const P: usize> Framer<P> {
             body_count: Default::default(),
             src_rest: Default::default(),
             length_8: Default::default(),
-            length_16: Default::default(),
+            header_length_16: Default::default(),
             header_length_6: Default::default(),
         }
     }
@@ -204,7 +209,10 @@ impl<const P: usize> Framer<P> {
 impl<const P: usize> Logic for Framer<P> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, phase, count, header, ts_left, ts_reg, pay, carry, synced, since);
+        dff_setup!(
+            self, clock, phase, count, header, ts_left, ts_reg, pay, carry, synced, since,
+            since_over
+        );
         self.pop.next = false;
         self.wr_en.next = false;
         self.wr_data.next = 0.into();
@@ -225,14 +233,14 @@ impl<const P: usize> Logic for Framer<P> {
         {
             self.length.next = self.head_length.val() + 1;
         }
-        self.sync_due.next = self.sync_on.val()
-            & (!self.synced.q.val() | (self.since.q.val() > self.sync_threshold.val()));
+        self.since_over.d.next = self.since.q.val() > self.sync_threshold.val();
+        self.sync_due.next = self.sync_on.val() & (!self.synced.q.val() | self.since_over.q.val());
         self.since_base.next = self.since.q.val();
         if self.sync_due.val() {
             self.since_base.next = 0.into();
         }
         self.length_8.narrow.next = self.length.val();
-        self.length_16.narrow.next = self.length.val();
+        self.header_length_16.narrow.next = self.header.q.val().get_bits::<5>(0);
         self.header_length_6.narrow.next = self.header.q.val().get_bits::<5>(0);
         self.body_count.next = self.header_length_6.wide.val() + self.ts_bytes.val() - 1;
         self.src_rest.next =
@@ -252,8 +260,9 @@ impl<const P: usize> Logic for Framer<P> {
                 // (src_rest < 2^7: the high byte is 0.)
                 self.carry.d.next =
                     self.src_rest.val().get_bits::<8>(0) | self.src_rest.val().get_bits::<8>(8);
-                self.since.d.next =
-                    self.since_base.val() + self.overhead.val() + self.length_16.wide.val();
+                // The packet's length is added when the header is written (the next pop is
+                // later), so the length is not on one path with the adder.
+                self.since.d.next = self.since_base.val() + self.overhead.val();
                 if self.sync_due.val() {
                     self.synced.d.next = true;
                     self.count.d.next = self.sync_nulls.val();
@@ -276,6 +285,7 @@ impl<const P: usize> Logic for Framer<P> {
             if self.can_write.val() {
                 self.wr_en.next = true;
                 self.wr_data.next = self.header.q.val();
+                self.since.d.next = self.since.q.val() + self.header_length_16.wide.val();
                 if self.src_bytes.val().any() {
                     self.count.d.next = self.src_bytes.val() - 1;
                     self.phase.d.next = 3.into();
@@ -322,6 +332,7 @@ impl<const P: usize> Logic for Framer<P> {
             self.phase.d.next = 0.into();
             self.synced.d.next = false;
             self.since.d.next = 0.into();
+            self.since_over.d.next = false;
             self.ts_left.d.next = 0.into();
         }
     }

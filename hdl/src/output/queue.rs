@@ -1,17 +1,19 @@
 //! The 2-entry packet queue (`hdl/DESIGN.md` item 4): 0, 1 or 2 pushes per cycle into an
 //! input register (so the payload packers' outputs end at flip-flops), which enter the
-//! queue at the end of the next cycle with their lengths after sign compression
-//! ([`PayloadLength`], formed from the input register); at most one pop (the serializer). `free` = 2 -
-//! occupancy - entries in the input register - `push_count` at the start of the cycle:
-//! the pushes come from the packet logic's packet register (produced in the previous
-//! cycle), so `free` counts every packet on its way as taken when the packet logic
-//! decides, and it never produces more than `free` packets (it drops instead).
+//! queue at the end of the next cycle with the flags of the bytes sign compression keeps
+//! ([`SentBytes`], formed from the input register); the head's length after sign
+//! compression comes from its flags ([`SentLength`]). At most one pop (the serializer).
+//! `free` = 2 - occupancy - entries in the input register - `push_count` at the start of
+//! the cycle: the pushes come from the packet logic's packet register (produced in the
+//! previous cycle), so `free` counts every packet on its way as taken when the packet
+//! logic decides, and it never produces more than `free` packets (it drops instead).
 
 use rust_hdl::prelude::*;
 
-use crate::packer::PayloadLength;
+use crate::packer::{SentBytes, SentLength};
 
-/// Queue of (payload, length, timestamp) entries; the head is slot 0 (`DESIGN.md` item 4).
+/// Queue of (payload, kept-byte flags, timestamp) entries; the head is slot 0 (`DESIGN.md`
+/// item 4).
 #[derive(LogicBlock, Default)]
 pub struct PacketQueue<const P: usize> {
     /// The clock.
@@ -36,23 +38,24 @@ pub struct PacketQueue<const P: usize> {
     pub head_valid: Signal<Out, Bit>,
     /// Head entry: payload.
     pub head_payload: Signal<Out, Bits<P>>,
-    /// Head entry: length.
+    /// Head entry: payload bytes after sign compression.
     pub head_length: Signal<Out, Bits<5>>,
     /// Head entry: timestamp.
     pub head_timestamp: Signal<Out, Bits<16>>,
     occupancy: DFF<Bits<2>>,
     slot0_payload: DFF<Bits<P>>,
-    slot0_length: DFF<Bits<5>>,
+    slot0_sent: DFF<Bits<P>>,
     slot0_timestamp: DFF<Bits<16>>,
     slot1_payload: DFF<Bits<P>>,
-    slot1_length: DFF<Bits<5>>,
+    slot1_sent: DFF<Bits<P>>,
     slot1_timestamp: DFF<Bits<16>>,
     in_count: DFF<Bits<2>>,
     in0_payload: DFF<Bits<P>>,
     in1_payload: DFF<Bits<P>>,
     in_timestamp: DFF<Bits<16>>,
-    length0: PayloadLength<P>,
-    length1: PayloadLength<P>,
+    sent0: SentBytes<P>,
+    sent1: SentBytes<P>,
+    head_sent: SentLength<P>,
     remaining: Signal<Local, Bits<2>>,
     // Entries queued and in the input register at the start of the cycle, as flags in
     // flip-flops (at least one, two): `free` is then a one-level function of them and
@@ -70,10 +73,10 @@ impl<const P: usize> Logic for PacketQueue<P> {
             clock,
             occupancy,
             slot0_payload,
-            slot0_length,
+            slot0_sent,
             slot0_timestamp,
             slot1_payload,
-            slot1_length,
+            slot1_sent,
             slot1_timestamp,
             in_count,
             in0_payload,
@@ -98,12 +101,14 @@ impl<const P: usize> Logic for PacketQueue<P> {
         self.in0_payload.d.next = self.entry0_payload.val();
         self.in1_payload.d.next = self.entry1_payload.val();
         self.in_timestamp.d.next = self.push_timestamp.val();
-        // The lengths after sign compression, from the input register.
-        self.length0.payload.next = self.in0_payload.q.val();
-        self.length1.payload.next = self.in1_payload.q.val();
+        // Which bytes sign compression keeps, from the input register; the head entry's
+        // length from its flags.
+        self.sent0.payload.next = self.in0_payload.q.val();
+        self.sent1.payload.next = self.in1_payload.q.val();
+        self.head_sent.sent.next = self.slot0_sent.q.val();
         self.head_valid.next = self.occupancy.q.val().any();
         self.head_payload.next = self.slot0_payload.q.val();
-        self.head_length.next = self.slot0_length.q.val();
+        self.head_length.next = self.head_sent.length.val();
         self.head_timestamp.next = self.slot0_timestamp.q.val();
         // Entries left after this cycle's pop.
         self.remaining.next = self.occupancy.q.val();
@@ -112,19 +117,19 @@ impl<const P: usize> Logic for PacketQueue<P> {
         }
         if self.remaining.val() == 0 {
             self.slot0_payload.d.next = self.in0_payload.q.val();
-            self.slot0_length.d.next = self.length0.length.val();
+            self.slot0_sent.d.next = self.sent0.sent.val();
             self.slot0_timestamp.d.next = self.in_timestamp.q.val();
             self.slot1_payload.d.next = self.in1_payload.q.val();
-            self.slot1_length.d.next = self.length1.length.val();
+            self.slot1_sent.d.next = self.sent1.sent.val();
             self.slot1_timestamp.d.next = self.in_timestamp.q.val();
         } else if self.remaining.val() == 1 {
             if self.pop.val() {
                 self.slot0_payload.d.next = self.slot1_payload.q.val();
-                self.slot0_length.d.next = self.slot1_length.q.val();
+                self.slot0_sent.d.next = self.slot1_sent.q.val();
                 self.slot0_timestamp.d.next = self.slot1_timestamp.q.val();
             }
             self.slot1_payload.d.next = self.in0_payload.q.val();
-            self.slot1_length.d.next = self.length0.length.val();
+            self.slot1_sent.d.next = self.sent0.sent.val();
             self.slot1_timestamp.d.next = self.in_timestamp.q.val();
         }
         self.occupancy.d.next = self.remaining.val() + self.in_count.q.val();
@@ -132,9 +137,20 @@ impl<const P: usize> Logic for PacketQueue<P> {
             self.occupancy.d.next = 0.into();
             self.in_count.d.next = 0.into();
         }
-        // Never more than 2 (the packet logic produces at most `free`).
-        self.next_used.next = self.occupancy.d.val() + self.in_count.d.val();
+        // Never more than 2 (the packet logic produces at most `free`). The count before
+        // the pop comes from registers and the push count, and the pop (late: it comes
+        // from the serializer) picks between two compares at the end.
+        self.next_used.next =
+            self.occupancy.q.val() + self.in_count.q.val() + self.push_count.val();
         self.used_any.d.next = self.next_used.val().any();
         self.used_two.d.next = self.next_used.val().get_bit(1);
+        if self.pop.val() & self.occupancy.q.val().any() {
+            self.used_any.d.next = self.next_used.val().get_bit(1);
+            self.used_two.d.next = self.next_used.val() == 3;
+        }
+        if self.reset.val() {
+            self.used_any.d.next = false;
+            self.used_two.d.next = false;
+        }
     }
 }

@@ -34,7 +34,7 @@ mod extend;
 mod length;
 
 pub use extend::ZeroExtend;
-pub use length::PayloadLength;
+pub use length::{PayloadLength, SentBytes, SentLength};
 
 /// The payload packer of the RV32 configurations (`A` 32, `E` 5, `P` 80).
 pub type PayloadPacker32 = PayloadPacker<32, 5, 80>;
@@ -157,7 +157,7 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
     ///
     /// # Panics
     ///
-    /// If `P` is not [`payload_width`]`(A)`, `P` is above 248 ([`PayloadLength`]'s port
+    /// If `P` is not [`payload_width`]`(A)`, `P` is above 248 ([`SentLength`]'s port
     /// is 5 bits) or `A` is below 2 (a configuration error, not a run-time input).
     pub fn new() -> Self {
         assert!(A >= 2 && P == payload_width(A as u32) && P <= 248);

@@ -100,10 +100,15 @@ pub struct EncoderCycle {
     pushed: u64,
     log: Option<Vec<PushedPacket>>,
     payloads: Vec<Vec<u8>>,
-    /// Item 0: the inputs captured at the last edge; `None` in the cycle after reset, which
-    /// the encoder spends in reset (its reset input is registered too).
-    latched: Option<CycleInput>,
+    /// Item 0: the inputs captured at the last [`INPUT_STAGES`] edges, newest first; `None`
+    /// for the cycles after reset, which the encoder spends in reset (its reset input is
+    /// registered too).
+    latched: [Option<CycleInput>; INPUT_STAGES],
 }
+
+/// Item 0: the encoder acts on its inputs (all but `ready`) this many cycles after they
+/// were on the pins; it is in reset for as many cycles after the reset pin falls.
+pub const INPUT_STAGES: usize = 2;
 
 impl EncoderCycle {
     /// The encoder after reset, for the hardware parameters `params`, the run-time options
@@ -134,7 +139,7 @@ impl EncoderCycle {
             pushed: 0,
             log: None,
             payloads: Vec::new(),
-            latched: None,
+            latched: [None; INPUT_STAGES],
         })
     }
 
@@ -180,7 +185,7 @@ impl EncoderCycle {
     pub fn is_idle(&self) -> bool {
         self.phase == Phase::Off
             && self.shifted.is_none()
-            && self.latched.is_none_or(|l| !l.trace_enable)
+            && self.latched.iter().flatten().all(|l| !l.trace_enable)
             && self.path.is_idle()
     }
 
@@ -188,10 +193,13 @@ impl EncoderCycle {
     /// took in it.
     ///
     /// Item 0: the pins are captured at the end of the cycle and the encoder works on the
-    /// previous cycle's values; only `ready` acts in the same cycle. The first cycle after
-    /// reset only captures (the encoder is still in reset).
+    /// values of [`INPUT_STAGES`] cycles before; only `ready` acts in the same cycle. The
+    /// first cycles after reset only capture (the encoder is still in reset).
     pub fn cycle(&mut self, input: &CycleInput) -> Result<Option<OutputItem>, EncoderCycleError> {
-        let Some(latched) = self.latched.replace(*input) else {
+        let oldest = self.latched[INPUT_STAGES - 1];
+        self.latched.copy_within(0..INPUT_STAGES - 1, 1);
+        self.latched[0] = Some(*input);
+        let Some(latched) = oldest else {
             return Ok(None);
         };
         self.clock_edge(&CycleInput {

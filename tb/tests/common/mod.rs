@@ -3,14 +3,16 @@
 //! ([`GAP`] = 40 unless a test needs more; so no packet is ever dropped and the output
 //! never stalls), then trace is disabled.
 //!
-//! Cycle numbering: cycle 0 is the first cycle after reset (timestamp counter 0,
-//! `hdl/DESIGN.md` item 5). Block `i` is on the port in cycle `i * (gap + 1)`; trace_enable
+//! Cycle numbering: cycle 0 is the first cycle with the reset pin low (the encoder leaves
+//! reset [`INPUT_STAGES`] cycles later, with its timestamp counter at 0; `hdl/DESIGN.md`
+//! items 0 and 5). Block `i` is on the port in cycle `i * (gap + 1)`; trace_enable
 //! is high in cycles `0 .. T` with `T = n * (gap + 1)`.
 
 #![allow(dead_code)]
 
 use std::path::PathBuf;
 
+use etrace_model::cycle::encoder::INPUT_STAGES;
 use etrace_model::cycle::output_path::{OutputItem, OutputPath, OutputPathConfig};
 use etrace_model::encoder::{Encoder, EncoderOptions};
 use etrace_model::framing::encap::{EncapConfig, EncapWriter};
@@ -120,11 +122,12 @@ pub struct TimedPacket {
 }
 
 /// The model's packets for the schedule of [`drive`] with `gap`, each with its production
-/// cycle. The encoder sees every pin one cycle late (item 0: cycle 0 after reset is still
-/// a reset cycle inside), so: the enable support packet in cycle 1 (item 3), the decision
-/// for block `i` two cycles after the block was on the pins (it is shifted in at the end
-/// of the cycle after, item 2), the two finish decisions two and three cycles after
-/// trace_enable falls (item 3). Also checks they are exactly `Encoder::encode_all`'s.
+/// cycle. The encoder sees every pin [`INPUT_STAGES`] cycles late (item 0: cycles 0 and 1
+/// after reset are still reset cycles inside), so with `L` = `INPUT_STAGES`: the enable
+/// support packet in cycle `L` (item 3), the decision for block `i` `L + 1` cycles after
+/// the block was on the pins (it is shifted in at the end of cycle `L` after, item 2), the
+/// two finish decisions `L + 1` and `L + 2` cycles after trace_enable falls (item 3). Also
+/// checks they are exactly `Encoder::encode_all`'s.
 pub fn timed_packets(
     params: &Params,
     options: EncoderOptions,
@@ -143,16 +146,17 @@ pub fn timed_packets(
         }
     };
     let mut enc = Encoder::new(params, options).unwrap();
-    add(1, &mut enc);
+    let late = INPUT_STAGES as u64;
+    add(late, &mut enc);
     for (i, r) in records.iter().enumerate() {
         enc.push(r);
-        add(block_cycle(i, gap) + 2, &mut enc);
+        add(block_cycle(i, gap) + late + 1, &mut enc);
     }
     let t = disable_cycle(records.len(), gap);
     assert!(enc.finish_step());
-    add(t + 2, &mut enc);
+    add(t + late + 1, &mut enc);
     assert!(enc.finish_step());
-    add(t + 3, &mut enc);
+    add(t + late + 2, &mut enc);
     let all = Encoder::encode_all(params, options, records).unwrap();
     assert_eq!(
         all.iter().map(|p| &p.packet).collect::<Vec<_>>(),
@@ -283,7 +287,7 @@ pub fn check_cycle_exact(
             path.presented(),
             "{what}: output port in cycle {cycle}"
         );
-        if cycle == 0 {
+        if cycle < INPUT_STAGES as u64 {
             // Still reset inside the encoder (item 0): its output path does not run.
             return;
         }
