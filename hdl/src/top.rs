@@ -188,7 +188,8 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.packer0.ienable.next = self.packet_logic.pkt0_ienable.val();
         self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
         self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
-        self.packer0.with_address.next = self.packet_logic.pkt0_with_address.val();
+        self.packer0.trap_variant.next = self.packet_logic.pkt0_trap_variant.val();
+        self.packer0.map_length.next = self.packet_logic.pkt0_map_length.val();
         // The second packet of a cycle is a context packet (after a branch map) or the
         // recovery sync (after the trace-lost support packet): the second packer is fed
         // only what those two formats carry, and synthesis prunes the rest.
@@ -211,7 +212,8 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.packer1.ienable.next = false;
         self.packer1.qual_status.next = 0.into();
         self.packer1.ioptions.next = 0.into();
-        self.packer1.with_address.next = false;
+        self.packer1.trap_variant.next = 0.into();
+        self.packer1.map_length.next = 0.into();
         self.out_path.push_count.next = self.packet_logic.count.val();
         self.out_path.entry0_payload.next = self.packer0.payload.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();
@@ -422,7 +424,8 @@ impl<
         self.packer0.ienable.next = self.packet_logic.pkt0_ienable.val();
         self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
         self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
-        self.packer0.with_address.next = self.packet_logic.pkt0_with_address.val();
+        self.packer0.trap_variant.next = self.packet_logic.pkt0_trap_variant.val();
+        self.packer0.map_length.next = self.packet_logic.pkt0_map_length.val();
         // The second packet of a cycle is a context packet (after a branch map) or the
         // recovery sync (after the trace-lost support packet): the second packer is fed
         // only what those two formats carry, and synthesis prunes the rest.
@@ -445,7 +448,8 @@ impl<
         self.packer1.ienable.next = false;
         self.packer1.qual_status.next = 0.into();
         self.packer1.ioptions.next = 0.into();
-        self.packer1.with_address.next = false;
+        self.packer1.trap_variant.next = 0.into();
+        self.packer1.map_length.next = 0.into();
         self.out_path.push_count.next = self.packet_logic.count.val();
         self.out_path.entry0_payload.next = self.packer0.payload.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();

@@ -5,6 +5,7 @@
 
 use etrace_hdl::config::Config;
 use etrace_hdl::logic::PacketLogic;
+use etrace_hdl::packer::layout;
 use etrace_hdl::packet_kind::PacketKind;
 use etrace_model::encoder::qualification::{
     Qualification, TRIGGER_NOTIFY, TRIGGER_START, TRIGGER_STOP,
@@ -133,6 +134,30 @@ fn read0<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, 
     }
 }
 
+/// Checks packet 0's one-hot variants (`packer::layout`) against its fields: the format
+/// 3.1 variant of its `thaddr`, implicit-exception option and `interrupt`, the format 1
+/// `branch_map` length of its `branches`.
+fn check_variants0<const A: usize, const E: usize, const IT: usize>(
+    x: &PacketLogic<A, E, IT>,
+    f: &Fields,
+) {
+    let with_address = !(f.thaddr && IOptions::from_bits(f.ioptions).implicit_exception);
+    if f.kind == PacketKind::Trap {
+        assert_eq!(
+            bits(x.pkt0_trap_variant.val()),
+            1 << layout::trap_variant_bit(with_address, f.interrupt),
+            "format 3.1 variant of {f:?}"
+        );
+    }
+    if f.kind == PacketKind::BranchAddress {
+        assert_eq!(
+            bits(x.pkt0_map_length.val()),
+            1 << layout::map_length_bit(f.branches),
+            "branch_map length of {f:?}"
+        );
+    }
+}
+
 /// Packet 1 is a context or a sync packet (`PacketLogic` docs): its other fields are 0.
 fn read1<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, IT>) -> Fields {
     Fields {
@@ -225,7 +250,9 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
             let count = x.count.val().index();
             let mut pkts = out_tb.lock().unwrap();
             if count >= 1 {
-                pkts.push(to_te_inst(&read0(&*x)));
+                let fields = read0(&*x);
+                check_variants0(&*x, &fields);
+                pkts.push(to_te_inst(&fields));
             }
             if count == 2 {
                 pkts.push(to_te_inst(&read1(&*x)));

@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 
 use etrace_hdl::config::Config;
 use etrace_hdl::packer::{
-    payload_width, PayloadLength, PayloadPacker, PayloadPacker32, PayloadPacker64,
+    layout, payload_width, MapLength, PayloadLength, PayloadPacker, PayloadPacker32,
+    PayloadPacker64, TrapVariant, MAP_LENGTHS, TRAP_VARIANTS,
 };
 use etrace_hdl::packet_kind::PacketKind;
 use etrace_hdl::verilog::{generate, lint, yosys_check};
@@ -181,7 +182,8 @@ fn drive<const A: usize, const E: usize, const P: usize>(x: &mut PayloadPacker<A
     x.ecause.next = bits(c.ecause & mask(E as u32));
     x.is_interrupt.next = c.interrupt;
     x.thaddr.next = c.thaddr;
-    x.with_address.next = c.with_address;
+    x.trap_variant.next = bits(1 << layout::trap_variant_bit(c.with_address, c.interrupt));
+    x.map_length.next = bits(1 << layout::map_length_bit(u64::from(c.branches)));
     x.address.next = bits(c.address & mask(A as u32));
     x.tval.next = bits(c.tval & mask(A as u32));
     x.notify.next = c.notify;
@@ -605,4 +607,71 @@ fn ice40_luts(name: &str, verilog: &str) -> usize {
 fn packer_rv32_ice40_area_within_budget() {
     let luts = ice40_luts("packer_rv32_area", &verilog_of::<32, 5, 80>());
     assert!((100..=480).contains(&luts), "{luts} SB_LUT4");
+}
+
+/// `sec:format1` `branch_map` lengths and `sec:format31` variants: the one-hot decoders
+/// the packet logic registers (`MapLength`, `TrapVariant`) against `layout`'s functions,
+/// for every input.
+#[test]
+fn sec_format1_and_format31_layout_variants() {
+    #[derive(LogicBlock, Default)]
+    struct Variants {
+        branches: Signal<In, Bits<5>>,
+        with_address: Signal<In, Bit>,
+        is_interrupt: Signal<In, Bit>,
+        length: Signal<Out, Bits<MAP_LENGTHS>>,
+        variant: Signal<Out, Bits<TRAP_VARIANTS>>,
+        map_length: MapLength,
+        trap_variant: TrapVariant,
+    }
+    impl Logic for Variants {
+        #[hdl_gen]
+        fn update(&mut self) {
+            self.map_length.branches.next = self.branches.val();
+            self.trap_variant.with_address.next = self.with_address.val();
+            self.trap_variant.is_interrupt.next = self.is_interrupt.val();
+            self.length.next = self.map_length.length.val();
+            self.variant.next = self.trap_variant.variant.val();
+        }
+    }
+    let cases: Vec<(u64, bool, bool)> = (0..32u64)
+        .flat_map(|b| {
+            [
+                (b, false, false),
+                (b, false, true),
+                (b, true, false),
+                (b, true, true),
+            ]
+        })
+        .collect();
+    let mut uut = Variants::default();
+    uut.connect_all();
+    let mut sim = Simulation::new();
+    let results = Arc::new(Mutex::new(Vec::new()));
+    let out = Arc::clone(&results);
+    let todo = cases.clone();
+    sim.add_testbench(move |mut sim: Sim<Variants>| {
+        let mut x = sim.init()?;
+        for &(b, with_address, interrupt) in &todo {
+            x.branches.next = bits(b);
+            x.with_address.next = with_address;
+            x.is_interrupt.next = interrupt;
+            x = sim.wait(10, x)?;
+            let got = (x.length.val().to_u64(), x.variant.val().to_u64());
+            out.lock().expect("results").push(got);
+        }
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), 10 * cases.len() as u64 + 100)
+        .expect("simulation runs");
+    let got = results.lock().expect("results").clone();
+    assert_eq!(got.len(), cases.len());
+    for (&(b, with_address, interrupt), (length, variant)) in cases.iter().zip(got) {
+        assert_eq!(length, 1 << layout::map_length_bit(b), "branches {b}");
+        assert_eq!(
+            variant,
+            1 << layout::trap_variant_bit(with_address, interrupt),
+            "with_address {with_address}, interrupt {interrupt}"
+        );
+    }
 }

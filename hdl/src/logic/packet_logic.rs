@@ -12,6 +12,7 @@ use super::decision::Decision;
 use super::loss::LossControl;
 use super::resync::{ResyncCounter, RESYNC_MAX_BITS};
 use crate::ingress::IngressPort;
+use crate::packer::{MapLength, TrapVariant, MAP_LENGTHS, TRAP_VARIANTS};
 use crate::packet_kind::PacketKind;
 use rust_hdl::prelude::*;
 
@@ -90,9 +91,13 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     pub pkt0_interrupt: Signal<Out, Bit>,
     /// Packet 0: format 3.1 `thaddr`.
     pub pkt0_thaddr: Signal<Out, Bit>,
-    /// Packet 0: the `address` field is sent (not a format 3.1 with `thaddr` under implicit
-    /// exception, `sec:implicit-exception`).
-    pub pkt0_with_address: Signal<Out, Bit>,
+    /// Packet 0: format 3.1 variant, one-hot (`packer::layout::TrapVariant`): whether the
+    /// `address` field (not with `thaddr` under implicit exception,
+    /// `sec:implicit-exception`) and `tval` (not for an interrupt) are sent.
+    pub pkt0_trap_variant: Signal<Out, Bits<TRAP_VARIANTS>>,
+    /// Packet 0: format 1 with address `branch_map` length, one-hot
+    /// (`packer::layout::MapLength` of `branches`).
+    pub pkt0_map_length: Signal<Out, Bits<MAP_LENGTHS>>,
     /// Packet 0: `address` (low `A - 1` bits; full or differential).
     pub pkt0_address: Signal<Out, Bits<A>>,
     /// Packet 0: format 3.1 `tval`.
@@ -152,7 +157,11 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     reg_ecause: DFF<Bits<E>>,
     reg_interrupt: DFF<Bit>,
     reg_thaddr: DFF<Bit>,
-    reg_with_address: DFF<Bit>,
+    reg_trap_variant: DFF<Bits<TRAP_VARIANTS>>,
+    reg_map_length: DFF<Bits<MAP_LENGTHS>>,
+    trap_variant: TrapVariant,
+    map_length_stay: MapLength,
+    map_length_push: MapLength,
     reg_address: DFF<Bits<A>>,
     reg_tval: DFF<Bits<A>>,
     reg_notify: DFF<Bit>,
@@ -215,7 +224,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             reg_ecause,
             reg_interrupt,
             reg_thaddr,
-            reg_with_address,
+            reg_trap_variant,
+            reg_map_length,
             reg_address,
             reg_tval,
             reg_notify,
@@ -430,7 +440,27 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.reg_ecause.d.next = self.ecause_value.val();
         self.reg_interrupt.d.next = self.interrupt_value.val();
         self.reg_thaddr.d.next = self.thaddr_value.val();
-        self.reg_with_address.d.next = !(self.thaddr_value.val() && self.implicit_exception.val());
+        // The packer's variants, decoded before the register (`packer::layout`).
+        self.trap_variant.with_address.next =
+            !(self.thaddr_value.val() && self.implicit_exception.val());
+        self.trap_variant.is_interrupt.next = self.interrupt_value.val();
+        self.reg_trap_variant.d.next = self.trap_variant.variant.val();
+        // The map length with and without this cycle's branch, from the held count (1 and
+        // 31 when emptied: `branches` 1, or 0 read as 31); the push, which comes from the
+        // decision, selects last.
+        self.map_length_stay.branches.next = self.held_count.q.val();
+        self.map_length_push.branches.next = self.held_count.q.val() + 1;
+        if self.push.val() {
+            self.reg_map_length.d.next = self.map_length_push.length.val();
+            if self.held_empty.q.val() {
+                self.reg_map_length.d.next = 16.into();
+            }
+        } else {
+            self.reg_map_length.d.next = self.map_length_stay.length.val();
+            if self.held_empty.q.val() {
+                self.reg_map_length.d.next = 1.into();
+            }
+        }
         self.reg_address.d.next = self.address_value.val();
         self.reg_tval.d.next = self.tval_value.val();
         self.reg_notify.d.next = self.notify_value.val();
@@ -451,7 +481,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.pkt0_ecause.next = self.reg_ecause.q.val();
         self.pkt0_interrupt.next = self.reg_interrupt.q.val();
         self.pkt0_thaddr.next = self.reg_thaddr.q.val();
-        self.pkt0_with_address.next = self.reg_with_address.q.val();
+        self.pkt0_trap_variant.next = self.reg_trap_variant.q.val();
+        self.pkt0_map_length.next = self.reg_map_length.q.val();
         self.pkt0_address.next = self.reg_address.q.val();
         self.pkt1_address.next = self.reg_address.q.val();
         self.pkt0_tval.next = self.reg_tval.q.val();

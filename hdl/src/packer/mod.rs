@@ -17,13 +17,16 @@
 //! | 1 with address | format 0, branches 2, branch_map 7 (L bits), address 7+L, notify, updiscon, irreport | irreport |
 //! | 1 without address | format 0, branches (0) 2, branch_map 7 (31 bits) | branch_map (38) |
 //!
-//! Every packet is built as `body | (sign ? fill : 0)`: `body` holds the fields with zeros
-//! above the last one, `fill` has ones from the bit after the last field up to `P - 1`, and
-//! `sign` is the last field bit, so the payload is sign-extended to `P` bits. Field offsets
-//! are constants per kind, except format 1 with address (5 `branch_map` lengths) and format
-//! 3.1 (address and tval present or not). Narrow fields are widened by [`ZeroExtend`]
-//! blocks and placed by constant shifts, so every operator of the Verilog has operands of
-//! equal width.
+//! Every packet is its fields from bit 0, then ones from the bit after the last field up
+//! to `P - 1` if the last field bit is 1 (sign extension to `P` bits). Field offsets are
+//! constants per layout ([`layout`]: the kind, with format 1 with address split by
+//! `branch_map` length and format 3.1 by whether address and tval are sent). The layout is
+//! one-hot, so every payload bit is an OR of (layout bit AND field bit) terms, where the
+//! field bit of a layout that sign-extends over that bit is its last field bit: no
+//! decoding beyond one LUT level and no priority chain between the packet register and
+//! the queue ([`LayoutPacker`]; [`PayloadPacker`] forms the layout from the kind and the
+//! one-hot variants first). Narrow fields are widened by [`ZeroExtend`] blocks and placed
+//! by constant shifts, so every operator of the Verilog has operands of equal width.
 
 use rust_hdl::prelude::*;
 
@@ -31,9 +34,11 @@ use crate::config::Config;
 use crate::packet_kind::PacketKind;
 
 mod extend;
+pub mod layout;
 mod length;
 
 pub use extend::ZeroExtend;
+pub use layout::{MapLength, TrapVariant, LAYOUTS, MAP_LENGTHS, TRAP_VARIANTS};
 pub use length::{PayloadLength, SentBytes, SentLength};
 
 /// The payload packer of the RV32 configurations (`A` 32, `E` 5, `P` 80).
@@ -60,13 +65,14 @@ pub fn payload_width(address_width: u32) -> usize {
 }
 
 /// Packs one te_inst field bundle (`hdl/DESIGN.md`, "Packet field bundle") into payload
-/// bits (`payload.adoc`). Purely combinational.
+/// bits (`payload.adoc`), with the layout given one-hot ([`layout`]). Purely
+/// combinational.
 ///
 /// `A` = `iaddress_width_p`, `E` = `ecause_width_p`, `P` = [`payload_width`]`(A)`.
 #[derive(LogicBlock)]
-pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
-    /// Which te_inst to pack.
-    pub kind: Signal<In, PacketKind>,
+pub struct LayoutPacker<const A: usize, const E: usize, const P: usize> {
+    /// One bit per layout ([`layout::bit`]); exactly one is set.
+    pub layout: Signal<In, Bits<LAYOUTS>>,
     /// Formats 3.0 / 3.1 `branch`.
     pub branch: Signal<In, Bit>,
     /// Formats 3.0 / 3.1 / 3.2 `privilege`.
@@ -78,9 +84,6 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     pub is_interrupt: Signal<In, Bit>,
     /// Format 3.1 `thaddr`.
     pub thaddr: Signal<In, Bit>,
-    /// Format 3.1: the `address` field is sent (0 only with `thaddr` 1 in
-    /// implicit-exception mode, `sec:format31`).
-    pub with_address: Signal<In, Bit>,
     /// `address` field value (already shifted by `iaddress_lsb_p`); its low `A - 1` bits
     /// are sent, bit `A - 1` is ignored.
     pub address: Signal<In, Bits<A>>,
@@ -92,10 +95,9 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     pub updiscon: Signal<In, Bit>,
     /// Formats 1 / 2 `irreport` (meaning; sent relative to the `updiscon` bit).
     pub irreport: Signal<In, Bit>,
-    /// Format 1 with address: `branches` (1-31; 0 is read as 31). Not used by format 1
-    /// without address, which always sends 0.
+    /// Format 1 `branches` (1-31) of the format 1 with address layouts.
     pub branches: Signal<In, Bits<5>>,
-    /// Format 1 `branch_map`; bits at and above the map's length are ignored.
+    /// Format 1 `branch_map`; bits at and above the layout's map length are ignored.
     pub branch_map: Signal<In, Bits<32>>,
     /// Format 3.3 `ienable`.
     pub ienable: Signal<In, Bit>,
@@ -119,9 +121,29 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     x_ienable: ZeroExtend<1, P>,
     x_notify: ZeroExtend<1, P>,
     x_updiscon: ZeroExtend<1, P>,
-    body: Signal<Local, Bits<P>>,
-    fill: Signal<Local, Bits<P>>,
-    sign: Signal<Local, Bit>,
+    // One mask per layout: all ones when the layout is selected.
+    m_support: Signal<Local, Bits<P>>,
+    m_sync: Signal<Local, Bits<P>>,
+    m_trap: Signal<Local, Bits<P>>,
+    m_trap_address: Signal<Local, Bits<P>>,
+    m_trap_address_tval: Signal<Local, Bits<P>>,
+    m_trap_tval: Signal<Local, Bits<P>>,
+    m_context: Signal<Local, Bits<P>>,
+    m_address: Signal<Local, Bits<P>>,
+    m_branch31: Signal<Local, Bits<P>>,
+    m_branch15: Signal<Local, Bits<P>>,
+    m_branch7: Signal<Local, Bits<P>>,
+    m_branch3: Signal<Local, Bits<P>>,
+    m_branch1: Signal<Local, Bits<P>>,
+    m_branch_map: Signal<Local, Bits<P>>,
+    // The last field bit of each layout as a mask (all ones when the bit is 1).
+    s_ioptions: Signal<Local, Bits<P>>,
+    s_address: Signal<Local, Bits<P>>,
+    s_thaddr: Signal<Local, Bits<P>>,
+    s_tval: Signal<Local, Bits<P>>,
+    s_privilege: Signal<Local, Bits<P>>,
+    s_irreport: Signal<Local, Bits<P>>,
+    s_branch_map: Signal<Local, Bits<P>>,
     addr_f: Signal<Local, Bits<P>>,
     f1_head: Signal<Local, Bits<P>>,
     addr_info: Signal<Local, Bits<P>>,
@@ -152,7 +174,7 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     trap_at_end: Constant<Bits<8>>,
 }
 
-impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
+impl<const A: usize, const E: usize, const P: usize> LayoutPacker<A, E, P> {
     /// A packer with its layout constants.
     ///
     /// # Panics
@@ -165,14 +187,13 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
         let low = |n: usize| Bits::<P>::mask() >> (P - n) as u64;
         let aw = A - 1;
         let trap_addr = 9 + E;
-        PayloadPacker {
-            kind: Signal::default(),
+        LayoutPacker {
+            layout: Signal::default(),
             branch: Signal::default(),
             privilege: Signal::default(),
             ecause: Signal::default(),
             is_interrupt: Signal::default(),
             thaddr: Signal::default(),
-            with_address: Signal::default(),
             address: Signal::default(),
             tval: Signal::default(),
             notify: Signal::default(),
@@ -198,9 +219,27 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             x_ienable: ZeroExtend::default(),
             x_notify: ZeroExtend::default(),
             x_updiscon: ZeroExtend::default(),
-            body: Signal::default(),
-            fill: Signal::default(),
-            sign: Signal::default(),
+            m_support: Signal::default(),
+            m_sync: Signal::default(),
+            m_trap: Signal::default(),
+            m_trap_address: Signal::default(),
+            m_trap_address_tval: Signal::default(),
+            m_trap_tval: Signal::default(),
+            m_context: Signal::default(),
+            m_address: Signal::default(),
+            m_branch31: Signal::default(),
+            m_branch15: Signal::default(),
+            m_branch7: Signal::default(),
+            m_branch3: Signal::default(),
+            m_branch1: Signal::default(),
+            m_branch_map: Signal::default(),
+            s_ioptions: Signal::default(),
+            s_address: Signal::default(),
+            s_thaddr: Signal::default(),
+            s_tval: Signal::default(),
+            s_privilege: Signal::default(),
+            s_irreport: Signal::default(),
+            s_branch_map: Signal::default(),
             addr_f: Signal::default(),
             f1_head: Signal::default(),
             addr_info: Signal::default(),
@@ -233,13 +272,13 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
     }
 }
 
-impl<const A: usize, const E: usize, const P: usize> Default for PayloadPacker<A, E, P> {
+impl<const A: usize, const E: usize, const P: usize> Default for LayoutPacker<A, E, P> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, E, P> {
+impl<const A: usize, const E: usize, const P: usize> Logic for LayoutPacker<A, E, P> {
     #[hdl_gen]
     fn update(&mut self) {
         // Every field zero-extended to P bits, placed below by constant shifts.
@@ -284,106 +323,303 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         // Format 1 with address up to branches.
         self.f1_head.next = bits::<P>(1) | (self.x_branches.wide.val() << 2);
 
-        self.body.next = bits::<P>(0);
-        self.fill.next = bits::<P>(0);
-        self.sign.next = false;
-        match self.kind.val() {
-            PacketKind::Support => {
-                // Format 3, subformat 3, ienable, encoder_mode 0, qual_status, ioptions.
-                self.body.next = bits::<P>(15)
-                    | (self.x_ienable.wide.val() << 4)
-                    | (self.x_qual_status.wide.val() << 6)
-                    | (self.x_ioptions.wide.val() << 8);
-                self.fill.next = self.ones.val() << 14;
-                self.sign.next = self.ioptions.val().get_bit(5);
-            }
-            PacketKind::Sync => {
-                // Format 3, subformat 0, branch, privilege, address.
-                self.body.next = bits::<P>(3)
+        // The masks of the layouts (`layout::bit` order).
+        self.m_support.next = 0.into();
+        if self.layout.val().get_bit(0) {
+            self.m_support.next = self.ones.val();
+        }
+        self.m_sync.next = 0.into();
+        if self.layout.val().get_bit(1) {
+            self.m_sync.next = self.ones.val();
+        }
+        self.m_trap.next = 0.into();
+        if self.layout.val().get_bit(2) {
+            self.m_trap.next = self.ones.val();
+        }
+        self.m_trap_address.next = 0.into();
+        if self.layout.val().get_bit(3) {
+            self.m_trap_address.next = self.ones.val();
+        }
+        self.m_trap_address_tval.next = 0.into();
+        if self.layout.val().get_bit(4) {
+            self.m_trap_address_tval.next = self.ones.val();
+        }
+        self.m_trap_tval.next = 0.into();
+        if self.layout.val().get_bit(5) {
+            self.m_trap_tval.next = self.ones.val();
+        }
+        self.m_context.next = 0.into();
+        if self.layout.val().get_bit(6) {
+            self.m_context.next = self.ones.val();
+        }
+        self.m_address.next = 0.into();
+        if self.layout.val().get_bit(7) {
+            self.m_address.next = self.ones.val();
+        }
+        self.m_branch31.next = 0.into();
+        if self.layout.val().get_bit(8) {
+            self.m_branch31.next = self.ones.val();
+        }
+        self.m_branch15.next = 0.into();
+        if self.layout.val().get_bit(9) {
+            self.m_branch15.next = self.ones.val();
+        }
+        self.m_branch7.next = 0.into();
+        if self.layout.val().get_bit(10) {
+            self.m_branch7.next = self.ones.val();
+        }
+        self.m_branch3.next = 0.into();
+        if self.layout.val().get_bit(11) {
+            self.m_branch3.next = self.ones.val();
+        }
+        self.m_branch1.next = 0.into();
+        if self.layout.val().get_bit(12) {
+            self.m_branch1.next = self.ones.val();
+        }
+        self.m_branch_map.next = 0.into();
+        if self.layout.val().get_bit(13) {
+            self.m_branch_map.next = self.ones.val();
+        }
+
+        // The last field bit of each layout, as a mask: the sign extension.
+        self.s_ioptions.next = 0.into();
+        if self.ioptions.val().get_bit(5) {
+            self.s_ioptions.next = self.ones.val();
+        }
+        self.s_address.next = 0.into();
+        if self.addr_msb.val() {
+            self.s_address.next = self.ones.val();
+        }
+        self.s_thaddr.next = 0.into();
+        if self.thaddr.val() {
+            self.s_thaddr.next = self.ones.val();
+        }
+        self.s_tval.next = 0.into();
+        if self.tval_msb.val() {
+            self.s_tval.next = self.ones.val();
+        }
+        self.s_privilege.next = 0.into();
+        if self.privilege.val().get_bit(1) {
+            self.s_privilege.next = self.ones.val();
+        }
+        self.s_irreport.next = 0.into();
+        if self.irreport_bit.val() {
+            self.s_irreport.next = self.ones.val();
+        }
+        self.s_branch_map.next = 0.into();
+        if self.branch_map.val().get_bit(30) {
+            self.s_branch_map.next = self.ones.val();
+        }
+        // Per layout, its fields up to the last one, then ones from the bit after it up to
+        // P - 1 where the last bit is 1; the payload is the selected layout's. Each payload
+        // bit is then an OR of (layout bit AND one field bit) terms.
+        self.payload.next = (self.m_support.val()
+            & (bits::<P>(15)
+                | (self.x_ienable.wide.val() << 4)
+                | (self.x_qual_status.wide.val() << 6)
+                | (self.x_ioptions.wide.val() << 8)
+                | ((self.ones.val() << 14) & self.s_ioptions.val())))
+            | (self.m_sync.val()
+                & (bits::<P>(3)
                     | (self.x_branch.wide.val() << 4)
                     | (self.x_privilege.wide.val() << 5)
-                    | (self.addr_f.val() << 7);
-                self.fill.next = (self.ones.val() << self.at_aw.val()) << 7;
-                self.sign.next = self.addr_msb.val();
+                    | (self.addr_f.val() << 7)
+                    | (((self.ones.val() << self.at_aw.val()) << 7) & self.s_address.val())))
+            | (self.m_trap.val()
+                & (self.trap_head.val()
+                    | ((self.ones.val() << self.trap_addr.val()) & self.s_thaddr.val())))
+            | (self.m_trap_address.val()
+                & (self.trap_head.val()
+                    | (self.addr_f.val() << self.trap_addr.val())
+                    | ((self.ones.val() << self.trap_tval.val()) & self.s_address.val())))
+            | (self.m_trap_address_tval.val()
+                & (self.trap_head.val()
+                    | (self.addr_f.val() << self.trap_addr.val())
+                    | (self.x_tval.wide.val() << self.trap_tval.val())
+                    | ((self.ones.val() << self.trap_at_end.val()) & self.s_tval.val())))
+            | (self.m_trap_tval.val()
+                & (self.trap_head.val()
+                    | (self.x_tval.wide.val() << self.trap_addr.val())
+                    | ((self.ones.val() << self.trap_a_end.val()) & self.s_tval.val())))
+            | (self.m_context.val()
+                & (bits::<P>(11)
+                    | (self.x_privilege.wide.val() << 4)
+                    | ((self.ones.val() << 6) & self.s_privilege.val())))
+            | (self.m_address.val()
+                & (bits::<P>(2)
+                    | (self.addr_info.val() << 2)
+                    | (((self.ones.val() << self.at_a1.val()) << 2) & self.s_irreport.val())))
+            | (self.m_branch31.val()
+                & (self.f1_head.val()
+                    | ((self.x_branch_map.wide.val() & self.map31.val()) << 7)
+                    | (self.addr_info.val() << 38)
+                    | (((self.ones.val() << self.at_a1.val()) << 38) & self.s_irreport.val())))
+            | (self.m_branch15.val()
+                & (self.f1_head.val()
+                    | ((self.x_branch_map.wide.val() & self.map15.val()) << 7)
+                    | (self.addr_info.val() << 22)
+                    | (((self.ones.val() << self.at_a1.val()) << 22) & self.s_irreport.val())))
+            | (self.m_branch7.val()
+                & (self.f1_head.val()
+                    | ((self.x_branch_map.wide.val() & self.map7.val()) << 7)
+                    | (self.addr_info.val() << 14)
+                    | (((self.ones.val() << self.at_a1.val()) << 14) & self.s_irreport.val())))
+            | (self.m_branch3.val()
+                & (self.f1_head.val()
+                    | ((self.x_branch_map.wide.val() & self.map3.val()) << 7)
+                    | (self.addr_info.val() << 10)
+                    | (((self.ones.val() << self.at_a1.val()) << 10) & self.s_irreport.val())))
+            | (self.m_branch1.val()
+                & (self.f1_head.val()
+                    | ((self.x_branch_map.wide.val() & self.map1.val()) << 7)
+                    | (self.addr_info.val() << 8)
+                    | (((self.ones.val() << self.at_a1.val()) << 8) & self.s_irreport.val())))
+            | (self.m_branch_map.val()
+                & (bits::<P>(1)
+                    | ((self.x_branch_map.wide.val() & self.map31.val()) << 7)
+                    | ((self.ones.val() << 38) & self.s_branch_map.val())));
+    }
+}
+
+/// Packs one te_inst field bundle given by its kind and one-hot variants (`hdl/DESIGN.md`,
+/// "Packet field bundle") into payload bits (`payload.adoc`): the one-hot layout
+/// ([`layout`]; each bit from the kind and at most one variant bit), then
+/// [`LayoutPacker`]. Purely combinational.
+///
+/// `A` = `iaddress_width_p`, `E` = `ecause_width_p`, `P` = [`payload_width`]`(A)`.
+#[derive(LogicBlock)]
+pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
+    /// Which te_inst to pack.
+    pub kind: Signal<In, PacketKind>,
+    /// Formats 3.0 / 3.1 `branch`.
+    pub branch: Signal<In, Bit>,
+    /// Formats 3.0 / 3.1 / 3.2 `privilege`.
+    pub privilege: Signal<In, Bits<2>>,
+    /// Format 3.1 `ecause`.
+    pub ecause: Signal<In, Bits<E>>,
+    /// Format 3.1 `interrupt` (1: `tval` is not sent).
+    pub is_interrupt: Signal<In, Bit>,
+    /// Format 3.1 `thaddr`.
+    pub thaddr: Signal<In, Bit>,
+    /// Format 1 with address: the `branch_map` length, one-hot ([`layout::MapLength`]).
+    pub map_length: Signal<In, Bits<MAP_LENGTHS>>,
+    /// Format 3.1: whether `address` (not sent with `thaddr` 1 in implicit-exception mode,
+    /// `sec:format31`) and `tval` (not sent for an interrupt) are sent, one-hot
+    /// ([`layout::TrapVariant`]).
+    pub trap_variant: Signal<In, Bits<TRAP_VARIANTS>>,
+    /// `address` field value; its low `A - 1` bits are sent.
+    pub address: Signal<In, Bits<A>>,
+    /// Format 3.1 `tval`.
+    pub tval: Signal<In, Bits<A>>,
+    /// Formats 1 / 2 `notify` (meaning).
+    pub notify: Signal<In, Bit>,
+    /// Formats 1 / 2 `updiscon` (meaning).
+    pub updiscon: Signal<In, Bit>,
+    /// Formats 1 / 2 `irreport` (meaning).
+    pub irreport: Signal<In, Bit>,
+    /// Format 1 with address: `branches` (1-31). Not used by format 1 without address,
+    /// which always sends 0.
+    pub branches: Signal<In, Bits<5>>,
+    /// Format 1 `branch_map`; bits at and above the map's length are ignored.
+    pub branch_map: Signal<In, Bits<32>>,
+    /// Format 3.3 `ienable`.
+    pub ienable: Signal<In, Bit>,
+    /// Format 3.3 `qual_status`.
+    pub qual_status: Signal<In, Bits<2>>,
+    /// Format 3.3 `ioptions`.
+    pub ioptions: Signal<In, Bits<6>>,
+    /// The packed fields from bit 0, sign-extended from the last field bit to bit `P - 1`.
+    pub payload: Signal<Out, Bits<P>>,
+    layout: Signal<Local, Bits<LAYOUTS>>,
+    x_map_length: ZeroExtend<MAP_LENGTHS, LAYOUTS>,
+    x_trap_variant: ZeroExtend<TRAP_VARIANTS, LAYOUTS>,
+    pack: LayoutPacker<A, E, P>,
+}
+
+impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
+    /// A packer (panics as [`LayoutPacker::new`]).
+    pub fn new() -> Self {
+        PayloadPacker {
+            kind: Signal::default(),
+            branch: Signal::default(),
+            privilege: Signal::default(),
+            ecause: Signal::default(),
+            is_interrupt: Signal::default(),
+            thaddr: Signal::default(),
+            map_length: Signal::default(),
+            trap_variant: Signal::default(),
+            address: Signal::default(),
+            tval: Signal::default(),
+            notify: Signal::default(),
+            updiscon: Signal::default(),
+            irreport: Signal::default(),
+            branches: Signal::default(),
+            branch_map: Signal::default(),
+            ienable: Signal::default(),
+            qual_status: Signal::default(),
+            ioptions: Signal::default(),
+            payload: Signal::default(),
+            layout: Signal::default(),
+            x_map_length: ZeroExtend::default(),
+            x_trap_variant: ZeroExtend::default(),
+            pack: LayoutPacker::new(),
+        }
+    }
+}
+
+impl<const A: usize, const E: usize, const P: usize> Default for PayloadPacker<A, E, P> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, E, P> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The layout: `1 << layout::bit::*`; the variants start at `bit::TRAP` (2) and
+        // `bit::BRANCH31` (8). The kind's unused code gives the support layout.
+        self.x_map_length.narrow.next = self.map_length.val();
+        self.x_trap_variant.narrow.next = self.trap_variant.val();
+        self.layout.next = 1.into();
+        match self.kind.val() {
+            PacketKind::Support => {
+                self.layout.next = 1.into();
+            }
+            PacketKind::Sync => {
+                self.layout.next = 2.into();
             }
             PacketKind::Trap => {
-                // Then address unless omitted, tval unless an interrupt.
-                self.body.next = self.trap_head.val();
-                self.fill.next = self.ones.val() << self.trap_addr.val();
-                self.sign.next = self.thaddr.val();
-                if self.with_address.val() {
-                    if self.is_interrupt.val() {
-                        self.body.next =
-                            self.trap_head.val() | (self.addr_f.val() << self.trap_addr.val());
-                        self.fill.next = self.ones.val() << self.trap_tval.val();
-                        self.sign.next = self.addr_msb.val();
-                    } else {
-                        self.body.next = self.trap_head.val()
-                            | (self.addr_f.val() << self.trap_addr.val())
-                            | (self.x_tval.wide.val() << self.trap_tval.val());
-                        self.fill.next = self.ones.val() << self.trap_at_end.val();
-                        self.sign.next = self.tval_msb.val();
-                    }
-                } else if !self.is_interrupt.val() {
-                    self.body.next =
-                        self.trap_head.val() | (self.x_tval.wide.val() << self.trap_addr.val());
-                    self.fill.next = self.ones.val() << self.trap_a_end.val();
-                    self.sign.next = self.tval_msb.val();
-                }
+                self.layout.next = self.x_trap_variant.wide.val() << 2;
             }
             PacketKind::Context => {
-                // Format 3, subformat 2, privilege.
-                self.body.next = bits::<P>(11) | (self.x_privilege.wide.val() << 4);
-                self.fill.next = self.ones.val() << 6;
-                self.sign.next = self.privilege.val().get_bit(1);
+                self.layout.next = 64.into();
             }
             PacketKind::Address => {
-                // Format 2.
-                self.body.next = bits::<P>(2) | (self.addr_info.val() << 2);
-                self.fill.next = (self.ones.val() << self.at_a1.val()) << 2;
-                self.sign.next = self.irreport_bit.val();
+                self.layout.next = 128.into();
             }
             PacketKind::BranchAddress => {
-                // Format 1: branch_map length 31, 15, 7, 3 or 1 from branches.
-                self.sign.next = self.irreport_bit.val();
-                if self.branches.val().get_bit(4) | !self.branches.val().any() {
-                    self.body.next = self.f1_head.val()
-                        | ((self.x_branch_map.wide.val() & self.map31.val()) << 7)
-                        | (self.addr_info.val() << 38);
-                    self.fill.next = (self.ones.val() << self.at_a1.val()) << 38;
-                } else if self.branches.val().get_bit(3) {
-                    self.body.next = self.f1_head.val()
-                        | ((self.x_branch_map.wide.val() & self.map15.val()) << 7)
-                        | (self.addr_info.val() << 22);
-                    self.fill.next = (self.ones.val() << self.at_a1.val()) << 22;
-                } else if self.branches.val().get_bit(2) {
-                    self.body.next = self.f1_head.val()
-                        | ((self.x_branch_map.wide.val() & self.map7.val()) << 7)
-                        | (self.addr_info.val() << 14);
-                    self.fill.next = (self.ones.val() << self.at_a1.val()) << 14;
-                } else if self.branches.val().get_bit(1) {
-                    self.body.next = self.f1_head.val()
-                        | ((self.x_branch_map.wide.val() & self.map3.val()) << 7)
-                        | (self.addr_info.val() << 10);
-                    self.fill.next = (self.ones.val() << self.at_a1.val()) << 10;
-                } else {
-                    self.body.next = self.f1_head.val()
-                        | ((self.x_branch_map.wide.val() & self.map1.val()) << 7)
-                        | (self.addr_info.val() << 8);
-                    self.fill.next = (self.ones.val() << self.at_a1.val()) << 8;
-                }
+                self.layout.next = self.x_map_length.wide.val() << 8;
             }
             PacketKind::BranchMap => {
-                // Format 1 with branches 0 and a 31-bit branch_map.
-                self.body.next =
-                    bits::<P>(1) | ((self.x_branch_map.wide.val() & self.map31.val()) << 7);
-                self.fill.next = self.ones.val() << 38;
-                self.sign.next = self.branch_map.val().get_bit(30);
+                self.layout.next = 8192.into();
             }
         }
-        self.payload.next = self.body.val();
-        if self.sign.val() {
-            self.payload.next = self.body.val() | self.fill.val();
-        }
+        self.pack.layout.next = self.layout.val();
+        self.pack.branch.next = self.branch.val();
+        self.pack.privilege.next = self.privilege.val();
+        self.pack.ecause.next = self.ecause.val();
+        self.pack.is_interrupt.next = self.is_interrupt.val();
+        self.pack.thaddr.next = self.thaddr.val();
+        self.pack.address.next = self.address.val();
+        self.pack.tval.next = self.tval.val();
+        self.pack.notify.next = self.notify.val();
+        self.pack.updiscon.next = self.updiscon.val();
+        self.pack.irreport.next = self.irreport.val();
+        self.pack.branches.next = self.branches.val();
+        self.pack.branch_map.next = self.branch_map.val();
+        self.pack.ienable.next = self.ienable.val();
+        self.pack.qual_status.next = self.qual_status.val();
+        self.pack.ioptions.next = self.ioptions.val();
+        self.payload.next = self.pack.payload.val();
     }
 }
