@@ -196,31 +196,44 @@ fn drive<const A: usize, const E: usize, const P: usize>(x: &mut PayloadPacker<A
     x.ioptions.next = bits(u64::from(c.ioptions));
 }
 
+/// Drives each input into `uut` with `drive`, lets it settle and records `read`: one
+/// result per input, in rust-hdl's simulator (the blocks here are combinational).
+fn run_each<B, T, R>(mut uut: B, inputs: &[T], drive: fn(&mut B, &T), read: fn(&B) -> R) -> Vec<R>
+where
+    B: Block + Send + 'static,
+    T: Clone + Send + std::panic::RefUnwindSafe + 'static,
+    R: Clone + Send + std::panic::RefUnwindSafe + 'static,
+{
+    uut.connect_all();
+    let mut sim = Simulation::new();
+    let results = Arc::new(Mutex::new(Vec::new()));
+    let out = Arc::clone(&results);
+    let todo = inputs.to_vec();
+    sim.add_testbench(move |mut sim: Sim<B>| {
+        let mut x = sim.init()?;
+        for input in &todo {
+            drive(&mut x, input);
+            x = sim.wait(10, x)?;
+            out.lock().expect("results").push(read(&x));
+        }
+        sim.done(x)
+    });
+    sim.run(Box::new(uut), 10 * inputs.len() as u64 + 100)
+        .expect("simulation runs");
+    let got = results.lock().expect("results").clone();
+    assert_eq!(got.len(), inputs.len());
+    got
+}
+
 /// Runs every case through the simulated packer and its payload through the simulated
 /// `PayloadLength`: (payload bytes, length) per case.
 fn simulate<const A: usize, const E: usize, const P: usize>(cases: &[Case]) -> Vec<(Vec<u8>, u64)>
 where
     PayloadPacker<A, E, P>: Block,
 {
-    let mut uut = PayloadPacker::<A, E, P>::new();
-    uut.connect_all();
-    let mut sim = Simulation::new();
-    let results = Arc::new(Mutex::new(Vec::new()));
-    let out = Arc::clone(&results);
-    let todo = cases.to_vec();
-    sim.add_testbench(move |mut sim: Sim<PayloadPacker<A, E, P>>| {
-        let mut x = sim.init()?;
-        for c in &todo {
-            drive(&mut x, c);
-            x = sim.wait(10, x)?;
-            out.lock().expect("results").push(x.payload.val());
-        }
-        sim.done(x)
+    let payloads = run_each(PayloadPacker::<A, E, P>::new(), cases, drive, |x| {
+        x.payload.val()
     });
-    sim.run(Box::new(uut), 10 * cases.len() as u64 + 100)
-        .expect("simulation runs");
-    let payloads = results.lock().expect("results").clone();
-    assert_eq!(payloads.len(), cases.len());
     let lengths = simulate_lengths(&payloads);
     payloads
         .iter()
@@ -231,26 +244,12 @@ where
 
 /// The lengths `PayloadLength` gives `payloads`, in rust-hdl's simulator.
 fn simulate_lengths<const P: usize>(payloads: &[Bits<P>]) -> Vec<u64> {
-    let mut uut = PayloadLength::<P>::default();
-    uut.connect_all();
-    let mut sim = Simulation::new();
-    let results = Arc::new(Mutex::new(Vec::new()));
-    let out = Arc::clone(&results);
-    let todo = payloads.to_vec();
-    sim.add_testbench(move |mut sim: Sim<PayloadLength<P>>| {
-        let mut x = sim.init()?;
-        for p in &todo {
-            x.payload.next = *p;
-            x = sim.wait(10, x)?;
-            out.lock().expect("results").push(x.length.val().to_u64());
-        }
-        sim.done(x)
-    });
-    sim.run(Box::new(uut), 10 * payloads.len() as u64 + 100)
-        .expect("simulation runs");
-    let got = results.lock().expect("results").clone();
-    assert_eq!(got.len(), payloads.len());
-    got
+    run_each(
+        PayloadLength::<P>::default(),
+        payloads,
+        |x, p| x.payload.next = *p,
+        |x| x.length.val().to_u64(),
+    )
 }
 
 /// Simulates `cases` and compares with the model; returns the number of cases checked.
@@ -644,28 +643,16 @@ fn sec_format1_and_format31_layout_variants() {
             ]
         })
         .collect();
-    let mut uut = Variants::default();
-    uut.connect_all();
-    let mut sim = Simulation::new();
-    let results = Arc::new(Mutex::new(Vec::new()));
-    let out = Arc::clone(&results);
-    let todo = cases.clone();
-    sim.add_testbench(move |mut sim: Sim<Variants>| {
-        let mut x = sim.init()?;
-        for &(b, with_address, interrupt) in &todo {
+    let got = run_each(
+        Variants::default(),
+        &cases,
+        |x, &(b, with_address, interrupt)| {
             x.branches.next = bits(b);
             x.with_address.next = with_address;
             x.is_interrupt.next = interrupt;
-            x = sim.wait(10, x)?;
-            let got = (x.length.val().to_u64(), x.variant.val().to_u64());
-            out.lock().expect("results").push(got);
-        }
-        sim.done(x)
-    });
-    sim.run(Box::new(uut), 10 * cases.len() as u64 + 100)
-        .expect("simulation runs");
-    let got = results.lock().expect("results").clone();
-    assert_eq!(got.len(), cases.len());
+        },
+        |x| (x.length.val().to_u64(), x.variant.val().to_u64()),
+    );
     for (&(b, with_address, interrupt), (length, variant)) in cases.iter().zip(got) {
         assert_eq!(length, 1 << layout::map_length_bit(b), "branches {b}");
         assert_eq!(
