@@ -171,6 +171,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.packet_logic.sijump_option.next = self.input_stage.sijump_option_q2.val();
         self.packet_logic.resync_max.next = self.input_stage.resync_max_q2.val();
         self.packet_logic.queue_free.next = self.out_path.free.val();
+        self.packet_logic.queue_drained.next = self.out_path.drained.val();
         self.packer0.kind.next = self.packet_logic.pkt0_kind.val();
         self.packer0.branch.next = self.packet_logic.pkt0_branch.val();
         self.packer0.privilege.next = self.packet_logic.pkt0_privilege.val();
@@ -407,6 +408,7 @@ impl<
         self.packet_logic.sijump_option.next = self.input_stage.sijump_option_q2.val();
         self.packet_logic.resync_max.next = self.input_stage.resync_max_q2.val();
         self.packet_logic.queue_free.next = self.out_path.free.val();
+        self.packet_logic.queue_drained.next = self.out_path.drained.val();
         self.packer0.kind.next = self.packet_logic.pkt0_kind.val();
         self.packer0.branch.next = self.packet_logic.pkt0_branch.val();
         self.packer0.privilege.next = self.packet_logic.pkt0_privilege.val();

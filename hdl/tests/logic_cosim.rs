@@ -245,6 +245,8 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
             drive(&mut *x, c);
             x.reset.next = lagged.0;
             x.queue_free.next = u64::from(lagged.1).into();
+            // Read only while lost, when the packet register is empty: drained is 2 free.
+            x.queue_drained.next = lagged.1 == 2;
             lagged = (false, c.queue_free);
             x = sim.wait(1, x)?;
             let count = x.count.val().index();

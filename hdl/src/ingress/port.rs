@@ -27,6 +27,9 @@ use crate::logic::chart_key::ChartKey;
 /// (with `qualified` / `notify`), or, with `fill` high, an empty record whose valid bit is
 /// `fill_valid` (1: an unqualified gap while the hart halts; 0: the empty slots of trace
 /// disable). `clear` empties `prev` and `curr` at the same edge (trace enable).
+///
+/// The `key_*` outputs are the chart key of the window ([`ChartKey`]) from flip-flops, high
+/// only in a cycle that decides (registered with `decide_ahead`): 0 in every other cycle.
 #[derive(LogicBlock, Default)]
 pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     /// Clock.
@@ -62,6 +65,8 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub notify: Signal<In, Bit>,
     /// Empty `prev` and `curr` at the edge (trace enable).
     pub clear: Signal<In, Bit>,
+    /// The packet logic decides in the next cycle: the registered keys are gated by it.
+    pub decide_ahead: Signal<In, Bit>,
     /// Run-time option `sijump` (`sec:si-jump`), for the chart key.
     pub sijump_option: Signal<In, Bit>,
     /// `prev` signals an interrupt (`itype` 2).
@@ -379,58 +384,67 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             self.c_valid.d.next = false;
             self.n_valid.d.next = false;
         }
-        // The chart key of the window as it is after the edge (the registers' inputs),
-        // registered: the decision of the next cycle reads it from flip-flops.
+        // The chart key of the window as it is after a shift at the edge, registered: the
+        // decision of the next cycle reads it from flip-flops. A decision follows every
+        // shift (`decide_ahead` implies `shift`), and the keys are registered gated by
+        // `decide_ahead`, so the key is formed from the shifted slots directly: `prev` from
+        // `curr`, `curr` from `next`, `next` from the block register or the empty record.
         self.chart_key.sijump_option.next = self.sijump_option.val();
-        self.chart_key.prev_traced.next = self.p_valid.d.val() && self.p_qualified.d.val();
-        self.chart_key.prev_iretire.next = self.p_iretire.d.val();
-        self.chart_key.prev_trap.next = self.p_trap.d.val();
-        self.chart_key.prev_uninferable.next = self.p_uninferable.d.val();
-        self.chart_key.prev_privilege.next = self.p_privilege.d.val();
-        self.chart_key.prev_context.next = self.p_context.d.val();
-        self.chart_key.prev_sijump.next = self.p_sijump.d.val();
-        self.chart_key.curr_traced.next = self.c_valid.d.val() && self.c_qualified.d.val();
-        self.chart_key.curr_notify.next = self.c_notify.d.val();
-        self.chart_key.curr_iretire.next = self.c_iretire.d.val();
-        self.chart_key.curr_trap.next = self.c_trap.d.val();
-        self.chart_key.curr_uninferable.next = self.c_uninferable.d.val();
-        self.chart_key.curr_branch.next = self.c_branch.d.val();
-        self.chart_key.curr_privilege.next = self.c_privilege.d.val();
-        self.chart_key.curr_context.next = self.c_context.d.val();
-        self.chart_key.curr_ctype.next = self.c_ctype.d.val();
-        self.chart_key.curr_sijump.next = self.c_sijump.d.val();
-        self.chart_key.next_traced.next = self.n_valid.d.val() && self.n_qualified.d.val();
-        self.chart_key.next_iretire.next = self.n_iretire.d.val();
-        self.chart_key.next_trap.next = self.n_trap.d.val();
-        self.chart_key.next_privilege.next = self.n_privilege.d.val();
-        self.chart_key.next_context.next = self.n_context.d.val();
-        self.k_support_q.d.next = self.chart_key.support.val();
+        self.chart_key.prev_traced.next =
+            self.c_valid.q.val() && !self.clear.val() && self.c_qualified.q.val();
+        self.chart_key.prev_iretire.next = self.c_iretire.q.val();
+        self.chart_key.prev_trap.next = self.c_trap.q.val();
+        self.chart_key.prev_uninferable.next = self.c_uninferable.q.val();
+        self.chart_key.prev_privilege.next = self.c_privilege.q.val();
+        self.chart_key.prev_context.next = self.c_context.q.val();
+        self.chart_key.prev_sijump.next = self.c_sijump.q.val();
+        self.chart_key.curr_traced.next =
+            self.n_valid.q.val() && !self.clear.val() && self.n_qualified.q.val();
+        self.chart_key.curr_notify.next = self.n_notify.q.val();
+        self.chart_key.curr_iretire.next = self.n_iretire.q.val();
+        self.chart_key.curr_trap.next = self.n_trap.q.val();
+        self.chart_key.curr_uninferable.next = self.n_uninferable.q.val();
+        self.chart_key.curr_branch.next = self.n_branch.q.val();
+        self.chart_key.curr_privilege.next = self.n_privilege.q.val();
+        self.chart_key.curr_context.next = self.n_context.q.val();
+        self.chart_key.curr_ctype.next = self.n_ctype.q.val();
+        self.chart_key.curr_sijump.next = self.n_sijump.q.val();
+        // (The chart reads the other `next` fields only when `next` is traced.)
+        self.chart_key.next_traced.next = !self.fill.val() && self.qualified.val();
+        self.chart_key.next_iretire.next = self.b_iretire.q.val();
+        self.chart_key.next_trap.next = self.b_trap.q.val();
+        self.chart_key.next_privilege.next = self.b_privilege.q.val();
+        self.chart_key.next_context.next = self.b_context.q.val();
+        self.k_support_q.d.next = self.decide_ahead.val() && self.chart_key.support.val();
         self.key_support.next = self.k_support_q.q.val();
-        self.k_exc_after_exc_q.d.next = self.chart_key.exc_after_exc.val();
+        self.k_exc_after_exc_q.d.next =
+            self.decide_ahead.val() && self.chart_key.exc_after_exc.val();
         self.key_exc_after_exc.next = self.k_exc_after_exc_q.q.val();
-        self.k_exc_own_q.d.next = self.chart_key.exc_own.val();
+        self.k_exc_own_q.d.next = self.decide_ahead.val() && self.chart_key.exc_own.val();
         self.key_exc_own.next = self.k_exc_own_q.q.val();
-        self.k_after_exc_q.d.next = self.chart_key.after_exc.val();
+        self.k_after_exc_q.d.next = self.decide_ahead.val() && self.chart_key.after_exc.val();
         self.key_after_exc.next = self.k_after_exc_q.q.val();
-        self.k_plain_q.d.next = self.chart_key.plain.val();
+        self.k_plain_q.d.next = self.decide_ahead.val() && self.chart_key.plain.val();
         self.key_plain.next = self.k_plain_q.q.val();
-        self.k_sync_q.d.next = self.chart_key.sync.val();
+        self.k_sync_q.d.next = self.decide_ahead.val() && self.chart_key.sync.val();
         self.key_sync.next = self.k_sync_q.q.val();
-        self.k_rest_q.d.next = self.chart_key.rest.val();
+        self.k_rest_q.d.next = self.decide_ahead.val() && self.chart_key.rest.val();
         self.key_rest.next = self.k_rest_q.q.val();
-        self.k_prev_updiscon_q.d.next = self.chart_key.prev_updiscon.val();
+        self.k_prev_updiscon_q.d.next =
+            self.decide_ahead.val() && self.chart_key.prev_updiscon.val();
         self.key_prev_updiscon.next = self.k_prev_updiscon_q.q.val();
-        self.k_address_due_q.d.next = self.chart_key.address_due.val();
+        self.k_address_due_q.d.next = self.decide_ahead.val() && self.chart_key.address_due.val();
         self.key_address_due.next = self.k_address_due_q.q.val();
-        self.k_next_ppccd_q.d.next = self.chart_key.next_ppccd.val();
+        self.k_next_ppccd_q.d.next = self.decide_ahead.val() && self.chart_key.next_ppccd.val();
         self.key_next_ppccd.next = self.k_next_ppccd_q.q.val();
-        self.k_next_is_traced_q.d.next = self.chart_key.next_is_traced.val();
+        self.k_next_is_traced_q.d.next =
+            self.decide_ahead.val() && self.chart_key.next_is_traced.val();
         self.key_next_is_traced.next = self.k_next_is_traced_q.q.val();
-        self.k_next_format3_q.d.next = self.chart_key.next_format3.val();
+        self.k_next_format3_q.d.next = self.decide_ahead.val() && self.chart_key.next_format3.val();
         self.key_next_format3.next = self.k_next_format3_q.q.val();
-        self.k_push_q.d.next = self.chart_key.push.val();
+        self.k_push_q.d.next = self.decide_ahead.val() && self.chart_key.push.val();
         self.key_push.next = self.k_push_q.q.val();
-        self.k_cci_q.d.next = self.chart_key.cci.val();
+        self.k_cci_q.d.next = self.decide_ahead.val() && self.chart_key.cci.val();
         self.key_cci.next = self.k_cci_q.q.val();
 
         self.prev_interrupt.next = self.p_interrupt.q.val();

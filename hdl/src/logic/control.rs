@@ -57,6 +57,9 @@ pub struct TraceControl {
     pub notify: Signal<Out, Bit>,
     /// Decide for the current instruction in this cycle.
     pub decide: Signal<Out, Bit>,
+    /// `decide` one cycle ahead (the input of its flip-flop): the ingress port registers
+    /// the chart key gated by it, so a key is high only in a cycle that decides.
+    pub decide_ahead: Signal<Out, Bit>,
     /// This decision is one of the two after trace disable.
     pub finishing: Signal<Out, Bit>,
     enabled: DFF<Bit>,
@@ -181,6 +184,7 @@ impl Logic for TraceControl {
         self.notify.next = self.notify_r.q.val();
         self.decide_r.d.next = self.decide_now.val();
         self.decide.next = self.decide_r.q.val();
+        self.decide_ahead.next = self.decide_now.val();
         self.finishing_r.d.next = self.finishing_now.val();
         self.finishing.next = self.finishing_r.q.val();
     }

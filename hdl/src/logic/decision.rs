@@ -5,7 +5,8 @@
 //!
 //! Combinational, on the registered window part of the chart ([`super::chart_key`]) and
 //! the encoder's state: so the decision starts from flip-flops and is a few logic levels
-//! deep. Configuration of the hardware: no branch prediction, no implicit return,
+//! deep. The keys are high only in a deciding cycle (the ingress port registers them
+//! gated), so no action is taken in other cycles. Configuration of the hardware: no branch prediction, no implicit return,
 //! `ctype_width_p` = 1 (so only `ctype` 1, imprecise context, is reported: by a format 3.2).
 
 use crate::packet_kind::PacketKind;
@@ -15,8 +16,6 @@ use rust_hdl::prelude::*;
 /// fields and the encoder state follow from the window and the state.
 #[derive(LogicBlock, Default)]
 pub struct Decision {
-    /// A window shift happened at the last edge: decide now.
-    pub decide: Signal<In, Bit>,
     /// The decision is one of the two after trace disable (`Encoder::finish`).
     pub finishing: Signal<In, Bit>,
     /// `curr` holds a record (traced or not).
@@ -77,6 +76,8 @@ pub struct Decision {
     pub reports_address: Signal<Out, Bit>,
     /// The packet is a format 1 / 2 with an address (differential when allowed).
     pub differential: Signal<Out, Bit>,
+    /// The first packet is a format 1 without address (a full branch map): `branches` 0.
+    pub full_map: Signal<Out, Bit>,
     /// The packet empties the branch map (every packet but the support and context ones).
     pub empties_map: Signal<Out, Bit>,
     /// The packet is a format 3.0 / 3.1: the resync count restarts.
@@ -105,19 +106,14 @@ impl Logic for Decision {
     #[hdl_gen]
     fn update(&mut self) {
         // The chart (`fig:algo`): each action in terms of the key and the state.
-        self.support_action.next = self.decide.val() && self.key_support.val();
-        self.trap_action.next = self.decide.val()
-            && (self.key_exc_after_exc.val()
-                || self.key_exc_own.val()
-                || (self.key_after_exc.val() && !self.prev_trap_reported.val()));
-        self.sync_action.next = self.decide.val()
-            && ((self.key_after_exc.val() && self.prev_trap_reported.val())
-                || self.key_sync.val()
-                || (self.key_rest.val() && (self.resync_exceeded.val() || self.recover.val())));
-        self.rest_open.next = self.decide.val()
-            && self.key_rest.val()
-            && !self.resync_exceeded.val()
-            && !self.recover.val();
+        self.support_action.next = self.key_support.val();
+        self.trap_action.next = self.key_exc_after_exc.val()
+            || self.key_exc_own.val()
+            || (self.key_after_exc.val() && !self.prev_trap_reported.val());
+        self.sync_action.next = (self.key_after_exc.val() && self.prev_trap_reported.val())
+            || self.key_sync.val()
+            || (self.key_rest.val() && self.resync_exceeded.val());
+        self.rest_open.next = self.key_rest.val() && !self.resync_exceeded.val();
         self.address_cause.next = self.key_prev_updiscon.val()
             || self.key_address_due.val()
             || (self.have_branches.val()
@@ -165,6 +161,7 @@ impl Logic for Decision {
             self.kind0.next = PacketKind::Context;
         }
         self.kind1.next = PacketKind::Context;
+        self.full_map.next = self.map_action.val();
         self.differential.next = self.address_action.val();
         self.sync_sent.next = self.trap_action.val() || self.sync_action.val();
         self.empties_map.next = self.trap_action.val()
@@ -173,14 +170,12 @@ impl Logic for Decision {
             || self.map_action.val();
 
         // Fields and state flags.
-        self.thaddr.next =
-            self.decide.val() && self.key_after_exc.val() && !self.prev_trap_reported.val();
-        self.trap_in_prev.next = self.decide.val()
-            && (self.key_exc_after_exc.val() || self.key_after_exc.val())
+        self.thaddr.next = self.key_after_exc.val() && !self.prev_trap_reported.val();
+        self.trap_in_prev.next = (self.key_exc_after_exc.val() || self.key_after_exc.val())
             && !self.prev_trap_reported.val();
-        self.curr_trap_reported.next = self.decide.val()
-            && ((self.key_exc_after_exc.val() && self.prev_trap_reported.val())
-                || self.key_exc_own.val());
+        self.curr_trap_reported.next = (self.key_exc_after_exc.val()
+            && self.prev_trap_reported.val())
+            || self.key_exc_own.val();
         self.reports_address.next =
             self.trap_action.val() || self.sync_action.val() || self.address_action.val();
         self.updiscon_target.next = self.rest_open.val() && self.key_prev_updiscon.val();
@@ -203,6 +198,23 @@ impl Logic for Decision {
             || self.address_action.val()
             || self.map_action.val()
             || self.context_action.val();
+
+        // Recovery (`hdl/DESIGN.md` item 4) reports `curr` with a sync whatever the state
+        // says: the chart above is formed without it and `recover` (late: it comes from the
+        // queue's free entries) selects last. `produced` stays the chart's: on recovery
+        // the loss control pushes 2 packets whatever it says, and the resync counter
+        // restarts (`sync_sent`) whatever it counts.
+        if self.recover.val() {
+            self.kind0.next = PacketKind::Sync;
+            self.full_map.next = false;
+            self.sync_sent.next = true;
+            self.reports_address.next = true;
+            self.differential.next = false;
+            self.empties_map.next = true;
+            self.updiscon.next = false;
+            self.updiscon_target.next = false;
+            self.target_write.next = true;
+        }
     }
 }
 

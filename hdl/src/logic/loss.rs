@@ -22,7 +22,8 @@ pub struct LossControl {
     pub queue_free: Signal<In, Bits<2>>,
     /// Recovery in this cycle.
     pub recover: Signal<In, Bit>,
-    /// Packets produced in this cycle (without the trace-lost support packet).
+    /// Packets produced in this cycle (without the trace-lost support packet; not read on
+    /// recovery, which pushes the support packet and the recovery sync).
     pub produced: Signal<In, Bits<2>>,
     /// Packets pushed into the queue in this cycle.
     pub count: Signal<Out, Bits<2>>,
@@ -38,7 +39,8 @@ impl Logic for LossControl {
         self.count.next = 0.into();
         self.next_lost.next = self.lost_now.val();
         if self.recover.val() {
-            self.count.next = self.produced.val() + 1;
+            // The trace-lost support packet and the recovery sync.
+            self.count.next = 2.into();
             self.next_lost.next = false;
         } else if self.produced.val().any() {
             if self.lost_now.val() || (self.produced.val() > self.queue_free.val()) {

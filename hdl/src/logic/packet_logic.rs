@@ -75,6 +75,9 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     /// Free entries of the packet queue at the start of the cycle (0-2): 2 minus the
     /// packets queued and those in this block's packet register.
     pub queue_free: Signal<In, Bits<2>>,
+    /// No packet is queued or in the queue's input register at the start of the cycle
+    /// (`queue_free` is 2 when, in addition, this block's packet register is empty).
+    pub queue_drained: Signal<In, Bit>,
     /// Packets produced in the previous cycle and pushed into the queue in this one (0-2).
     pub count: Signal<Out, Bits<2>>,
     /// Packets were dropped and the trace-lost recovery has not happened yet.
@@ -259,6 +262,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.ingress.qualified.next = self.control.qualified.val();
         self.ingress.notify.next = self.control.notify.val();
         self.ingress.clear.next = self.control.enable_cycle.val();
+        self.ingress.decide_ahead.next = self.control.decide_ahead.val();
         self.ingress.sijump_option.next = self.sijump_option.val();
 
         // Enable / disable and qualification.
@@ -275,20 +279,19 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             self.branch_map.held_count.next = 0.into();
             self.branch_map.held_map.next = 0.into();
         }
-        self.push.next = self.control.decide.val() && self.ingress.key_push.val();
+        self.push.next = self.ingress.key_push.val();
         self.branch_map.push.next = self.push.val();
         self.branch_map.not_taken.next = !self.ingress.curr_taken.val();
 
         // Recovery (`hdl/DESIGN.md` item 4): lost, 2 free entries, a decision for a traced
         // instruction that is not exception-only and does not report the trap of the
-        // previous one (the recovery sync carries an address).
-        self.recover.next = self.lost_flag.q.val()
-            && (self.queue_free.val() == 2)
-            && self.control.decide.val()
-            && self.ingress.key_plain.val();
+        // previous one (the recovery sync carries an address). Nothing is pushed in a cycle
+        // that leaves the lost flag set, so while it is set the packet register is empty
+        // and 2 free entries is a drained queue: one flip-flop instead of `queue_free`.
+        self.recover.next =
+            self.lost_flag.q.val() && self.queue_drained.val() && self.ingress.key_plain.val();
 
         // Decision.
-        self.decision.decide.next = self.control.decide.val();
         self.decision.finishing.next = self.control.finishing.val();
         self.decision.curr_valid.next = self.ingress.curr_valid.val();
         self.decision.key_support.next = self.ingress.key_support.val();
@@ -396,7 +399,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.updiscon_value.next = self.decision.updiscon.val();
         self.irreport_value.next = false;
         self.branches_value.next = self.branch_map.branches.val();
-        if self.decision.kind0.val() == PacketKind::BranchMap {
+        if self.decision.full_map.val() {
             self.branches_value.next = 0.into();
         }
         self.branch_map_value.next = self.branch_map.map_bits.val();

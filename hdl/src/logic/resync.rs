@@ -64,6 +64,7 @@ pub struct ResyncCounter {
     pend_wide: ZeroExtend<2, LEFT_BITS>,
     // `resync_max - count`, negative once the count passed the maximum.
     left: Signal<Local, Bits<LEFT_BITS>>,
+    restart_value: Signal<Local, Bits<LEFT_BITS>>,
     base_negative: Signal<Local, Bit>,
     base_small: Signal<Local, Bit>,
     base_low: Signal<Local, Bits<3>>,
@@ -116,26 +117,29 @@ impl Logic for ResyncCounter {
 
         // `left` is the registered base less the packets of the previous cycle (their
         // subtraction is left to this cycle, so none follows the decision), and stays
-        // negative once it is. The next base is this `left`, or a restart.
+        // negative once it is (a negative base subtracts nothing). The next base is this
+        // `left`, or a restart: one multiplexer after the subtraction.
         self.pend_wide.narrow.next = self.pend.q.val();
-        self.left.next = self.base.q.val();
-        if !self.base.q.val().get_bit(16) {
-            self.left.next = self.base.q.val() - self.pend_wide.wide.val();
+        if self.base.q.val().get_bit(16) {
+            self.pend_wide.narrow.next = 0.into();
+        }
+        self.left.next = self.base.q.val() - self.pend_wide.wide.val();
+        self.restart_value.next = self.max_q_wide.wide.val();
+        if self.clear.val() {
+            self.restart_value.next = self.max_wide.wide.val();
         }
         self.base.d.next = self.left.val();
+        if self.clear.val() || self.sync_sent.val() {
+            self.base.d.next = self.restart_value.val();
+        }
         self.pend.d.next = self.others.val();
         self.next_enabled.next = self.enabled_q.q.val();
         if self.clear.val() {
-            self.base.d.next = self.max_wide.wide.val();
             self.max_q.d.next = self.resync_max.val();
             self.enabled_q.d.next = self.resync_max.val().any();
             self.next_enabled.next = self.resync_max.val().any();
         }
         if self.sync_sent.val() {
-            self.base.d.next = self.max_q_wide.wide.val();
-            if self.clear.val() {
-                self.base.d.next = self.max_wide.wide.val();
-            }
             self.pend.d.next = 0.into();
         }
 

@@ -25,6 +25,8 @@ pub struct OutputPath<const P: usize, const N: usize> {
     /// Free queue entries at the start of the cycle (the packets pushed in it count as
     /// taken).
     pub free: Signal<Out, Bits<2>>,
+    /// No packet is queued or in the queue's input register at the start of the cycle.
+    pub drained: Signal<Out, Bit>,
     /// The encap `srcID` (low `src_bits` bits used).
     pub src_id: Signal<In, Bits<16>>,
     /// Output byte.
@@ -51,6 +53,7 @@ impl<const P: usize, const N: usize> OutputPath<P, N> {
             entry0_payload: Default::default(),
             entry1_payload: Default::default(),
             free: Default::default(),
+            drained: Default::default(),
             src_id: Default::default(),
             out_data: Default::default(),
             out_valid: Default::default(),
@@ -81,6 +84,7 @@ impl<const P: usize, const N: usize> Logic for OutputPath<P, N> {
         self.queue.push_timestamp.next = self.timestamp.previous.val();
         self.queue.pop.next = self.framer.pop.val();
         self.free.next = self.queue.free.val();
+        self.drained.next = self.queue.drained.val();
         self.framer.src_id.next = self.src_id.val();
         self.framer.head_valid.next = self.queue.head_valid.val();
         self.framer.head_payload.next = self.queue.head_payload.val();
@@ -116,6 +120,8 @@ pub struct AtbOutputPath<const P: usize, const N: usize, const DW: usize, const 
     /// Free queue entries at the start of the cycle (the packets pushed in it count as
     /// taken).
     pub free: Signal<Out, Bits<2>>,
+    /// No packet is queued or in the queue's input register at the start of the cycle.
+    pub drained: Signal<Out, Bit>,
     /// The ATID of the trace source.
     pub source_atid: Signal<In, Bits<7>>,
     /// ATDATA.
@@ -147,6 +153,7 @@ impl<const P: usize, const N: usize, const DW: usize, const BW: usize> AtbOutput
             entry0_payload: Default::default(),
             entry1_payload: Default::default(),
             free: Default::default(),
+            drained: Default::default(),
             source_atid: Default::default(),
             atdata: Default::default(),
             atbytes: Default::default(),
@@ -172,6 +179,7 @@ impl<const P: usize, const N: usize, const DW: usize, const BW: usize> Logic
         self.path.entry0_payload.next = self.entry0_payload.val();
         self.path.entry1_payload.next = self.entry1_payload.val();
         self.free.next = self.path.free.val();
+        self.drained.next = self.path.drained.val();
         self.path.src_id.next = 0.into();
         self.adapter.in_valid.next = self.path.out_valid.val();
         self.adapter.in_data.next = self.path.out_data.val();

@@ -34,6 +34,9 @@ pub struct PacketQueue<const P: usize> {
     /// 2 - occupancy - entries in the input register - `push_count` at the start of the
     /// cycle.
     pub free: Signal<Out, Bits<2>>,
+    /// No entry is queued or in the input register at the start of the cycle (`free` is 2
+    /// when `push_count` is 0 too): from a flip-flop.
+    pub drained: Signal<Out, Bit>,
     /// The queue holds an entry at the start of the cycle.
     pub head_valid: Signal<Out, Bit>,
     /// Head entry: payload.
@@ -85,6 +88,7 @@ impl<const P: usize> Logic for PacketQueue<P> {
             used_any,
             used_two
         );
+        self.drained.next = !self.used_any.q.val();
         self.free.next = 0.into();
         if !self.used_any.q.val() {
             if self.push_count.val() == 0 {
