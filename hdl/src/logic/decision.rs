@@ -6,8 +6,9 @@
 //! Combinational, on the registered window part of the chart ([`super::chart_key`]) and
 //! the encoder's state: so the decision starts from flip-flops and is a few logic levels
 //! deep. The keys are high only in a deciding cycle (the ingress port registers them
-//! gated), so no action is taken in other cycles. Configuration of the hardware: no branch prediction, no implicit return,
-//! `ctype_width_p` = 1 (so only `ctype` 1, imprecise context, is reported: by a format 3.2).
+//! gated), so no action is taken in other cycles. Configuration of the hardware: no
+//! branch prediction, no implicit return, `ctype_width_p` = 1 (so only `ctype` 1,
+//! imprecise context, is reported: by a format 3.2).
 
 use crate::packet_kind::PacketKind;
 use rust_hdl::prelude::*;

@@ -10,8 +10,8 @@ use rust_hdl::prelude::*;
 /// With the lost flag clear, the `produced` packets are pushed when they fit in
 /// `queue_free`, else all are dropped and the flag is set. With the flag set, packets are
 /// dropped, except on `recover` (2 free entries, a decision for a traced instruction that
-/// is not exception-only and does not follow a traced trap): then the trace-lost support packet goes first, both are pushed
-/// and the flag clears.
+/// is not exception-only and does not follow a traced trap): then the trace-lost support
+/// packet goes first, both it and the recovery sync are pushed and the flag clears.
 #[derive(LogicBlock, Default)]
 pub struct LossControl {
     /// The lost flag.
