@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # Generates the encoder's Verilog for every configuration (or those given) and checks it:
-#   - verilator --lint-only -Wall, with three waivers:
+#   - verilator --lint-only -Wall, with two waivers:
 #       DECLFILENAME: one file holds the top module and its sub-modules, named after the
 #         configuration, not after the file;
-#       UNUSEDPARAM: rust-hdl declares every value of an enum type (PacketKind) as a
-#         localparam in each module with a signal of that type, used or not;
 #       UNOPTFLAT: rust-hdl writes one always block per module, so a parent that drives a
 #         child's input from another of the child's outputs looks to Verilator like a
 #         loop between always blocks. It is a simulation-speed warning; real
@@ -36,7 +34,7 @@ for config in "${configs[@]}"; do
   top="etrace_encoder_${config//-/_}"
   file="$dir/$top.v"
 
-  if ! verilator --lint-only -Wall -Wno-DECLFILENAME -Wno-UNUSEDPARAM -Wno-UNOPTFLAT --top-module "$top" "$file" 2>"$dir/lint.log"; then
+  if ! verilator --lint-only -Wall -Wno-DECLFILENAME -Wno-UNOPTFLAT --top-module "$top" "$file" 2>"$dir/lint.log"; then
     echo "FAIL $config: verilator lint (see $dir/lint.log)"; cat "$dir/lint.log"; status=1; continue
   fi
   if grep -q '%Warning' "$dir/lint.log"; then

@@ -1,5 +1,6 @@
-//! The kinds of te_inst packet the packet logic hands to the payload packer
-//! (`payload.adoc`: formats 3.0-3.3, 2 and 1 with and without address).
+//! The kinds of te_inst packet (`payload.adoc`: formats 3.0-3.3, 2 and 1 with and without
+//! address): the payload layouts of the packet register (`packer::layout::kind`) group
+//! into them.
 
 use rust_hdl::prelude::*;
 

@@ -12,7 +12,6 @@ use crate::logic::resync::RESYNC_MAX_BITS;
 use crate::output::framer::FramerConfig;
 use crate::output::path::{AtbOutputPath, OutputPath};
 use crate::packer::PayloadPacker;
-use crate::packet_kind::PacketKind;
 use crate::verilog::generate_named;
 
 /// The encoder with a byte-stream output: `A` = `iaddress_width_p`, `E` = `ecause_width_p`,
@@ -169,52 +168,49 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const N: u
         self.packet_logic.full_address.next = self.input_stage.full_address_q2.val();
         self.packet_logic.implicit_exception.next = self.input_stage.implicit_exception_q2.val();
         self.packet_logic.sijump_option.next = self.input_stage.sijump_option_q2.val();
-        self.packet_logic.resync_max.next = self.input_stage.resync_max_q2.val();
+        self.packet_logic.resync_max_ahead.next = self.input_stage.resync_max_q.val();
         self.packet_logic.queue_free.next = self.out_path.free.val();
         self.packet_logic.queue_drained.next = self.out_path.drained.val();
-        self.packer0.kind.next = self.packet_logic.pkt0_kind.val();
+        self.packer0.layout.next = self.packet_logic.pkt0_layout.val();
         self.packer0.branch.next = self.packet_logic.pkt0_branch.val();
         self.packer0.privilege.next = self.packet_logic.pkt0_privilege.val();
         self.packer0.ecause.next = self.packet_logic.pkt0_ecause.val();
         self.packer0.is_interrupt.next = self.packet_logic.pkt0_interrupt.val();
         self.packer0.thaddr.next = self.packet_logic.pkt0_thaddr.val();
         self.packer0.address.next = self.packet_logic.pkt0_address.val();
+        self.packer0.address_f12.next = self.packet_logic.pkt0_address_f12.val();
         self.packer0.tval.next = self.packet_logic.pkt0_tval.val();
-        self.packer0.notify.next = self.packet_logic.pkt0_notify.val();
-        self.packer0.updiscon.next = self.packet_logic.pkt0_updiscon.val();
-        self.packer0.irreport.next = self.packet_logic.pkt0_irreport.val();
+        self.packer0.notify_bit.next = self.packet_logic.pkt0_notify_bit.val();
+        self.packer0.updiscon_bit.next = self.packet_logic.pkt0_updiscon_bit.val();
         self.packer0.branches.next = self.packet_logic.pkt0_branches.val();
         self.packer0.branch_map.next =
             self.packet_logic.pkt0_branch_map.val() ^ self.branch_map_fault.val();
         self.packer0.ienable.next = self.packet_logic.pkt0_ienable.val();
         self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
         self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
-        self.packer0.trap_variant.next = self.packet_logic.pkt0_trap_variant.val();
-        self.packer0.map_length.next = self.packet_logic.pkt0_map_length.val();
         // The second packet of a cycle is a context packet (after a branch map) or the
         // recovery sync (after the trace-lost support packet): the second packer is fed
         // only what those two formats carry, and synthesis prunes the rest.
-        self.packer1.kind.next = PacketKind::Context;
-        if self.packet_logic.pkt1_kind.val() == PacketKind::Sync {
-            self.packer1.kind.next = PacketKind::Sync;
+        // (`layout::bit::CONTEXT` = 6, `layout::bit::SYNC` = 1.)
+        self.packer1.layout.next = 64.into();
+        if self.packet_logic.pkt1_sync.val() {
+            self.packer1.layout.next = 2.into();
         }
         self.packer1.branch.next = self.packet_logic.pkt1_branch.val();
         self.packer1.privilege.next = self.packet_logic.pkt1_privilege.val();
         self.packer1.address.next = self.packet_logic.pkt1_address.val();
+        self.packer1.address_f12.next = 0.into();
         self.packer1.ecause.next = 0.into();
         self.packer1.is_interrupt.next = false;
         self.packer1.thaddr.next = false;
         self.packer1.tval.next = 0.into();
-        self.packer1.notify.next = false;
-        self.packer1.updiscon.next = false;
-        self.packer1.irreport.next = false;
+        self.packer1.notify_bit.next = false;
+        self.packer1.updiscon_bit.next = false;
         self.packer1.branches.next = 0.into();
         self.packer1.branch_map.next = 0.into();
         self.packer1.ienable.next = false;
         self.packer1.qual_status.next = 0.into();
         self.packer1.ioptions.next = 0.into();
-        self.packer1.trap_variant.next = 0.into();
-        self.packer1.map_length.next = 0.into();
         self.out_path.push_count.next = self.packet_logic.count.val();
         self.out_path.entry0_payload.next = self.packer0.payload.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();
@@ -406,52 +402,49 @@ impl<
         self.packet_logic.full_address.next = self.input_stage.full_address_q2.val();
         self.packet_logic.implicit_exception.next = self.input_stage.implicit_exception_q2.val();
         self.packet_logic.sijump_option.next = self.input_stage.sijump_option_q2.val();
-        self.packet_logic.resync_max.next = self.input_stage.resync_max_q2.val();
+        self.packet_logic.resync_max_ahead.next = self.input_stage.resync_max_q.val();
         self.packet_logic.queue_free.next = self.out_path.free.val();
         self.packet_logic.queue_drained.next = self.out_path.drained.val();
-        self.packer0.kind.next = self.packet_logic.pkt0_kind.val();
+        self.packer0.layout.next = self.packet_logic.pkt0_layout.val();
         self.packer0.branch.next = self.packet_logic.pkt0_branch.val();
         self.packer0.privilege.next = self.packet_logic.pkt0_privilege.val();
         self.packer0.ecause.next = self.packet_logic.pkt0_ecause.val();
         self.packer0.is_interrupt.next = self.packet_logic.pkt0_interrupt.val();
         self.packer0.thaddr.next = self.packet_logic.pkt0_thaddr.val();
         self.packer0.address.next = self.packet_logic.pkt0_address.val();
+        self.packer0.address_f12.next = self.packet_logic.pkt0_address_f12.val();
         self.packer0.tval.next = self.packet_logic.pkt0_tval.val();
-        self.packer0.notify.next = self.packet_logic.pkt0_notify.val();
-        self.packer0.updiscon.next = self.packet_logic.pkt0_updiscon.val();
-        self.packer0.irreport.next = self.packet_logic.pkt0_irreport.val();
+        self.packer0.notify_bit.next = self.packet_logic.pkt0_notify_bit.val();
+        self.packer0.updiscon_bit.next = self.packet_logic.pkt0_updiscon_bit.val();
         self.packer0.branches.next = self.packet_logic.pkt0_branches.val();
         self.packer0.branch_map.next =
             self.packet_logic.pkt0_branch_map.val() ^ self.branch_map_fault.val();
         self.packer0.ienable.next = self.packet_logic.pkt0_ienable.val();
         self.packer0.qual_status.next = self.packet_logic.pkt0_qual_status.val();
         self.packer0.ioptions.next = self.packet_logic.pkt0_ioptions.val();
-        self.packer0.trap_variant.next = self.packet_logic.pkt0_trap_variant.val();
-        self.packer0.map_length.next = self.packet_logic.pkt0_map_length.val();
         // The second packet of a cycle is a context packet (after a branch map) or the
         // recovery sync (after the trace-lost support packet): the second packer is fed
         // only what those two formats carry, and synthesis prunes the rest.
-        self.packer1.kind.next = PacketKind::Context;
-        if self.packet_logic.pkt1_kind.val() == PacketKind::Sync {
-            self.packer1.kind.next = PacketKind::Sync;
+        // (`layout::bit::CONTEXT` = 6, `layout::bit::SYNC` = 1.)
+        self.packer1.layout.next = 64.into();
+        if self.packet_logic.pkt1_sync.val() {
+            self.packer1.layout.next = 2.into();
         }
         self.packer1.branch.next = self.packet_logic.pkt1_branch.val();
         self.packer1.privilege.next = self.packet_logic.pkt1_privilege.val();
         self.packer1.address.next = self.packet_logic.pkt1_address.val();
+        self.packer1.address_f12.next = 0.into();
         self.packer1.ecause.next = 0.into();
         self.packer1.is_interrupt.next = false;
         self.packer1.thaddr.next = false;
         self.packer1.tval.next = 0.into();
-        self.packer1.notify.next = false;
-        self.packer1.updiscon.next = false;
-        self.packer1.irreport.next = false;
+        self.packer1.notify_bit.next = false;
+        self.packer1.updiscon_bit.next = false;
         self.packer1.branches.next = 0.into();
         self.packer1.branch_map.next = 0.into();
         self.packer1.ienable.next = false;
         self.packer1.qual_status.next = 0.into();
         self.packer1.ioptions.next = 0.into();
-        self.packer1.trap_variant.next = 0.into();
-        self.packer1.map_length.next = 0.into();
         self.out_path.push_count.next = self.packet_logic.count.val();
         self.out_path.entry0_payload.next = self.packer0.payload.val();
         self.out_path.entry1_payload.next = self.packer1.payload.val();

@@ -113,19 +113,50 @@ fn bits<const N: usize>(b: Bits<N>) -> u64 {
         .fold(0, |v, i| v | (1u64 << i))
 }
 
+/// The kind of a one-hot payload layout (`packer::layout::kind`); panics unless exactly one
+/// bit is set.
+fn kind_of(layout_bits: u64) -> PacketKind {
+    assert_eq!(
+        layout_bits.count_ones(),
+        1,
+        "layout {layout_bits:#x} is not one-hot"
+    );
+    let bit = layout_bits.trailing_zeros() as usize;
+    layout::kind(bit).unwrap_or_else(|| panic!("layout bit {bit}"))
+}
+
+/// Packet 0 as field values: the kind from the layout; formats 1 / 2 take their address
+/// field from `pkt0_address_f12` and `notify` / `updiscon` from the bits as sent (each
+/// relative to the bit before: the field's top bit, the sent `notify`).
 fn read0<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, IT>) -> Fields {
+    let kind = kind_of(bits(x.pkt0_layout.val()));
+    let f12 = matches!(kind, PacketKind::Address | PacketKind::BranchAddress);
+    let address = if f12 {
+        bits(x.pkt0_address_f12.val())
+    } else {
+        bits(x.pkt0_address.val())
+    };
+    let msb = (address >> (A - 2)) & 1 == 1;
+    let notify_bit = x.pkt0_notify_bit.val();
+    let updiscon_bit = x.pkt0_updiscon_bit.val();
+    let interrupt = x.pkt0_interrupt.val();
     Fields {
-        kind: x.pkt0_kind.val(),
+        kind,
         branch: x.pkt0_branch.val(),
         privilege: bits(x.pkt0_privilege.val()),
         ecause: bits(x.pkt0_ecause.val()),
-        interrupt: x.pkt0_interrupt.val(),
+        interrupt,
         thaddr: x.pkt0_thaddr.val(),
-        address: bits(x.pkt0_address.val()),
-        tval: bits(x.pkt0_tval.val()),
-        notify: x.pkt0_notify.val(),
-        updiscon: x.pkt0_updiscon.val(),
-        irreport: x.pkt0_irreport.val(),
+        address,
+        // An interrupt's packet has no `tval` (the model's field is 0).
+        tval: if interrupt {
+            0
+        } else {
+            bits(x.pkt0_tval.val())
+        },
+        notify: notify_bit ^ msb,
+        updiscon: updiscon_bit ^ notify_bit,
+        irreport: false,
         branches: bits(x.pkt0_branches.val()),
         branch_map: bits(x.pkt0_branch_map.val()),
         ienable: x.pkt0_ienable.val(),
@@ -134,25 +165,26 @@ fn read0<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, 
     }
 }
 
-/// Checks packet 0's one-hot variants (`packer::layout`) against its fields: the format
-/// 3.1 variant of its `thaddr`, implicit-exception option and `interrupt`, the format 1
+/// Checks packet 0's layout variant (`packer::layout`) against its fields: the format 3.1
+/// variant of its `thaddr`, implicit-exception option and `interrupt`, the format 1
 /// `branch_map` length of its `branches`.
 fn check_variants0<const A: usize, const E: usize, const IT: usize>(
     x: &PacketLogic<A, E, IT>,
     f: &Fields,
 ) {
+    let layout_bits = bits(x.pkt0_layout.val());
     let with_address = !(f.thaddr && IOptions::from_bits(f.ioptions).implicit_exception);
     if f.kind == PacketKind::Trap {
         assert_eq!(
-            bits(x.pkt0_trap_variant.val()),
-            1 << layout::trap_variant_bit(with_address, f.interrupt),
+            layout_bits,
+            1 << (layout::bit::TRAP + layout::trap_variant_bit(with_address, f.interrupt)),
             "format 3.1 variant of {f:?}"
         );
     }
     if f.kind == PacketKind::BranchAddress {
         assert_eq!(
-            bits(x.pkt0_map_length.val()),
-            1 << layout::map_length_bit(f.branches),
+            layout_bits,
+            1 << (layout::bit::BRANCH31 + layout::map_length_bit(f.branches)),
             "branch_map length of {f:?}"
         );
     }
@@ -161,7 +193,11 @@ fn check_variants0<const A: usize, const E: usize, const IT: usize>(
 /// Packet 1 is a context or a sync packet (`PacketLogic` docs): its other fields are 0.
 fn read1<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, IT>) -> Fields {
     Fields {
-        kind: x.pkt1_kind.val(),
+        kind: if x.pkt1_sync.val() {
+            PacketKind::Sync
+        } else {
+            PacketKind::Context
+        },
         branch: x.pkt1_branch.val(),
         privilege: bits(x.pkt1_privilege.val()),
         address: bits(x.pkt1_address.val()),
@@ -233,7 +269,7 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
         x.full_address.next = o.full_address;
         x.implicit_exception.next = o.implicit_exception;
         x.sijump_option.next = o.sijump;
-        x.resync_max.next = u64::from(o.resync_max).into();
+        x.resync_max_ahead.next = u64::from(o.resync_max).into();
         x.reset.next = true;
         x.reset_ahead.next = true;
         wait_clock_true!(sim, clock, x);

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use etrace_hdl::config::Config;
 use etrace_hdl::packer::{
     layout, payload_width, MapLength, PayloadLength, PayloadPacker, PayloadPacker32,
-    PayloadPacker64, TrapVariant, MAP_LENGTHS, TRAP_VARIANTS,
+    PayloadPacker64, MAP_LENGTHS,
 };
 use etrace_hdl::packet_kind::PacketKind;
 use etrace_hdl::verilog::{generate, lint, yosys_check};
@@ -45,7 +45,6 @@ struct Case {
     tval: u64,
     notify: bool,
     updiscon: bool,
-    irreport: bool,
     branches: u8,
     branch_map: u32,
     ienable: bool,
@@ -68,7 +67,6 @@ impl Case {
             tval: 0,
             notify: false,
             updiscon: false,
-            irreport: false,
             branches: 1,
             branch_map: 0,
             ienable: false,
@@ -99,7 +97,8 @@ fn to_inst(c: &Case, a: u32) -> TeInst {
         address,
         notify: c.notify,
         updiscon: c.updiscon,
-        irreport: c.irreport,
+        // No implicit return in the hardware configurations: `irreport` is always 0.
+        irreport: false,
         irdepth: 0,
     };
     match c.kind {
@@ -175,20 +174,40 @@ fn bytes_of<const P: usize>(x: Bits<P>) -> Vec<u8> {
         .collect()
 }
 
+/// The one-hot payload layout of `c` (`packer::layout::bit`), as the packet logic forms it.
+fn layout_of(c: &Case) -> u64 {
+    let bit = match c.kind {
+        PacketKind::Support => layout::bit::SUPPORT,
+        PacketKind::Sync => layout::bit::SYNC,
+        PacketKind::Trap => {
+            layout::bit::TRAP + layout::trap_variant_bit(c.with_address, c.interrupt)
+        }
+        PacketKind::Context => layout::bit::CONTEXT,
+        PacketKind::Address => layout::bit::ADDRESS,
+        PacketKind::BranchAddress => {
+            layout::bit::BRANCH31 + layout::map_length_bit(u64::from(c.branches))
+        }
+        PacketKind::BranchMap => layout::bit::BRANCH_MAP,
+    };
+    1 << bit
+}
+
 fn drive<const A: usize, const E: usize, const P: usize>(x: &mut PayloadPacker<A, E, P>, c: &Case) {
-    x.kind.next = c.kind;
+    let address = c.address & mask(A as u32);
+    // Formats 1 / 2 send `notify` relative to the address field's top bit (A - 2) and
+    // `updiscon` relative to the sent `notify`.
+    let notify_bit = c.notify ^ ((address >> (A - 2)) & 1 == 1);
+    x.layout.next = bits(layout_of(c));
     x.branch.next = c.branch;
     x.privilege.next = bits(u64::from(c.privilege));
     x.ecause.next = bits(c.ecause & mask(E as u32));
     x.is_interrupt.next = c.interrupt;
     x.thaddr.next = c.thaddr;
-    x.trap_variant.next = bits(1 << layout::trap_variant_bit(c.with_address, c.interrupt));
-    x.map_length.next = bits(1 << layout::map_length_bit(u64::from(c.branches)));
-    x.address.next = bits(c.address & mask(A as u32));
+    x.address.next = bits(address);
+    x.address_f12.next = bits(address);
     x.tval.next = bits(c.tval & mask(A as u32));
-    x.notify.next = c.notify;
-    x.updiscon.next = c.updiscon;
-    x.irreport.next = c.irreport;
+    x.notify_bit.next = notify_bit;
+    x.updiscon_bit.next = c.updiscon ^ notify_bit;
     x.branches.next = bits(u64::from(c.branches));
     x.branch_map.next = bits(u64::from(c.branch_map));
     x.ienable.next = c.ienable;
@@ -332,7 +351,6 @@ impl Rng {
             tval: self.value(a),
             notify: self.bit(),
             updiscon: self.bit(),
-            irreport: self.bit(),
             branches,
             branch_map: match self.below(4) {
                 0 => 0,
@@ -363,14 +381,13 @@ fn edge_cases(a: u32, e: u32) -> Vec<Case> {
     for &address in &addresses {
         for sx in [false, true] {
             for bits in 0..8u8 {
-                let (notify, updiscon, irreport) = (bits & 1 == 1, bits & 2 == 2, bits & 4 == 4);
+                let (notify, updiscon) = (bits & 1 == 1, bits & 2 == 2);
                 for kind in [PacketKind::Address, PacketKind::BranchAddress] {
                     cases.push(Case {
                         address,
                         model_sign_extended: sx,
                         notify,
                         updiscon,
-                        irreport,
                         branches: 1 + bits * 4,
                         branch_map: if bits & 1 == 1 { u32::MAX } else { 0 },
                         ..Case::new(kind)
@@ -600,65 +617,39 @@ fn ice40_luts(name: &str, verilog: &str) -> usize {
         .unwrap_or_else(|| panic!("no SB_LUT4 count in {report}"))
 }
 
-/// The RV32 packer stays within its share of the iCE40 budget (`hdl/DESIGN.md`): 466 LUTs
+/// The RV32 packer stays within its share of the iCE40 budget (`hdl/DESIGN.md`): 346 LUTs
 /// with yosys 0.23 when written.
 #[test]
 fn packer_rv32_ice40_area_within_budget() {
     let luts = ice40_luts("packer_rv32_area", &verilog_of::<32, 5, 80>());
-    assert!((100..=480).contains(&luts), "{luts} SB_LUT4");
+    assert!((100..=400).contains(&luts), "{luts} SB_LUT4");
 }
 
-/// `sec:format1` `branch_map` lengths and `sec:format31` variants: the one-hot decoders
-/// the packet logic registers (`MapLength`, `TrapVariant`) against `layout`'s functions,
-/// for every input.
+/// `sec:format1` `branch_map` lengths: the one-hot length the packet logic gives the
+/// decision (`MapLength`, of the held branches and this cycle's) against `layout`'s
+/// function, for every input.
 #[test]
-fn sec_format1_and_format31_layout_variants() {
-    #[derive(LogicBlock, Default)]
-    struct Variants {
-        branches: Signal<In, Bits<5>>,
-        with_address: Signal<In, Bit>,
-        is_interrupt: Signal<In, Bit>,
-        length: Signal<Out, Bits<MAP_LENGTHS>>,
-        variant: Signal<Out, Bits<TRAP_VARIANTS>>,
-        map_length: MapLength,
-        trap_variant: TrapVariant,
-    }
-    impl Logic for Variants {
-        #[hdl_gen]
-        fn update(&mut self) {
-            self.map_length.branches.next = self.branches.val();
-            self.trap_variant.with_address.next = self.with_address.val();
-            self.trap_variant.is_interrupt.next = self.is_interrupt.val();
-            self.length.next = self.map_length.length.val();
-            self.variant.next = self.trap_variant.variant.val();
-        }
-    }
-    let cases: Vec<(u64, bool, bool)> = (0..32u64)
-        .flat_map(|b| {
-            [
-                (b, false, false),
-                (b, false, true),
-                (b, true, false),
-                (b, true, true),
-            ]
-        })
+fn sec_format1_branch_map_length_of_held_and_pushed_branches() {
+    let cases: Vec<(u64, bool)> = (0..32u64)
+        .flat_map(|held| [(held, false), (held, true)])
+        .filter(|&(held, push)| !(held == 31 && push))
         .collect();
     let got = run_each(
-        Variants::default(),
+        MapLength::default(),
         &cases,
-        |x, &(b, with_address, interrupt)| {
-            x.branches.next = bits(b);
-            x.with_address.next = with_address;
-            x.is_interrupt.next = interrupt;
+        |x, &(held, push)| {
+            x.held.next = bits(held);
+            x.push.next = push;
         },
-        |x| (x.length.val().to_u64(), x.variant.val().to_u64()),
+        |x| x.length.val().to_u64(),
     );
-    for (&(b, with_address, interrupt), (length, variant)) in cases.iter().zip(got) {
-        assert_eq!(length, 1 << layout::map_length_bit(b), "branches {b}");
+    for (&(held, push), length) in cases.iter().zip(got) {
+        let branches = held + u64::from(push);
         assert_eq!(
-            variant,
-            1 << layout::trap_variant_bit(with_address, interrupt),
-            "with_address {with_address}, interrupt {interrupt}"
+            length,
+            1 << layout::map_length_bit(branches),
+            "{held} held, push {push}"
         );
+        assert!(length < 1 << MAP_LENGTHS);
     }
 }

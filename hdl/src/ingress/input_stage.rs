@@ -14,7 +14,8 @@
 //! `iretire` / `itype`) feed `logic::control::TraceControl`, which registers its outputs;
 //! the ingress block is registered again, decoded, by `ingress::IngressPort`; and the
 //! signals that act with them (reset of the rest of the encoder, the run-time options,
-//! the source identifier) are registered twice here (`X_q2`).
+//! the source identifier) are registered twice here (`X_q2`), but for `resync_max`, which
+//! the resync counter registers with its comparisons.
 
 use rust_hdl::prelude::*;
 
@@ -101,9 +102,9 @@ pub struct InputStage<const A: usize, const E: usize, const IT: usize, const ID:
     /// `sijump_option`, registered twice (it acts with the block register and the trace-control
     /// outputs, one cycle after `sijump_option_q`).
     pub sijump_option_q2: Signal<Out, Bit>,
-    /// `resync_max`, registered twice (it acts with the block register and the trace-control
-    /// outputs, one cycle after `resync_max_q`).
-    pub resync_max_q2: Signal<Out, Bits<RESYNC_MAX_BITS>>,
+    /// `resync_max`, registered once here: the resync counter registers it again, with its
+    /// comparisons (`logic::resync::ResyncCounter`).
+    pub resync_max_q: Signal<Out, Bits<RESYNC_MAX_BITS>>,
     /// `source_id`, registered twice (it acts with the block register and the trace-control
     /// outputs, one cycle after `source_id_q`).
     pub source_id_q2: Signal<Out, Bits<ID>>,
@@ -129,7 +130,6 @@ pub struct InputStage<const A: usize, const E: usize, const IT: usize, const ID:
     full_address_ff2: DFF<Bit>,
     implicit_exception_ff2: DFF<Bit>,
     sijump_option_ff2: DFF<Bit>,
-    resync_max_ff2: DFF<Bits<RESYNC_MAX_BITS>>,
     source_id_ff2: DFF<Bits<ID>>,
 }
 
@@ -199,9 +199,7 @@ impl<const A: usize, const E: usize, const IT: usize, const ID: usize> Logic
         self.sijump_option_ff2.clock.next = self.clock.val();
         self.sijump_option_ff2.d.next = self.sijump_option_ff.q.val();
         self.sijump_option_q2.next = self.sijump_option_ff2.q.val();
-        self.resync_max_ff2.clock.next = self.clock.val();
-        self.resync_max_ff2.d.next = self.resync_max_ff.q.val();
-        self.resync_max_q2.next = self.resync_max_ff2.q.val();
+        self.resync_max_q.next = self.resync_max_ff.q.val();
         self.source_id_ff2.clock.next = self.clock.val();
         self.source_id_ff2.d.next = self.source_id_ff.q.val();
         self.source_id_q2.next = self.source_id_ff2.q.val();

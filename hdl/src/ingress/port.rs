@@ -28,6 +28,10 @@ use crate::logic::chart_key::ChartKey;
 /// `fill_valid` (1: an unqualified gap while the hart halts; 0: the empty slots of trace
 /// disable). `clear` empties `prev` and `curr` at the same edge (trace enable).
 ///
+/// Each record keeps, besides its fields, the chart's predicates of it (traced,
+/// exception-only, uninferable discontinuity, `er_n`, retired branch), formed as it enters
+/// `next`, so the chart key is a few logic levels from flip-flops.
+///
 /// The `key_*` outputs are the chart key of the window ([`ChartKey`]) from flip-flops, high
 /// only in a cycle that decides (registered with `decide_ahead`): 0 in every other cycle.
 #[derive(LogicBlock, Default)]
@@ -67,7 +71,8 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub clear: Signal<In, Bit>,
     /// The packet logic decides in the next cycle: the registered keys are gated by it.
     pub decide_ahead: Signal<In, Bit>,
-    /// Run-time option `sijump` (`sec:si-jump`), for the chart key.
+    /// Run-time option `sijump` (`sec:si-jump`): a sequentially inferable jump is not an
+    /// uninferable discontinuity. Read as a block enters `next`.
     pub sijump_option: Signal<In, Bit>,
     /// `prev` signals an interrupt (`itype` 2).
     pub prev_interrupt: Signal<Out, Bit>,
@@ -107,10 +112,22 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub key_sync: Signal<Out, Bit>,
     /// Registered chart key: the rest of the chart, decided by the state.
     pub key_rest: Signal<Out, Bit>,
-    /// Registered chart key: `prev` is an uninferable discontinuity.
-    pub key_prev_updiscon: Signal<Out, Bit>,
-    /// Registered chart key: an address packet is due whatever the branch map holds.
-    pub key_address_due: Signal<Out, Bit>,
+    /// Registered chart key: a format 3.1 whatever the state says.
+    pub key_trap: Signal<Out, Bit>,
+    /// Registered chart key: a format 3.1 or 3.0 whatever the state says.
+    pub key_trap_or_sync: Signal<Out, Bit>,
+    /// Registered chart key: `rest` with an address due whatever the branch map holds.
+    pub key_rest_address: Signal<Out, Bit>,
+    /// Registered chart key: `rest` and `prev` an uninferable discontinuity.
+    pub key_rest_updiscon: Signal<Out, Bit>,
+    /// Registered chart key: `rest` without an address due by the window.
+    pub key_rest_map: Signal<Out, Bit>,
+    /// Registered chart key: `rest_map` without `cci`.
+    pub key_rest_quiet: Signal<Out, Bit>,
+    /// Registered chart key: `rest_map` with `cci`.
+    pub key_rest_cci: Signal<Out, Bit>,
+    /// Registered chart key: the packet reports `curr`'s address whatever the state says.
+    pub key_reports: Signal<Out, Bit>,
     /// Registered chart key: `next` `ppccd`.
     pub key_next_ppccd: Signal<Out, Bit>,
     /// Registered chart key: `next` traced.
@@ -119,8 +136,6 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub key_next_format3: Signal<Out, Bit>,
     /// Registered chart key: `curr` is a traced retired branch.
     pub key_push: Signal<Out, Bit>,
-    /// Registered chart key: `cci`.
-    pub key_cci: Signal<Out, Bit>,
     // The chart key of the window after the edge, and its registers.
     chart_key: ChartKey,
     k_support_q: DFF<Bit>,
@@ -130,13 +145,18 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     k_plain_q: DFF<Bit>,
     k_sync_q: DFF<Bit>,
     k_rest_q: DFF<Bit>,
-    k_prev_updiscon_q: DFF<Bit>,
-    k_address_due_q: DFF<Bit>,
+    k_trap_q: DFF<Bit>,
+    k_trap_or_sync_q: DFF<Bit>,
+    k_rest_address_q: DFF<Bit>,
+    k_rest_updiscon_q: DFF<Bit>,
+    k_rest_map_q: DFF<Bit>,
+    k_rest_quiet_q: DFF<Bit>,
+    k_rest_cci_q: DFF<Bit>,
+    k_reports_q: DFF<Bit>,
     k_next_ppccd_q: DFF<Bit>,
     k_next_is_traced_q: DFF<Bit>,
     k_next_format3_q: DFF<Bit>,
     k_push_q: DFF<Bit>,
-    k_cci_q: DFF<Bit>,
     // The block register: the port's block, itype decoded, one cycle later.
     b_iretire: DFF<Bit>,
     b_trap: DFF<Bit>,
@@ -144,6 +164,7 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     b_uninferable: DFF<Bit>,
     b_branch: DFF<Bit>,
     b_taken: DFF<Bit>,
+    b_exc_only: DFF<Bit>,
     b_iaddr: DFF<Bits<A>>,
     b_privilege: DFF<Bits<2>>,
     b_cause: DFF<Bits<E>>,
@@ -151,41 +172,32 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     b_context: DFF<Bits<1>>,
     b_ctype: DFF<Bits<1>>,
     b_sijump: DFF<Bit>,
-    // Window registers.
-    p_valid: DFF<Bit>,
-    p_qualified: DFF<Bit>,
-    p_iretire: DFF<Bit>,
-    p_trap: DFF<Bit>,
+    // Window registers (`prev` keeps only what the trap fields need).
     p_interrupt: DFF<Bit>,
-    p_uninferable: DFF<Bit>,
-    p_privilege: DFF<Bits<2>>,
     p_cause: DFF<Bits<E>>,
     p_tval: DFF<Bits<A>>,
-    p_context: DFF<Bits<1>>,
-    p_sijump: DFF<Bit>,
     c_valid: DFF<Bit>,
-    c_qualified: DFF<Bit>,
+    c_traced: DFF<Bit>,
     c_notify: DFF<Bit>,
     c_iretire: DFF<Bit>,
     c_trap: DFF<Bit>,
     c_interrupt: DFF<Bit>,
-    c_uninferable: DFF<Bit>,
-    c_branch: DFF<Bit>,
+    c_updiscon: DFF<Bit>,
     c_taken: DFF<Bit>,
     c_iaddr: DFF<Bits<A>>,
     c_privilege: DFF<Bits<2>>,
     c_cause: DFF<Bits<E>>,
     c_tval: DFF<Bits<A>>,
     c_context: DFF<Bits<1>>,
-    c_ctype: DFF<Bits<1>>,
-    c_sijump: DFF<Bit>,
     n_valid: DFF<Bit>,
-    n_qualified: DFF<Bit>,
+    n_traced: DFF<Bit>,
     n_notify: DFF<Bit>,
     n_iretire: DFF<Bit>,
     n_trap: DFF<Bit>,
     n_interrupt: DFF<Bit>,
-    n_uninferable: DFF<Bit>,
+    n_updiscon: DFF<Bit>,
+    n_exc_only: DFF<Bit>,
+    n_er_n: DFF<Bit>,
     n_branch: DFF<Bit>,
     n_taken: DFF<Bit>,
     n_iaddr: DFF<Bits<A>>,
@@ -194,7 +206,6 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     n_tval: DFF<Bits<A>>,
     n_context: DFF<Bits<1>>,
     n_ctype: DFF<Bits<1>>,
-    n_sijump: DFF<Bit>,
     itype_hi: Signal<Local, Bit>,
     itype_lo: Signal<Local, Bits<3>>,
     k_trap: Signal<Local, Bit>,
@@ -217,47 +228,43 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             k_plain_q,
             k_sync_q,
             k_rest_q,
-            k_prev_updiscon_q,
-            k_address_due_q,
+            k_trap_q,
+            k_trap_or_sync_q,
+            k_rest_address_q,
+            k_rest_updiscon_q,
+            k_rest_map_q,
+            k_rest_quiet_q,
+            k_rest_cci_q,
+            k_reports_q,
             k_next_ppccd_q,
             k_next_is_traced_q,
             k_next_format3_q,
             k_push_q,
-            k_cci_q,
-            p_valid,
-            p_qualified,
-            p_iretire,
-            p_trap,
             p_interrupt,
-            p_uninferable,
-            p_privilege,
             p_cause,
             p_tval,
-            p_context,
-            p_sijump,
             c_valid,
-            c_qualified,
+            c_traced,
             c_notify,
             c_iretire,
             c_trap,
             c_interrupt,
-            c_uninferable,
-            c_branch,
+            c_updiscon,
             c_taken,
             c_iaddr,
             c_privilege,
             c_cause,
             c_tval,
             c_context,
-            c_ctype,
-            c_sijump,
             n_valid,
-            n_qualified,
+            n_traced,
             n_notify,
             n_iretire,
             n_trap,
             n_interrupt,
-            n_uninferable,
+            n_updiscon,
+            n_exc_only,
+            n_er_n,
             n_branch,
             n_taken,
             n_iaddr,
@@ -266,13 +273,13 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             n_tval,
             n_context,
             n_ctype,
-            n_sijump,
             b_iretire,
             b_trap,
             b_interrupt,
             b_uninferable,
             b_branch,
             b_taken,
+            b_exc_only,
             b_iaddr,
             b_privilege,
             b_cause,
@@ -306,6 +313,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.b_uninferable.d.next = self.k_uninferable.val();
         self.b_branch.d.next = self.k_branch.val();
         self.b_taken.d.next = self.k_taken.val();
+        self.b_exc_only.d.next = self.k_trap.val() && !self.iretire.val();
         self.b_iaddr.d.next = self.iaddr.val();
         self.b_privilege.d.next = self.privilege.val();
         self.b_cause.d.next = self.cause.val();
@@ -315,43 +323,34 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.b_sijump.d.next = self.sijump.val();
         if self.shift.val() {
             // prev <= curr
-            self.p_valid.d.next = self.c_valid.q.val() && !self.clear.val();
-            self.p_qualified.d.next = self.c_qualified.q.val();
-            self.p_iretire.d.next = self.c_iretire.q.val();
-            self.p_trap.d.next = self.c_trap.q.val();
             self.p_interrupt.d.next = self.c_interrupt.q.val();
-            self.p_uninferable.d.next = self.c_uninferable.q.val();
-            self.p_privilege.d.next = self.c_privilege.q.val();
             self.p_cause.d.next = self.c_cause.q.val();
             self.p_tval.d.next = self.c_tval.q.val();
-            self.p_context.d.next = self.c_context.q.val();
-            self.p_sijump.d.next = self.c_sijump.q.val();
             // curr <= next
             self.c_valid.d.next = self.n_valid.q.val() && !self.clear.val();
-            self.c_qualified.d.next = self.n_qualified.q.val();
+            self.c_traced.d.next = self.n_traced.q.val() && !self.clear.val();
             self.c_notify.d.next = self.n_notify.q.val();
             self.c_iretire.d.next = self.n_iretire.q.val();
             self.c_trap.d.next = self.n_trap.q.val();
             self.c_interrupt.d.next = self.n_interrupt.q.val();
-            self.c_uninferable.d.next = self.n_uninferable.q.val();
-            self.c_branch.d.next = self.n_branch.q.val();
+            self.c_updiscon.d.next = self.n_updiscon.q.val();
             self.c_taken.d.next = self.n_taken.q.val();
             self.c_iaddr.d.next = self.n_iaddr.q.val();
             self.c_privilege.d.next = self.n_privilege.q.val();
             self.c_cause.d.next = self.n_cause.q.val();
             self.c_tval.d.next = self.n_tval.q.val();
             self.c_context.d.next = self.n_context.q.val();
-            self.c_ctype.d.next = self.n_ctype.q.val();
-            self.c_sijump.d.next = self.n_sijump.q.val();
             // next <= the block, or an empty record
             if self.fill.val() {
                 self.n_valid.d.next = self.fill_valid.val();
-                self.n_qualified.d.next = false;
+                self.n_traced.d.next = false;
                 self.n_notify.d.next = false;
                 self.n_iretire.d.next = false;
                 self.n_trap.d.next = false;
                 self.n_interrupt.d.next = false;
-                self.n_uninferable.d.next = false;
+                self.n_updiscon.d.next = false;
+                self.n_exc_only.d.next = false;
+                self.n_er_n.d.next = false;
                 self.n_branch.d.next = false;
                 self.n_taken.d.next = false;
                 self.n_iaddr.d.next = 0.into();
@@ -360,16 +359,20 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
                 self.n_tval.d.next = 0.into();
                 self.n_context.d.next = 0.into();
                 self.n_ctype.d.next = 0.into();
-                self.n_sijump.d.next = false;
             } else {
                 self.n_valid.d.next = true;
-                self.n_qualified.d.next = self.qualified.val();
+                self.n_traced.d.next = self.qualified.val();
                 self.n_notify.d.next = self.notify.val();
                 self.n_iretire.d.next = self.b_iretire.q.val();
                 self.n_trap.d.next = self.b_trap.q.val();
                 self.n_interrupt.d.next = self.b_interrupt.q.val();
-                self.n_uninferable.d.next = self.b_uninferable.q.val();
-                self.n_branch.d.next = self.b_branch.q.val();
+                self.n_updiscon.d.next = self.b_iretire.q.val()
+                    && self.b_uninferable.q.val()
+                    && !(self.sijump_option.val() && self.b_sijump.q.val());
+                self.n_exc_only.d.next = self.b_exc_only.q.val();
+                self.n_er_n.d.next =
+                    (self.b_iretire.q.val() && self.b_trap.q.val()) || self.notify.val();
+                self.n_branch.d.next = self.b_iretire.q.val() && self.b_branch.q.val();
                 self.n_taken.d.next = self.b_taken.q.val();
                 self.n_iaddr.d.next = self.b_iaddr.q.val();
                 self.n_privilege.d.next = self.b_privilege.q.val();
@@ -377,75 +380,98 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
                 self.n_tval.d.next = self.b_tval.q.val();
                 self.n_context.d.next = self.b_context.q.val();
                 self.n_ctype.d.next = self.b_ctype.q.val();
-                self.n_sijump.d.next = self.b_sijump.q.val();
             }
         } else if self.clear.val() {
-            self.p_valid.d.next = false;
             self.c_valid.d.next = false;
+            self.c_traced.d.next = false;
             self.n_valid.d.next = false;
+            self.n_traced.d.next = false;
         }
         // The chart key of the window as it is after a shift at the edge, registered: the
         // decision of the next cycle reads it from flip-flops. A decision follows every
         // shift (`decide_ahead` implies `shift`), and the keys are registered gated by
         // `decide_ahead`, so the key is formed from the shifted slots directly: `prev` from
         // `curr`, `curr` from `next`, `next` from the block register or the empty record.
-        self.chart_key.sijump_option.next = self.sijump_option.val();
-        self.chart_key.prev_traced.next =
-            self.c_valid.q.val() && !self.clear.val() && self.c_qualified.q.val();
-        self.chart_key.prev_iretire.next = self.c_iretire.q.val();
+        self.chart_key.clear.next = self.clear.val();
+        self.chart_key.prev_traced.next = self.c_traced.q.val();
         self.chart_key.prev_trap.next = self.c_trap.q.val();
-        self.chart_key.prev_uninferable.next = self.c_uninferable.q.val();
+        self.chart_key.prev_updiscon.next = self.c_updiscon.q.val();
         self.chart_key.prev_privilege.next = self.c_privilege.q.val();
         self.chart_key.prev_context.next = self.c_context.q.val();
-        self.chart_key.prev_sijump.next = self.c_sijump.q.val();
-        self.chart_key.curr_traced.next =
-            self.n_valid.q.val() && !self.clear.val() && self.n_qualified.q.val();
-        self.chart_key.curr_notify.next = self.n_notify.q.val();
-        self.chart_key.curr_iretire.next = self.n_iretire.q.val();
-        self.chart_key.curr_trap.next = self.n_trap.q.val();
-        self.chart_key.curr_uninferable.next = self.n_uninferable.q.val();
+        self.chart_key.curr_traced.next = self.n_traced.q.val();
+        self.chart_key.curr_exc_only.next = self.n_exc_only.q.val();
+        self.chart_key.curr_updiscon.next = self.n_updiscon.q.val();
+        self.chart_key.curr_er_n.next = self.n_er_n.q.val();
         self.chart_key.curr_branch.next = self.n_branch.q.val();
         self.chart_key.curr_privilege.next = self.n_privilege.q.val();
         self.chart_key.curr_context.next = self.n_context.q.val();
         self.chart_key.curr_ctype.next = self.n_ctype.q.val();
-        self.chart_key.curr_sijump.next = self.n_sijump.q.val();
         // (The chart reads the other `next` fields only when `next` is traced.)
         self.chart_key.next_traced.next = !self.fill.val() && self.qualified.val();
-        self.chart_key.next_iretire.next = self.b_iretire.q.val();
-        self.chart_key.next_trap.next = self.b_trap.q.val();
+        self.chart_key.next_exc_only.next = self.b_exc_only.q.val();
         self.chart_key.next_privilege.next = self.b_privilege.q.val();
         self.chart_key.next_context.next = self.b_context.q.val();
-        self.k_support_q.d.next = self.decide_ahead.val() && self.chart_key.support.val();
+        // Registered gated by `decide_ahead` (a synchronous reset of the key registers, not
+        // a gate in front of them).
+        self.k_support_q.d.next = false;
+        self.k_exc_after_exc_q.d.next = false;
+        self.k_exc_own_q.d.next = false;
+        self.k_after_exc_q.d.next = false;
+        self.k_plain_q.d.next = false;
+        self.k_sync_q.d.next = false;
+        self.k_rest_q.d.next = false;
+        self.k_trap_q.d.next = false;
+        self.k_trap_or_sync_q.d.next = false;
+        self.k_rest_address_q.d.next = false;
+        self.k_rest_updiscon_q.d.next = false;
+        self.k_rest_map_q.d.next = false;
+        self.k_rest_quiet_q.d.next = false;
+        self.k_rest_cci_q.d.next = false;
+        self.k_reports_q.d.next = false;
+        self.k_next_ppccd_q.d.next = false;
+        self.k_next_is_traced_q.d.next = false;
+        self.k_next_format3_q.d.next = false;
+        self.k_push_q.d.next = false;
+        if self.decide_ahead.val() {
+            self.k_support_q.d.next = self.chart_key.support.val();
+            self.k_exc_after_exc_q.d.next = self.chart_key.exc_after_exc.val();
+            self.k_exc_own_q.d.next = self.chart_key.exc_own.val();
+            self.k_after_exc_q.d.next = self.chart_key.after_exc.val();
+            self.k_plain_q.d.next = self.chart_key.plain.val();
+            self.k_sync_q.d.next = self.chart_key.sync.val();
+            self.k_rest_q.d.next = self.chart_key.rest.val();
+            self.k_trap_q.d.next = self.chart_key.trap.val();
+            self.k_trap_or_sync_q.d.next = self.chart_key.trap_or_sync.val();
+            self.k_rest_address_q.d.next = self.chart_key.rest_address.val();
+            self.k_rest_updiscon_q.d.next = self.chart_key.rest_updiscon.val();
+            self.k_rest_map_q.d.next = self.chart_key.rest_map.val();
+            self.k_rest_quiet_q.d.next = self.chart_key.rest_quiet.val();
+            self.k_rest_cci_q.d.next = self.chart_key.rest_cci.val();
+            self.k_reports_q.d.next = self.chart_key.reports.val();
+            self.k_next_ppccd_q.d.next = self.chart_key.next_ppccd.val();
+            self.k_next_is_traced_q.d.next = self.chart_key.next_is_traced.val();
+            self.k_next_format3_q.d.next = self.chart_key.next_format3.val();
+            self.k_push_q.d.next = self.chart_key.push.val();
+        }
         self.key_support.next = self.k_support_q.q.val();
-        self.k_exc_after_exc_q.d.next =
-            self.decide_ahead.val() && self.chart_key.exc_after_exc.val();
         self.key_exc_after_exc.next = self.k_exc_after_exc_q.q.val();
-        self.k_exc_own_q.d.next = self.decide_ahead.val() && self.chart_key.exc_own.val();
         self.key_exc_own.next = self.k_exc_own_q.q.val();
-        self.k_after_exc_q.d.next = self.decide_ahead.val() && self.chart_key.after_exc.val();
         self.key_after_exc.next = self.k_after_exc_q.q.val();
-        self.k_plain_q.d.next = self.decide_ahead.val() && self.chart_key.plain.val();
         self.key_plain.next = self.k_plain_q.q.val();
-        self.k_sync_q.d.next = self.decide_ahead.val() && self.chart_key.sync.val();
         self.key_sync.next = self.k_sync_q.q.val();
-        self.k_rest_q.d.next = self.decide_ahead.val() && self.chart_key.rest.val();
         self.key_rest.next = self.k_rest_q.q.val();
-        self.k_prev_updiscon_q.d.next =
-            self.decide_ahead.val() && self.chart_key.prev_updiscon.val();
-        self.key_prev_updiscon.next = self.k_prev_updiscon_q.q.val();
-        self.k_address_due_q.d.next = self.decide_ahead.val() && self.chart_key.address_due.val();
-        self.key_address_due.next = self.k_address_due_q.q.val();
-        self.k_next_ppccd_q.d.next = self.decide_ahead.val() && self.chart_key.next_ppccd.val();
+        self.key_trap.next = self.k_trap_q.q.val();
+        self.key_trap_or_sync.next = self.k_trap_or_sync_q.q.val();
+        self.key_rest_address.next = self.k_rest_address_q.q.val();
+        self.key_rest_updiscon.next = self.k_rest_updiscon_q.q.val();
+        self.key_rest_map.next = self.k_rest_map_q.q.val();
+        self.key_rest_quiet.next = self.k_rest_quiet_q.q.val();
+        self.key_rest_cci.next = self.k_rest_cci_q.q.val();
+        self.key_reports.next = self.k_reports_q.q.val();
         self.key_next_ppccd.next = self.k_next_ppccd_q.q.val();
-        self.k_next_is_traced_q.d.next =
-            self.decide_ahead.val() && self.chart_key.next_is_traced.val();
         self.key_next_is_traced.next = self.k_next_is_traced_q.q.val();
-        self.k_next_format3_q.d.next = self.decide_ahead.val() && self.chart_key.next_format3.val();
         self.key_next_format3.next = self.k_next_format3_q.q.val();
-        self.k_push_q.d.next = self.decide_ahead.val() && self.chart_key.push.val();
         self.key_push.next = self.k_push_q.q.val();
-        self.k_cci_q.d.next = self.decide_ahead.val() && self.chart_key.cci.val();
-        self.key_cci.next = self.k_cci_q.q.val();
 
         self.prev_interrupt.next = self.p_interrupt.q.val();
         self.prev_cause.next = self.p_cause.q.val();

@@ -5,7 +5,14 @@
 use rust_hdl::prelude::*;
 
 /// Address field computation and the last-address register.
-#[derive(LogicBlock, Default)]
+///
+/// The full address field is the current instruction's address (formats 3.0 / 3.1; the
+/// packet register holds it). The field of formats 1 / 2 (differential to the last
+/// reported address unless `full_address`) is formed from registers in the deciding
+/// cycle and held in this unit's own register, beside the packet register, so neither
+/// the subtraction nor a choice between it and the full address follows the decision:
+/// the packer takes each format's field from its own register.
+#[derive(LogicBlock)]
 pub struct AddressUnit<const A: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
@@ -15,34 +22,65 @@ pub struct AddressUnit<const A: usize> {
     pub iaddr: Signal<In, Bits<A>>,
     /// Run-time option `full_address` (`sec:full-address`).
     pub full_address: Signal<In, Bit>,
-    /// The packet is a format 1 / 2 (address reported differentially unless `full_address`);
-    /// else a format 3 (always the full address).
-    pub differential: Signal<In, Bit>,
     /// A packet reporting `iaddr` is produced: it becomes the last address.
     pub update: Signal<In, Bit>,
-    /// The `address` field value (low `A - 1` bits).
+    /// The full `address` field value of the current instruction (low `A - 1` bits).
     pub address: Signal<Out, Bits<A>>,
+    /// The formats 1 / 2 `address` field of the previous cycle's current instruction
+    /// (low `A - 1` bits; registered): differential unless `full_address`.
+    pub address_f12: Signal<Out, Bits<A>>,
+    /// Bit `A - 2` of `address_f12` (the field's top bit).
+    pub address_f12_msb: Signal<Out, Bit>,
     last: DFF<Bits<A>>,
+    field_f12: DFF<Bits<A>>,
     full: Signal<Local, Bits<A>>,
-    diff: Signal<Local, Bits<A>>,
+    field_msb: Constant<Bits<A>>,
+}
+
+impl<const A: usize> AddressUnit<A> {
+    /// The unit for `A`-bit addresses (`A` >= 2).
+    pub fn new() -> Self {
+        assert!(A >= 2, "address width {A}");
+        AddressUnit {
+            clock: Default::default(),
+            clear: Default::default(),
+            iaddr: Default::default(),
+            full_address: Default::default(),
+            update: Default::default(),
+            address: Default::default(),
+            address_f12: Default::default(),
+            address_f12_msb: Default::default(),
+            last: Default::default(),
+            field_f12: Default::default(),
+            full: Default::default(),
+            field_msb: Constant::new(bits::<A>(1) << (A as u64 - 2)),
+        }
+    }
+}
+
+impl<const A: usize> Default for AddressUnit<A> {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl<const A: usize> Logic for AddressUnit<A> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, last);
+        dff_setup!(self, clock, last, field_f12);
         self.full.next = self.iaddr.val() >> 1;
-        self.diff.next = (((self.iaddr.val() >> 1) - (self.last.q.val() >> 1)) << 1) >> 1;
-        if self.differential.val() && !self.full_address.val() {
-            self.address.next = self.diff.val();
-        } else {
-            self.address.next = self.full.val();
+        self.address.next = self.full.val();
+        self.field_f12.d.next = (((self.iaddr.val() >> 1) - (self.last.q.val() >> 1)) << 1) >> 1;
+        if self.full_address.val() {
+            self.field_f12.d.next = self.full.val();
+        }
+        self.address_f12.next = self.field_f12.q.val();
+        self.address_f12_msb.next = (self.field_f12.q.val() & self.field_msb.val()).any();
+        if self.update.val() {
+            self.last.d.next = self.iaddr.val();
         }
         if self.clear.val() {
             self.last.d.next = 0.into();
-        }
-        if self.update.val() {
-            self.last.d.next = self.iaddr.val();
         }
     }
 }
@@ -54,12 +92,12 @@ mod tests {
 
     #[test]
     fn address_unit_verilog_rv32_rv64() {
-        let mut uut = AddressUnit::<32>::default();
+        let mut uut = AddressUnit::<32>::new();
         uut.connect_all();
         let v = generate(&uut);
         yosys_check("address_rv32", &v).unwrap();
         lint("address_rv32", &v).unwrap();
-        let mut uut = AddressUnit::<64>::default();
+        let mut uut = AddressUnit::<64>::new();
         uut.connect_all();
         let v = generate(&uut);
         yosys_check("address_rv64", &v).unwrap();

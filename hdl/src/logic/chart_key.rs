@@ -5,12 +5,21 @@
 //! Combinational. The ingress port evaluates it on the window as it will be after the
 //! next edge and registers the result ([`crate::ingress::IngressPort`]'s `key_*`
 //! outputs), so the decision of the next cycle starts from flip-flops and only combines
-//! them with the state ([`super::decision::Decision`]). The model of the whole decision:
+//! them with the state ([`super::decision::Decision`]). Besides the chart's own branches
+//! the key gives the unions and splits of them that the decision would otherwise form
+//! after its state inputs (which packets report an address whatever the state says, which
+//! of the rest can only be a branch map, a context or nothing), so every decision output is
+//! a few logic levels from flip-flops. The model of the whole decision:
 //! `etrace_model::encoder::decision::decide`.
 
 use rust_hdl::prelude::*;
 
 /// The chart's window predicates and how far the window alone takes the chart.
+///
+/// Slots: `prev` is the current `curr` register, `curr` the current `next`, `next` the
+/// block entering the window (or the empty record). Per slot the ingress port keeps the
+/// predicates the chart needs (traced, exception-only, uninferable discontinuity, ...),
+/// formed when the record enters the window.
 ///
 /// With `curr` traced, the chart's first tests are window-only: `curr` exception-only
 /// (reported with a format 3.1, or not at all), `prev` an exception (a format 3.1 or a
@@ -18,33 +27,27 @@ use rust_hdl::prelude::*;
 /// What is left (`rest`) depends on the resync count, lost packets and the branch map.
 #[derive(LogicBlock, Default)]
 pub struct ChartKey {
-    /// Run-time option `sijump` (`sec:si-jump`).
-    pub sijump_option: Signal<In, Bit>,
-    /// `prev` holds a traced record.
+    /// `prev` and `curr` are emptied at this edge (trace enable).
+    pub clear: Signal<In, Bit>,
+    /// `prev` holds a traced record (before `clear`).
     pub prev_traced: Signal<In, Bit>,
-    /// `prev` `iretire`.
-    pub prev_iretire: Signal<In, Bit>,
     /// `prev` signals a trap.
     pub prev_trap: Signal<In, Bit>,
-    /// `prev` `itype` is an uninferable discontinuity.
-    pub prev_uninferable: Signal<In, Bit>,
+    /// `prev` is an uninferable discontinuity (`updiscon`, with the `sijump` option).
+    pub prev_updiscon: Signal<In, Bit>,
     /// `prev` `priv`.
     pub prev_privilege: Signal<In, Bits<2>>,
     /// `prev` `context`.
     pub prev_context: Signal<In, Bits<1>>,
-    /// `prev` `sijump`.
-    pub prev_sijump: Signal<In, Bit>,
-    /// `curr` holds a traced record.
+    /// `curr` holds a traced record (before `clear`).
     pub curr_traced: Signal<In, Bit>,
-    /// `curr` trace-notify.
-    pub curr_notify: Signal<In, Bit>,
-    /// `curr` `iretire`.
-    pub curr_iretire: Signal<In, Bit>,
-    /// `curr` signals a trap.
-    pub curr_trap: Signal<In, Bit>,
-    /// `curr` `itype` is an uninferable discontinuity.
-    pub curr_uninferable: Signal<In, Bit>,
-    /// `curr` `itype` is a branch.
+    /// `curr` is exception-only (a trap, no instruction retired).
+    pub curr_exc_only: Signal<In, Bit>,
+    /// `curr` is an uninferable discontinuity.
+    pub curr_updiscon: Signal<In, Bit>,
+    /// `curr` is `er_n`: a retired instruction with a trap, or trace-notify.
+    pub curr_er_n: Signal<In, Bit>,
+    /// `curr` is a retired branch.
     pub curr_branch: Signal<In, Bit>,
     /// `curr` `priv`.
     pub curr_privilege: Signal<In, Bits<2>>,
@@ -52,14 +55,10 @@ pub struct ChartKey {
     pub curr_context: Signal<In, Bits<1>>,
     /// `curr` `ctype`.
     pub curr_ctype: Signal<In, Bits<1>>,
-    /// `curr` `sijump`.
-    pub curr_sijump: Signal<In, Bit>,
     /// `next` holds a traced record.
     pub next_traced: Signal<In, Bit>,
-    /// `next` `iretire`.
-    pub next_iretire: Signal<In, Bit>,
-    /// `next` signals a trap.
-    pub next_trap: Signal<In, Bit>,
+    /// `next` is exception-only.
+    pub next_exc_only: Signal<In, Bit>,
     /// `next` `priv`.
     pub next_privilege: Signal<In, Bits<2>>,
     /// `next` `context`.
@@ -83,81 +82,100 @@ pub struct ChartKey {
     pub sync: Signal<Out, Bit>,
     /// `plain`, `prev` traced and no `ppccd`: the state decides.
     pub rest: Signal<Out, Bit>,
-    /// `prev` is an uninferable discontinuity (`updiscon`, with `sijump`).
-    pub prev_updiscon: Signal<Out, Bit>,
-    /// An address packet regardless of the branch map: `er_n`, `next` exception-only or
-    /// untraced.
-    pub address_due: Signal<Out, Bit>,
+    /// `exc_after_exc` or `exc_own`: a format 3.1 whatever the state says.
+    pub trap: Signal<Out, Bit>,
+    /// `exc_after_exc`, `exc_own`, `after_exc` or `sync`: a format 3.1 or 3.0 (a sync)
+    /// whatever the state says.
+    pub trap_or_sync: Signal<Out, Bit>,
+    /// `rest` with an address due whatever the branch map holds: `prev` an uninferable
+    /// discontinuity, `er_n`, `next` exception-only or untraced.
+    pub rest_address: Signal<Out, Bit>,
+    /// `rest` and `prev` an uninferable discontinuity (the packet reports its target).
+    pub rest_updiscon: Signal<Out, Bit>,
+    /// `rest` without `rest_address`: a branch map, a context, an address for the branch
+    /// map or the resync count, or nothing.
+    pub rest_map: Signal<Out, Bit>,
+    /// `rest_map` without `cci`.
+    pub rest_quiet: Signal<Out, Bit>,
+    /// `rest_map` with `cci` (an imprecise context change, format 3.2, `ctype` 1).
+    pub rest_cci: Signal<Out, Bit>,
+    /// `trap_or_sync` or `rest_address`: the packet reports `curr`'s address whatever the
+    /// state says.
+    pub reports: Signal<Out, Bit>,
     /// `next` `ppccd` (an address packet if branches are waiting).
     pub next_ppccd: Signal<Out, Bit>,
-    /// `next` traced (as `next_traced`, registered with the key).
+    /// `next` traced.
     pub next_is_traced: Signal<Out, Bit>,
     /// `next` traced and exception-only or `ppccd`: it will be reported by a format 3
     /// (with `resync_after_one`, the `updiscon` rule of `sec:updiscon`).
     pub next_format3: Signal<Out, Bit>,
     /// `curr` traced, a retired branch: its outcome enters the branch map.
     pub push: Signal<Out, Bit>,
-    /// `cci`: an imprecise context change (format 3.2, `ctype` 1).
-    pub cci: Signal<Out, Bit>,
+    pt: Signal<Local, Bit>,
+    ct: Signal<Local, Bit>,
     prev_exception: Signal<Local, Bit>,
-    curr_exc_only: Signal<Local, Bit>,
-    curr_updiscon: Signal<Local, Bit>,
-    curr_ppccd: Signal<Local, Bit>,
-    next_exc_only: Signal<Local, Bit>,
-    er_n: Signal<Local, Bit>,
+    pupd: Signal<Local, Bit>,
+    ppccd: Signal<Local, Bit>,
+    nexo: Signal<Local, Bit>,
+    nppccd: Signal<Local, Bit>,
+    cci: Signal<Local, Bit>,
+    address_due: Signal<Local, Bit>,
+    own: Signal<Local, Bit>,
 }
 
 impl Logic for ChartKey {
     #[hdl_gen]
     fn update(&mut self) {
         // Slot predicates (`exampleAlgorithm.adoc`, "Key to the chart").
-        self.prev_exception.next = self.prev_traced.val() && self.prev_trap.val();
-        self.prev_updiscon.next = self.prev_traced.val()
-            && self.prev_iretire.val()
-            && self.prev_uninferable.val()
-            && !(self.sijump_option.val() && self.prev_sijump.val());
-        self.curr_exc_only.next = self.curr_trap.val() && !self.curr_iretire.val();
-        self.curr_updiscon.next = self.curr_iretire.val()
-            && self.curr_uninferable.val()
-            && !(self.sijump_option.val() && self.curr_sijump.val());
+        self.pt.next = self.prev_traced.val() && !self.clear.val();
+        self.ct.next = self.curr_traced.val() && !self.clear.val();
+        self.prev_exception.next = self.pt.val() && self.prev_trap.val();
+        self.pupd.next = self.pt.val() && self.prev_updiscon.val();
         // ppccd: privilege change, or context change with a discontinuity (ctype < 2).
-        self.curr_ppccd.next = self.prev_traced.val()
+        self.ppccd.next = self.pt.val()
             && ((self.curr_privilege.val() != self.prev_privilege.val())
                 || ((self.curr_context.val() != self.prev_context.val())
                     && self.prev_updiscon.val()));
-        self.next_exc_only.next =
-            self.next_traced.val() && self.next_trap.val() && !self.next_iretire.val();
-        self.next_ppccd.next = self.next_traced.val()
+        self.nexo.next = self.next_traced.val() && self.next_exc_only.val();
+        self.nppccd.next = self.next_traced.val()
             && ((self.next_privilege.val() != self.curr_privilege.val())
                 || ((self.next_context.val() != self.curr_context.val())
                     && self.curr_updiscon.val()));
-        self.er_n.next =
-            (self.curr_iretire.val() && self.curr_trap.val()) || self.curr_notify.val();
-        self.cci.next = self.curr_traced.val()
-            && (self.curr_context.val() != self.prev_context.val())
-            && self.curr_ctype.val().any();
+        self.cci.next =
+            (self.curr_context.val() != self.prev_context.val()) && self.curr_ctype.val().any();
+        self.address_due.next = self.curr_er_n.val() || self.nexo.val() || !self.next_traced.val();
+        self.own.next = !self.pt.val() || self.pupd.val() || !self.next_traced.val();
 
         // The window's part of the chart.
-        self.support.next = !self.curr_traced.val() && self.prev_traced.val();
+        self.support.next = !self.ct.val() && self.pt.val();
         self.exc_after_exc.next =
-            self.curr_traced.val() && self.curr_exc_only.val() && self.prev_exception.val();
-        self.exc_own.next = self.curr_traced.val()
+            self.ct.val() && self.curr_exc_only.val() && self.prev_exception.val();
+        self.exc_own.next = self.ct.val()
             && self.curr_exc_only.val()
             && !self.prev_exception.val()
-            && (!self.prev_traced.val() || self.prev_updiscon.val() || !self.next_traced.val());
+            && self.own.val();
+        self.trap.next = self.ct.val()
+            && self.curr_exc_only.val()
+            && (self.prev_exception.val() || self.own.val());
         self.after_exc.next =
-            self.curr_traced.val() && !self.curr_exc_only.val() && self.prev_exception.val();
-        self.plain.next =
-            self.curr_traced.val() && !self.curr_exc_only.val() && !self.prev_exception.val();
-        self.sync.next = self.plain.val() && (!self.prev_traced.val() || self.curr_ppccd.val());
-        self.rest.next = self.plain.val() && self.prev_traced.val() && !self.curr_ppccd.val();
-        self.address_due.next =
-            self.er_n.val() || self.next_exc_only.val() || !self.next_traced.val();
-        self.next_format3.next =
-            self.next_traced.val() && (self.next_exc_only.val() || self.next_ppccd.val());
+            self.ct.val() && !self.curr_exc_only.val() && self.prev_exception.val();
+        self.plain.next = self.ct.val() && !self.curr_exc_only.val() && !self.prev_exception.val();
+        self.sync.next = self.plain.val() && (!self.pt.val() || self.ppccd.val());
+        self.rest.next = self.plain.val() && self.pt.val() && !self.ppccd.val();
+        self.trap_or_sync.next = self.ct.val()
+            && ((self.curr_exc_only.val() && (self.prev_exception.val() || self.own.val()))
+                || (!self.curr_exc_only.val()
+                    && (self.prev_exception.val() || !self.pt.val() || self.ppccd.val())));
+        self.rest_address.next = self.rest.val() && (self.pupd.val() || self.address_due.val());
+        self.rest_updiscon.next = self.rest.val() && self.pupd.val();
+        self.rest_map.next = self.rest.val() && !self.pupd.val() && !self.address_due.val();
+        self.rest_quiet.next = self.rest_map.val() && !self.cci.val();
+        self.rest_cci.next = self.rest_map.val() && self.cci.val();
+        self.reports.next = self.trap_or_sync.val() || self.rest_address.val();
+        self.next_ppccd.next = self.nppccd.val();
         self.next_is_traced.next = self.next_traced.val();
-        self.push.next =
-            self.curr_traced.val() && self.curr_iretire.val() && self.curr_branch.val();
+        self.next_format3.next = self.nexo.val() || self.nppccd.val();
+        self.push.next = self.ct.val() && self.curr_branch.val();
     }
 }
 

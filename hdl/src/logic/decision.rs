@@ -4,19 +4,27 @@
 //! `Encoder::clock`.
 //!
 //! Combinational, on the registered window part of the chart ([`super::chart_key`]) and
-//! the encoder's state: so the decision starts from flip-flops and is a few logic levels
-//! deep. The keys are high only in a deciding cycle (the ingress port registers them
-//! gated), so no action is taken in other cycles. Configuration of the hardware: no
-//! branch prediction, no implicit return, `ctype_width_p` = 1 (so only `ctype` 1,
-//! imprecise context, is reported: by a format 3.2).
+//! the encoder's state flags. The keys are high only in a deciding cycle (the ingress port
+//! registers them gated), so no action is taken in other cycles. Configuration of the
+//! hardware: no branch prediction, no implicit return, `ctype_width_p` = 1 (so only `ctype`
+//! 1, imprecise context, is reported: by a format 3.2).
+//!
+//! The decision feeds the encoder's state back to the next decision (branch map, resync
+//! count, lost flag: `hdl/DESIGN.md` item 2), so its outputs are formed as few logic levels
+//! from the flip-flops as the chart allows: first the conditions of one or two inputs of
+//! state (branches waiting, map full, the lost flag with a drained queue), then the
+//! chart's outcomes from them and the keys (each an AND of a key with some of them), and
+//! the payload layout of the packet one-hot ([`crate::packer::layout`]).
 
-use crate::packet_kind::PacketKind;
+use crate::packer::layout::{LAYOUTS, MAP_LENGTHS};
 use rust_hdl::prelude::*;
 
-/// Which packets the chart produces for the current instruction (0, 1 or 2) and how their
-/// fields and the encoder state follow from the window and the state.
+/// Which packets the chart produces for the current instruction and how the encoder state
+/// and the packet fields follow from the window and the state.
 #[derive(LogicBlock, Default)]
 pub struct Decision {
+    /// The cycle that enables trace (the enable support packet; never a deciding cycle).
+    pub enable: Signal<In, Bit>,
     /// The decision is one of the two after trace disable (`Encoder::finish`).
     pub finishing: Signal<In, Bit>,
     /// `curr` holds a record (traced or not).
@@ -29,193 +37,276 @@ pub struct Decision {
     pub key_exc_own: Signal<In, Bit>,
     /// Chart key: `prev` an exception, `curr` not exception-only.
     pub key_after_exc: Signal<In, Bit>,
+    /// Chart key: `curr` traced, not exception-only, `prev` not an exception.
+    pub key_plain: Signal<In, Bit>,
     /// Chart key: a sync for a privilege / context change or an untraced `prev`.
     pub key_sync: Signal<In, Bit>,
     /// Chart key: the rest of the chart, decided by the state.
     pub key_rest: Signal<In, Bit>,
-    /// Chart key: `prev` is an uninferable discontinuity.
-    pub key_prev_updiscon: Signal<In, Bit>,
-    /// Chart key: an address packet is due whatever the branch map holds.
-    pub key_address_due: Signal<In, Bit>,
+    /// Chart key: a format 3.1 whatever the state says.
+    pub key_trap: Signal<In, Bit>,
+    /// Chart key: a format 3.1 or 3.0 whatever the state says.
+    pub key_trap_or_sync: Signal<In, Bit>,
+    /// Chart key: `rest` with an address due whatever the branch map holds.
+    pub key_rest_address: Signal<In, Bit>,
+    /// Chart key: `rest` and `prev` an uninferable discontinuity.
+    pub key_rest_updiscon: Signal<In, Bit>,
+    /// Chart key: `rest` without an address due by the window.
+    pub key_rest_map: Signal<In, Bit>,
+    /// Chart key: `rest_map` without `cci`.
+    pub key_rest_quiet: Signal<In, Bit>,
+    /// Chart key: `rest_map` with `cci`.
+    pub key_rest_cci: Signal<In, Bit>,
+    /// Chart key: the packet reports `curr`'s address whatever the state says.
+    pub key_reports: Signal<In, Bit>,
     /// Chart key: `next` `ppccd`.
     pub key_next_ppccd: Signal<In, Bit>,
     /// Chart key: `next` traced.
     pub key_next_traced: Signal<In, Bit>,
     /// Chart key: `next` will be reported by a format 3.
     pub key_next_format3: Signal<In, Bit>,
-    /// Chart key: `cci`.
-    pub key_cci: Signal<In, Bit>,
-    /// Branches are waiting, the current instruction's included.
-    pub have_branches: Signal<In, Bit>,
-    /// The branch map is full.
-    pub branch_map_full: Signal<In, Bit>,
+    /// Chart key: the current instruction's branch enters the branch map.
+    pub key_push: Signal<In, Bit>,
+    /// Branches are held in the branch map (the current instruction's not counted).
+    pub held_any: Signal<In, Bit>,
+    /// The branch map holds 30 branches.
+    pub held_is_30: Signal<In, Bit>,
+    /// The branch map holds 31 branches (full).
+    pub held_is_31: Signal<In, Bit>,
+    /// The format 1 `branch_map` length of the branches with the current instruction's,
+    /// one-hot (`packer::layout::map_length_bit`).
+    pub map_length: Signal<In, Bits<MAP_LENGTHS>>,
     /// The trap of `prev` was reported already with `thaddr` = 0.
     pub prev_trap_reported: Signal<In, Bit>,
     /// Resync count at its maximum.
     pub resync_at_max: Signal<In, Bit>,
     /// Resync count above its maximum.
     pub resync_exceeded: Signal<In, Bit>,
-    /// One more packet would exceed the resync maximum.
-    pub resync_after_one: Signal<In, Bit>,
-    /// Recovery after lost packets: report `curr` with a sync (`hdl/DESIGN.md` item 4).
-    pub recover: Signal<In, Bit>,
+    /// The lost flag (`hdl/DESIGN.md` item 4).
+    pub lost: Signal<In, Bit>,
+    /// Nothing is queued or on its way to the queue (2 free entries while lost).
+    pub queue_drained: Signal<In, Bit>,
     /// The last address packet reported an uninferable discontinuity's target.
     pub last_updiscon_target: Signal<In, Bit>,
-    /// Packets produced (0-2).
-    pub produced: Signal<Out, Bits<2>>,
-    /// First packet.
-    pub kind0: Signal<Out, PacketKind>,
-    /// Second packet (only format 3.2 after a format 1 without address).
-    pub kind1: Signal<Out, PacketKind>,
+    /// Run-time option `implicit_exception` (`sec:implicit-exception`).
+    pub implicit_exception: Signal<In, Bit>,
+    /// `prev` signals an interrupt.
+    pub prev_interrupt: Signal<In, Bit>,
+    /// `curr` signals an interrupt.
+    pub curr_interrupt: Signal<In, Bit>,
+    /// The chart produces no packet (no decision in this cycle, or one without a packet).
+    pub none: Signal<Out, Bit>,
+    /// The chart produces two packets: a format 1 without address and a format 3.2.
+    pub two: Signal<Out, Bit>,
+    /// The resync count restarts: a format 3.0 / 3.1 is sent (a sync, a trap, the recovery
+    /// sync), or trace is enabled.
+    pub restart: Signal<Out, Bit>,
+    /// Recovery after lost packets: the trace-lost support packet and a sync reporting
+    /// `curr` are pushed (`hdl/DESIGN.md` item 4).
+    pub recover: Signal<Out, Bit>,
+    /// The packet (or trace enable) empties the branch map.
+    pub empties_map: Signal<Out, Bit>,
+    /// The packet reports `curr`'s address: it becomes the last address.
+    pub reports_address: Signal<Out, Bit>,
+    /// The first packet's payload layout, one-hot (`packer::layout::bit`).
+    pub layout: Signal<Out, Bits<LAYOUTS>>,
     /// Format 3.1 `thaddr`.
     pub thaddr: Signal<Out, Bit>,
     /// The trap reported is the one of `prev` (else `curr`).
     pub trap_in_prev: Signal<Out, Bit>,
-    /// The trap of `curr` is reported now with `thaddr` = 0.
-    pub curr_trap_reported: Signal<Out, Bit>,
-    /// The packet reports `curr`'s address: it becomes the last address.
-    pub reports_address: Signal<Out, Bit>,
-    /// The packet is a format 1 / 2 with an address (differential when allowed).
-    pub differential: Signal<Out, Bit>,
-    /// The first packet is a format 1 without address (a full branch map): `branches` 0.
-    pub full_map: Signal<Out, Bit>,
-    /// The packet empties the branch map (every packet but the support and context ones).
-    pub empties_map: Signal<Out, Bit>,
-    /// The packet is a format 3.0 / 3.1: the resync count restarts.
-    pub sync_sent: Signal<Out, Bit>,
+    /// Format 3.1 `interrupt` (not named `interrupt`, which Verilator's lint reserves).
+    pub is_interrupt: Signal<Out, Bit>,
+    /// The trap-reported flag after a decision in this cycle.
+    pub next_trap_reported: Signal<Out, Bit>,
+    /// The flag "the last address packet reported an uninferable discontinuity's target"
+    /// after this cycle (cleared by trace enable).
+    pub next_updiscon_target: Signal<Out, Bit>,
     /// `updiscon` field (`sec:updiscon`).
     pub updiscon: Signal<Out, Bit>,
     /// Support packet `ienable`.
     pub ienable: Signal<Out, Bit>,
     /// Support packet `qual_status`.
     pub qual_status: Signal<Out, Bits<2>>,
-    /// Write `last_updiscon_target` with `updiscon_target`.
-    pub target_write: Signal<Out, Bit>,
-    /// The address packet reports the target of `prev`'s uninferable discontinuity.
-    pub updiscon_target: Signal<Out, Bit>,
-    support_action: Signal<Local, Bit>,
+    // One or two inputs of state.
+    held: Signal<Local, Bit>,
+    due: Signal<Local, Bit>,
+    full: Signal<Local, Bit>,
+    drained_lost: Signal<Local, Bit>,
+    open: Signal<Local, Bit>,
+    idle: Signal<Local, Bit>,
+    rest_open: Signal<Local, Bit>,
+    quiet_open: Signal<Local, Bit>,
+    cci_open: Signal<Local, Bit>,
+    map_open: Signal<Local, Bit>,
+    updiscon_open: Signal<Local, Bit>,
+    state_sync: Signal<Local, Bit>,
+    rest_closed: Signal<Local, Bit>,
+    // The chart's outcomes.
     trap_action: Signal<Local, Bit>,
     sync_action: Signal<Local, Bit>,
-    rest_open: Signal<Local, Bit>,
-    address_cause: Signal<Local, Bit>,
     address_action: Signal<Local, Bit>,
     map_action: Signal<Local, Bit>,
     context_action: Signal<Local, Bit>,
+    silent: Signal<Local, Bit>,
+    with_address: Signal<Local, Bit>,
+    // The layout bits (each a vector with at most that bit set).
+    l_support: Signal<Local, Bits<LAYOUTS>>,
+    l_sync: Signal<Local, Bits<LAYOUTS>>,
+    l_trap: Signal<Local, Bits<LAYOUTS>>,
+    l_trap_address: Signal<Local, Bits<LAYOUTS>>,
+    l_trap_address_tval: Signal<Local, Bits<LAYOUTS>>,
+    l_trap_tval: Signal<Local, Bits<LAYOUTS>>,
+    l_context: Signal<Local, Bits<LAYOUTS>>,
+    l_address: Signal<Local, Bits<LAYOUTS>>,
+    l_branch: Signal<Local, Bits<LAYOUTS>>,
+    l_branch_map: Signal<Local, Bits<LAYOUTS>>,
+    x_map_length: crate::packer::ZeroExtend<MAP_LENGTHS, LAYOUTS>,
 }
 
 impl Logic for Decision {
     #[hdl_gen]
     fn update(&mut self) {
-        // The chart (`fig:algo`): each action in terms of the key and the state.
-        self.support_action.next = self.key_support.val();
-        self.trap_action.next = self.key_exc_after_exc.val()
-            || self.key_exc_own.val()
-            || (self.key_after_exc.val() && !self.prev_trap_reported.val());
-        self.sync_action.next = (self.key_after_exc.val() && self.prev_trap_reported.val())
-            || self.key_sync.val()
-            || (self.key_rest.val() && self.resync_exceeded.val());
-        self.rest_open.next = self.key_rest.val() && !self.resync_exceeded.val();
-        self.address_cause.next = self.key_prev_updiscon.val()
-            || self.key_address_due.val()
-            || (self.have_branches.val()
-                && (self.resync_at_max.val() || self.key_next_ppccd.val()));
-        self.address_action.next = self.rest_open.val() && self.address_cause.val();
-        self.map_action.next =
-            self.rest_open.val() && !self.address_cause.val() && self.branch_map_full.val();
-        self.context_action.next = self.rest_open.val()
-            && !self.address_cause.val()
-            && !self.branch_map_full.val()
-            && self.key_cci.val();
+        // State conditions, one LUT each: branches waiting (with this one) and an address
+        // due for them (resync count at its maximum, or `next` ppccd); the map full after
+        // this branch; the lost flag with a drained queue (recovery is possible).
+        self.held.next = self.held_any.val() || self.key_push.val();
+        self.due.next = (self.held_any.val() || self.key_push.val())
+            && (self.resync_at_max.val() || self.key_next_ppccd.val());
+        self.full.next = self.held_is_31.val() || (self.held_is_30.val() && self.key_push.val());
+        self.drained_lost.next = self.lost.val() && self.queue_drained.val();
+        self.open.next = !self.resync_exceeded.val() && !self.drained_lost.val();
+        self.idle.next = !self.key_support.val()
+            && !self.key_trap_or_sync.val()
+            && !self.key_rest.val()
+            && !self.enable.val();
+        self.rest_open.next = self.key_rest.val() && self.open.val();
+        self.quiet_open.next = self.key_rest_quiet.val() && self.open.val();
+        self.cci_open.next = self.key_rest_cci.val() && self.open.val();
+        self.map_open.next = self.key_rest_map.val() && self.open.val();
+        self.updiscon_open.next = self.key_rest_updiscon.val() && self.open.val();
+        self.state_sync.next =
+            (self.key_after_exc.val() && self.prev_trap_reported.val()) || self.key_sync.val();
+        self.rest_closed.next =
+            self.key_rest.val() && (self.resync_exceeded.val() || self.drained_lost.val());
+        // Recovery (`hdl/DESIGN.md` item 4): lost, 2 free entries (nothing is pushed in a
+        // cycle that leaves the lost flag set, so while it is set the packet register is
+        // empty and 2 free entries is a drained queue), a decision for a traced instruction
+        // that is not exception-only and does not report the trap of the previous one. It
+        // reports `curr` with a sync whatever the chart says.
+        self.recover.next = self.drained_lost.val() && self.key_plain.val();
 
-        // Packets and their kinds.
-        self.produced.next = 0.into();
-        if self.support_action.val()
-            || self.trap_action.val()
-            || self.sync_action.val()
-            || self.address_action.val()
-            || self.map_action.val()
-            || self.context_action.val()
-        {
-            self.produced.next = 1.into();
-        }
-        if self.map_action.val() && self.key_cci.val() {
-            self.produced.next = 2.into();
-        }
-        self.kind0.next = PacketKind::Support;
-        if self.trap_action.val() {
-            self.kind0.next = PacketKind::Trap;
-        }
-        if self.sync_action.val() {
-            self.kind0.next = PacketKind::Sync;
-        }
-        if self.address_action.val() {
-            if self.have_branches.val() {
-                self.kind0.next = PacketKind::BranchAddress;
-            } else {
-                self.kind0.next = PacketKind::Address;
-            }
-        }
-        if self.map_action.val() {
-            self.kind0.next = PacketKind::BranchMap;
-        }
-        if self.context_action.val() {
-            self.kind0.next = PacketKind::Context;
-        }
-        self.kind1.next = PacketKind::Context;
-        self.full_map.next = self.map_action.val();
-        self.differential.next = self.address_action.val();
-        self.sync_sent.next = self.trap_action.val() || self.sync_action.val();
-        self.empties_map.next = self.trap_action.val()
-            || self.sync_action.val()
-            || self.address_action.val()
-            || self.map_action.val();
+        // The chart (`fig:algo`): each outcome from the keys and the conditions above.
+        self.trap_action.next =
+            self.key_trap.val() || (self.key_after_exc.val() && !self.prev_trap_reported.val());
+        self.sync_action.next =
+            (self.state_sync.val() || self.rest_closed.val()) && !self.recover.val();
+        self.address_action.next =
+            self.rest_open.val() && (self.key_rest_address.val() || self.due.val());
+        self.map_action.next = self.map_open.val() && !self.due.val() && self.full.val();
+        self.context_action.next = self.cci_open.val() && !self.due.val() && !self.full.val();
+        self.silent.next = self.quiet_open.val() && !self.due.val() && !self.full.val();
+        self.none.next = self.idle.val() || self.silent.val();
+        self.two.next = self.cci_open.val() && !self.due.val() && self.full.val();
+        self.restart.next =
+            self.enable.val() || self.key_trap_or_sync.val() || self.rest_closed.val();
+        self.empties_map.next = self.enable.val()
+            || self.key_trap_or_sync.val()
+            || (self.key_rest.val()
+                && !(self.map_open.val() && !self.due.val() && !self.full.val()));
+        self.reports_address.next = self.key_reports.val()
+            || self.rest_closed.val()
+            || (self.key_rest.val() && self.due.val());
 
         // Fields and state flags.
         self.thaddr.next = self.key_after_exc.val() && !self.prev_trap_reported.val();
         self.trap_in_prev.next = (self.key_exc_after_exc.val() || self.key_after_exc.val())
             && !self.prev_trap_reported.val();
-        self.curr_trap_reported.next = (self.key_exc_after_exc.val()
+        self.is_interrupt.next = self.curr_interrupt.val();
+        if self.trap_in_prev.val() {
+            self.is_interrupt.next = self.prev_interrupt.val();
+        }
+        self.next_trap_reported.next = (self.key_exc_after_exc.val()
             && self.prev_trap_reported.val())
             || self.key_exc_own.val();
-        self.reports_address.next =
-            self.trap_action.val() || self.sync_action.val() || self.address_action.val();
-        self.updiscon_target.next = self.rest_open.val() && self.key_prev_updiscon.val();
-        self.updiscon.next = self.updiscon_target.val()
+        // Every packet of the chart but the support packets rewrites the flag: with 1 for
+        // an address packet reporting the target of `prev`'s discontinuity.
+        self.next_updiscon_target.next = (!self.enable.val()
+            && !self.key_rest.val()
+            && !self.key_trap_or_sync.val()
+            && self.last_updiscon_target.val())
+            || self.updiscon_open.val()
+            || (self.silent.val() && self.last_updiscon_target.val());
+        self.updiscon.next = self.updiscon_open.val()
             && (self.key_next_format3.val()
-                || (self.key_next_traced.val() && self.resync_after_one.val()));
-        self.ienable.next = true;
+                || (self.key_next_traced.val() && self.resync_at_max.val()));
+        self.ienable.next =
+            !(self.key_support.val() && self.finishing.val() && !self.curr_valid.val());
         self.qual_status.next = 0.into();
-        if self.support_action.val() {
-            self.ienable.next = !self.finishing.val() || self.curr_valid.val();
+        if self.key_support.val() {
             if self.last_updiscon_target.val() {
                 self.qual_status.next = 3.into();
             } else {
                 self.qual_status.next = 1.into();
             }
         }
-        // Every packet of the chart (not the support packets) rewrites the flag.
-        self.target_write.next = self.trap_action.val()
-            || self.sync_action.val()
-            || self.address_action.val()
-            || self.map_action.val()
-            || self.context_action.val();
-
-        // Recovery (`hdl/DESIGN.md` item 4) reports `curr` with a sync whatever the state
-        // says: the chart above is formed without it and `recover` (late: it comes from the
-        // queue's free entries) selects last. `produced` stays the chart's: on recovery
-        // the loss control pushes 2 packets whatever it says, and the resync counter
-        // restarts (`sync_sent`) whatever it counts.
         if self.recover.val() {
-            self.kind0.next = PacketKind::Sync;
-            self.full_map.next = false;
-            self.sync_sent.next = true;
-            self.reports_address.next = true;
-            self.differential.next = false;
-            self.empties_map.next = true;
-            self.updiscon.next = false;
-            self.updiscon_target.next = false;
-            self.target_write.next = true;
+            self.qual_status.next = 2.into();
         }
+
+        // The layout (`packer::layout::bit`): on recovery the trace-lost support packet
+        // goes first, the recovery sync second.
+        self.with_address.next = !(self.thaddr.val() && self.implicit_exception.val());
+        self.l_support.next = 0.into();
+        if self.key_support.val() || self.enable.val() || self.recover.val() {
+            self.l_support.next = 1.into();
+        }
+        self.l_sync.next = 0.into();
+        if self.sync_action.val() {
+            self.l_sync.next = 2.into();
+        }
+        self.l_trap.next = 0.into();
+        if self.trap_action.val() && !self.with_address.val() && self.is_interrupt.val() {
+            self.l_trap.next = 4.into();
+        }
+        self.l_trap_address.next = 0.into();
+        if self.trap_action.val() && self.with_address.val() && self.is_interrupt.val() {
+            self.l_trap_address.next = 8.into();
+        }
+        self.l_trap_address_tval.next = 0.into();
+        if self.trap_action.val() && self.with_address.val() && !self.is_interrupt.val() {
+            self.l_trap_address_tval.next = 16.into();
+        }
+        self.l_trap_tval.next = 0.into();
+        if self.trap_action.val() && !self.with_address.val() && !self.is_interrupt.val() {
+            self.l_trap_tval.next = 32.into();
+        }
+        self.l_context.next = 0.into();
+        if self.context_action.val() {
+            self.l_context.next = 64.into();
+        }
+        self.l_address.next = 0.into();
+        if self.address_action.val() && !self.held.val() {
+            self.l_address.next = 128.into();
+        }
+        self.x_map_length.narrow.next = self.map_length.val();
+        self.l_branch.next = 0.into();
+        if self.address_action.val() && self.held.val() {
+            self.l_branch.next = self.x_map_length.wide.val() << 8;
+        }
+        self.l_branch_map.next = 0.into();
+        if self.map_action.val() || self.two.val() {
+            self.l_branch_map.next = 8192.into();
+        }
+        self.layout.next = self.l_support.val()
+            | self.l_sync.val()
+            | self.l_trap.val()
+            | self.l_trap_address.val()
+            | self.l_trap_address_tval.val()
+            | self.l_trap_tval.val()
+            | self.l_context.val()
+            | self.l_address.val()
+            | self.l_branch.val()
+            | self.l_branch_map.val();
     }
 }
 

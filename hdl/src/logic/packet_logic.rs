@@ -2,8 +2,9 @@
 //! the ingress port and window, qualification, trace enable / disable, the chart's decision
 //! (`exampleAlgorithm.adoc`, figure `fig:algo`), branch map, resync counter, address
 //! computation and the push / drop / recovery of the produced packets. Its outputs are the
-//! packet field bundle `pkt0_*`, `pkt1_*` and `count` for the payload packer, as logical
-//! field values (`payload.adoc`). The model: `etrace_model::encoder::Encoder`.
+//! packet field bundle `pkt0_*`, `pkt1_*` and `count` for the payload packer: the payload
+//! layout one-hot and the field values as the packet carries them (`payload.adoc`). The
+//! model: `etrace_model::encoder::Encoder`.
 
 use super::address::AddressUnit;
 use super::branch_map::BranchMap;
@@ -12,8 +13,7 @@ use super::decision::Decision;
 use super::loss::LossControl;
 use super::resync::{ResyncCounter, RESYNC_MAX_BITS};
 use crate::ingress::IngressPort;
-use crate::packer::{MapLength, TrapVariant, MAP_LENGTHS, TRAP_VARIANTS};
-use crate::packet_kind::PacketKind;
+use crate::packer::{MapLength, LAYOUTS};
 use rust_hdl::prelude::*;
 
 /// The packet logic of one encoder: `A` = `iaddress_width_p`, `E` = `ecause_width_p`,
@@ -70,8 +70,9 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     /// Run-time option `sijump` (`sec:si-jump`).
     pub sijump_option: Signal<In, Bit>,
     /// Run-time option: te_inst packets between forced syncs (`sec:resync`), 0 = off;
-    /// latched at trace enable.
-    pub resync_max: Signal<In, Bits<RESYNC_MAX_BITS>>,
+    /// latched at trace enable. One cycle ahead of the other options: the resync counter
+    /// registers it.
+    pub resync_max_ahead: Signal<In, Bits<RESYNC_MAX_BITS>>,
     /// Free entries of the packet queue at the start of the cycle (0-2): 2 minus the
     /// packets queued and those in this block's packet register.
     pub queue_free: Signal<In, Bits<2>>,
@@ -82,8 +83,8 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     pub count: Signal<Out, Bits<2>>,
     /// Packets were dropped and the trace-lost recovery has not happened yet.
     pub lost: Signal<Out, Bit>,
-    /// Packet 0: which te_inst.
-    pub pkt0_kind: Signal<Out, PacketKind>,
+    /// Packet 0: its payload layout, one-hot (`packer::layout::bit`).
+    pub pkt0_layout: Signal<Out, Bits<LAYOUTS>>,
     /// Packet 0: format 3.0 / 3.1 `branch`.
     pub pkt0_branch: Signal<Out, Bit>,
     /// Packet 0: `privilege`.
@@ -94,23 +95,19 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     pub pkt0_interrupt: Signal<Out, Bit>,
     /// Packet 0: format 3.1 `thaddr`.
     pub pkt0_thaddr: Signal<Out, Bit>,
-    /// Packet 0: format 3.1 variant, one-hot (`packer::layout::TrapVariant`): whether the
-    /// `address` field (not with `thaddr` under implicit exception,
-    /// `sec:implicit-exception`) and `tval` (not for an interrupt) are sent.
-    pub pkt0_trap_variant: Signal<Out, Bits<TRAP_VARIANTS>>,
-    /// Packet 0: format 1 with address `branch_map` length, one-hot
-    /// (`packer::layout::MapLength` of `branches`).
-    pub pkt0_map_length: Signal<Out, Bits<MAP_LENGTHS>>,
-    /// Packet 0: `address` (low `A - 1` bits; full or differential).
+    /// Packet 0: formats 3.0 / 3.1 `address` (low `A - 1` bits; full).
     pub pkt0_address: Signal<Out, Bits<A>>,
-    /// Packet 0: format 3.1 `tval`.
+    /// Packet 0: formats 1 / 2 `address` (low `A - 1` bits; differential unless
+    /// `full_address`).
+    pub pkt0_address_f12: Signal<Out, Bits<A>>,
+    /// Packet 0: format 3.1 `tval` (0 for an interrupt).
     pub pkt0_tval: Signal<Out, Bits<A>>,
-    /// Packet 0: `notify` (logical value).
-    pub pkt0_notify: Signal<Out, Bit>,
-    /// Packet 0: `updiscon` (logical value).
-    pub pkt0_updiscon: Signal<Out, Bit>,
-    /// Packet 0: `irreport` (logical value; always 0 without implicit return).
-    pub pkt0_irreport: Signal<Out, Bit>,
+    /// Packet 0: formats 1 / 2 `notify` as sent: the meaning XOR the address field's top
+    /// bit (`sec:format2`).
+    pub pkt0_notify_bit: Signal<Out, Bit>,
+    /// Packet 0: formats 1 / 2 `updiscon` as sent: the meaning XOR the sent `notify`. It
+    /// is also the sent `irreport` (always 0 in meaning: no implicit return) and the sign.
+    pub pkt0_updiscon_bit: Signal<Out, Bit>,
     /// Packet 0: format 1 `branches`.
     pub pkt0_branches: Signal<Out, Bits<5>>,
     /// Packet 0: format 1 `branch_map` (bit 31 unused).
@@ -121,17 +118,18 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     pub pkt0_qual_status: Signal<Out, Bits<2>>,
     /// Packet 0: format 3.3 `ioptions` (`IOptions::bits`; driven for every packet).
     pub pkt0_ioptions: Signal<Out, Bits<6>>,
-    /// Packet 1: which te_inst.
-    pub pkt1_kind: Signal<Out, PacketKind>,
+    /// Packet 1 is the recovery sync (format 3.0), else a format 3.2 context packet.
+    pub pkt1_sync: Signal<Out, Bit>,
     /// Packet 1: format 3.0 / 3.1 `branch`.
     pub pkt1_branch: Signal<Out, Bit>,
     /// Packet 1: `privilege`.
     pub pkt1_privilege: Signal<Out, Bits<2>>,
-    /// Packet 1: `address` (low `A - 1` bits; full or differential).
+    /// Packet 1: `address` (low `A - 1` bits; full).
     pub pkt1_address: Signal<Out, Bits<A>>,
     ingress: IngressPort<A, E, IT>,
     control: TraceControl,
     branch_map: BranchMap,
+    map_length: MapLength,
     resync: ResyncCounter,
     address_unit: AddressUnit<A>,
     decision: Decision,
@@ -153,23 +151,17 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     updiscon_target: DFF<Bit>,
     // The packet register: the bundle of the packets produced in this cycle.
     reg_count: DFF<Bits<2>>,
-    reg_kind0: DFF<PacketKind>,
-    reg_kind1: DFF<PacketKind>,
+    reg_layout0: DFF<Bits<LAYOUTS>>,
+    reg_pkt1_sync: DFF<Bit>,
     reg_branch: DFF<Bit>,
     reg_privilege: DFF<Bits<2>>,
     reg_ecause: DFF<Bits<E>>,
     reg_interrupt: DFF<Bit>,
     reg_thaddr: DFF<Bit>,
-    reg_trap_variant: DFF<Bits<TRAP_VARIANTS>>,
-    reg_map_length: DFF<Bits<MAP_LENGTHS>>,
-    trap_variant: TrapVariant,
-    map_length_stay: MapLength,
-    map_length_push: MapLength,
     reg_address: DFF<Bits<A>>,
     reg_tval: DFF<Bits<A>>,
     reg_notify: DFF<Bit>,
-    reg_updiscon: DFF<Bit>,
-    reg_irreport: DFF<Bit>,
+    reg_notify_updiscon: DFF<Bit>,
     reg_branches: DFF<Bits<5>>,
     reg_branch_map: DFF<Bits<32>>,
     reg_ienable: DFF<Bit>,
@@ -177,28 +169,8 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     reg_ioptions: DFF<Bits<6>>,
     present: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
-    empty_now: Signal<Local, Bit>,
     held_is_29: Signal<Local, Bit>,
-    recover: Signal<Local, Bit>,
-    produced: Signal<Local, Bits<2>>,
-    branch_value: Signal<Local, Bit>,
-    privilege_value: Signal<Local, Bits<2>>,
-    ecause_value: Signal<Local, Bits<E>>,
-    interrupt_value: Signal<Local, Bit>,
-    thaddr_value: Signal<Local, Bit>,
-    address_value: Signal<Local, Bits<A>>,
-    tval_value: Signal<Local, Bits<A>>,
-    notify_value: Signal<Local, Bit>,
-    updiscon_value: Signal<Local, Bit>,
-    irreport_value: Signal<Local, Bit>,
-    branches_value: Signal<Local, Bits<5>>,
-    branch_map_value: Signal<Local, Bits<32>>,
-    ioptions_value: Signal<Local, Bits<6>>,
-    kind0_value: Signal<Local, PacketKind>,
-    kind1_value: Signal<Local, PacketKind>,
-    ienable_value: Signal<Local, Bit>,
-    qual_status_value: Signal<Local, Bits<2>>,
-    trap_interrupt: Signal<Local, Bit>,
+    empties: Signal<Local, Bit>,
     option_ie: Signal<Local, Bits<6>>,
     option_fa: Signal<Local, Bits<6>>,
     option_sj: Signal<Local, Bits<6>>,
@@ -220,20 +192,17 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             trap_reported,
             updiscon_target,
             reg_count,
-            reg_kind0,
-            reg_kind1,
+            reg_layout0,
+            reg_pkt1_sync,
             reg_branch,
             reg_privilege,
             reg_ecause,
             reg_interrupt,
             reg_thaddr,
-            reg_trap_variant,
-            reg_map_length,
             reg_address,
             reg_tval,
             reg_notify,
-            reg_updiscon,
-            reg_irreport,
+            reg_notify_updiscon,
             reg_branches,
             reg_branch_map,
             reg_ienable,
@@ -282,50 +251,54 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.push.next = self.ingress.key_push.val();
         self.branch_map.push.next = self.push.val();
         self.branch_map.not_taken.next = !self.ingress.curr_taken.val();
-
-        // Recovery (`hdl/DESIGN.md` item 4): lost, 2 free entries, a decision for a traced
-        // instruction that is not exception-only and does not report the trap of the
-        // previous one (the recovery sync carries an address). Nothing is pushed in a cycle
-        // that leaves the lost flag set, so while it is set the packet register is empty
-        // and 2 free entries is a drained queue: one flip-flop instead of `queue_free`.
-        self.recover.next =
-            self.lost_flag.q.val() && self.queue_drained.val() && self.ingress.key_plain.val();
+        self.map_length.held.next = self.branch_map.held_count.val();
+        self.map_length.push.next = self.push.val();
 
         // Decision.
+        self.decision.enable.next = self.control.enable_cycle.val();
         self.decision.finishing.next = self.control.finishing.val();
         self.decision.curr_valid.next = self.ingress.curr_valid.val();
         self.decision.key_support.next = self.ingress.key_support.val();
         self.decision.key_exc_after_exc.next = self.ingress.key_exc_after_exc.val();
         self.decision.key_exc_own.next = self.ingress.key_exc_own.val();
         self.decision.key_after_exc.next = self.ingress.key_after_exc.val();
+        self.decision.key_plain.next = self.ingress.key_plain.val();
         self.decision.key_sync.next = self.ingress.key_sync.val();
         self.decision.key_rest.next = self.ingress.key_rest.val();
-        self.decision.key_prev_updiscon.next = self.ingress.key_prev_updiscon.val();
-        self.decision.key_address_due.next = self.ingress.key_address_due.val();
+        self.decision.key_trap.next = self.ingress.key_trap.val();
+        self.decision.key_trap_or_sync.next = self.ingress.key_trap_or_sync.val();
+        self.decision.key_rest_address.next = self.ingress.key_rest_address.val();
+        self.decision.key_rest_updiscon.next = self.ingress.key_rest_updiscon.val();
+        self.decision.key_rest_map.next = self.ingress.key_rest_map.val();
+        self.decision.key_rest_quiet.next = self.ingress.key_rest_quiet.val();
+        self.decision.key_rest_cci.next = self.ingress.key_rest_cci.val();
+        self.decision.key_reports.next = self.ingress.key_reports.val();
         self.decision.key_next_ppccd.next = self.ingress.key_next_ppccd.val();
         self.decision.key_next_traced.next = self.ingress.key_next_is_traced.val();
         self.decision.key_next_format3.next = self.ingress.key_next_format3.val();
-        self.decision.key_cci.next = self.ingress.key_cci.val();
-        self.decision.have_branches.next = self.held_any.q.val() || self.push.val();
-        self.decision.branch_map_full.next =
-            self.held_is_31.q.val() || (self.held_is_30.q.val() && self.push.val());
+        self.decision.key_push.next = self.push.val();
+        self.decision.held_any.next = self.held_any.q.val();
+        self.decision.held_is_30.next = self.held_is_30.q.val();
+        self.decision.held_is_31.next = self.held_is_31.q.val();
+        self.decision.map_length.next = self.map_length.length.val();
         self.decision.prev_trap_reported.next = self.trap_reported.q.val();
         self.decision.resync_at_max.next = self.resync.at_max.val();
         self.decision.resync_exceeded.next = self.resync.exceeded.val();
-        self.decision.resync_after_one.next = self.resync.exceeded_after_one.val();
-        self.decision.recover.next = self.recover.val();
+        self.decision.lost.next = self.lost_flag.q.val();
+        self.decision.queue_drained.next = self.queue_drained.val();
         self.decision.last_updiscon_target.next = self.updiscon_target.q.val();
+        self.decision.implicit_exception.next = self.implicit_exception.val();
+        self.decision.prev_interrupt.next = self.ingress.prev_interrupt.val();
+        self.decision.curr_interrupt.next = self.ingress.curr_interrupt.val();
 
-        // Packets produced; push / drop.
-        self.produced.next = self.decision.produced.val();
-        if self.control.enable_cycle.val() {
-            self.produced.next = 1.into();
-        }
+        // Push / drop.
         self.loss.lost.next = self.lost_flag.q.val();
-        self.loss.clear.next = self.control.enable_cycle.val();
-        self.loss.queue_free.next = self.queue_free.val();
-        self.loss.recover.next = self.recover.val();
-        self.loss.produced.next = self.produced.val();
+        self.loss.enable.next = self.control.enable_cycle.val();
+        self.loss.free_one.next = self.queue_free.val().any();
+        self.loss.free_two.next = self.queue_free.val().get_bit(1);
+        self.loss.recover.next = self.decision.recover.val();
+        self.loss.none.next = self.decision.none.val();
+        self.loss.two.next = self.decision.two.val();
         self.lost_flag.d.next = self.loss.next_lost.val();
         self.reg_count.d.next = self.loss.count.val();
         if self.reset.val() {
@@ -336,73 +309,68 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         // Branch map state: emptied by a packet that reports it, and at trace enable.
         self.held_count.d.next = self.branch_map.branches.val();
         self.held_map.d.next = self.branch_map.map_bits.val();
-        self.empty_now.next = self.control.enable_cycle.val() || self.decision.empties_map.val();
-        self.held_empty.d.next = self.empty_now.val();
+        self.empties.next = self.decision.empties_map.val();
+        self.held_empty.d.next = self.empties.val();
         // The flags of the count after this cycle (`branch_map.branches`, or 0 if emptied).
-        // `!empty_now` is written into every assignment on purpose: one common clear after
-        // the push mux was tried and lets synthesis put the decision behind the mux (ECP5
-        // 130 -> 106 MHz).
+        // `!empties` is written into every assignment on purpose: one common clear after
+        // the push mux lets synthesis put the decision behind the mux.
         self.held_is_29.next = !self.held_empty.q.val() && (self.held_count.q.val() == 29);
-        self.held_any.d.next = !self.empty_now.val() && (self.held_any.q.val() || self.push.val());
-        self.held_is_30.d.next = !self.empty_now.val() && self.held_is_30.q.val();
-        self.held_is_31.d.next = !self.empty_now.val() && self.held_is_31.q.val();
+        self.held_any.d.next = !self.empties.val() && (self.held_any.q.val() || self.push.val());
+        self.held_is_30.d.next = !self.empties.val() && self.held_is_30.q.val();
+        self.held_is_31.d.next = !self.empties.val() && self.held_is_31.q.val();
         if self.push.val() {
-            self.held_is_30.d.next = !self.empty_now.val() && self.held_is_29.val();
-            self.held_is_31.d.next = !self.empty_now.val() && self.held_is_30.q.val();
+            self.held_is_30.d.next = !self.empties.val() && self.held_is_29.val();
+            self.held_is_31.d.next = !self.empties.val() && self.held_is_30.q.val();
         }
 
         // Resync count: the trace-lost support packet is not counted.
         self.resync.clear.next = self.control.enable_cycle.val();
-        self.resync.sync_sent.next = self.decision.sync_sent.val();
-        self.resync.others.next = self.produced.val();
-        self.resync.resync_max.next = self.resync_max.val();
+        self.resync.restart.next = self.decision.restart.val();
+        self.resync.none.next = self.decision.none.val();
+        self.resync.two.next = self.decision.two.val();
+        self.resync.resync_max_ahead.next = self.resync_max_ahead.val();
 
         // Address field and last address; format 1 / 2 addresses may be differential.
         self.address_unit.clear.next = self.control.enable_cycle.val();
         self.address_unit.iaddr.next = self.ingress.curr_iaddr.val();
         self.address_unit.full_address.next = self.full_address.val();
         self.address_unit.update.next = self.decision.reports_address.val();
-        self.address_unit.differential.next = self.decision.differential.val();
 
         // State flags of the chart.
         if self.control.decide.val() {
-            self.trap_reported.d.next = self.decision.curr_trap_reported.val();
-        }
-        if self.decision.target_write.val() {
-            self.updiscon_target.d.next = self.decision.updiscon_target.val();
+            self.trap_reported.d.next = self.decision.next_trap_reported.val();
         }
         if self.control.enable_cycle.val() {
             self.trap_reported.d.next = false;
-            self.updiscon_target.d.next = false;
         }
+        self.updiscon_target.d.next = self.decision.next_updiscon_target.val();
 
-        // Field values shared by both packets of the cycle.
-        self.branch_value.next =
+        // The packet register.
+        self.reg_layout0.d.next = self.decision.layout.val();
+        self.reg_pkt1_sync.d.next = self.decision.recover.val();
+        self.reg_branch.d.next =
             !(self.ingress.curr_iretire.val() && self.ingress.curr_taken.val());
-        self.privilege_value.next = self.ingress.curr_privilege.val();
+        self.reg_privilege.d.next = self.ingress.curr_privilege.val();
         if self.decision.trap_in_prev.val() {
-            self.ecause_value.next = self.ingress.prev_cause.val();
-            self.trap_interrupt.next = self.ingress.prev_interrupt.val();
-            self.tval_value.next = self.ingress.prev_tval.val();
+            self.reg_ecause.d.next = self.ingress.prev_cause.val();
+            self.reg_tval.d.next = self.ingress.prev_tval.val();
         } else {
-            self.ecause_value.next = self.ingress.curr_cause.val();
-            self.trap_interrupt.next = self.ingress.curr_interrupt.val();
-            self.tval_value.next = self.ingress.curr_tval.val();
+            self.reg_ecause.d.next = self.ingress.curr_cause.val();
+            self.reg_tval.d.next = self.ingress.curr_tval.val();
         }
-        if self.trap_interrupt.val() {
-            self.tval_value.next = 0.into();
-        }
-        self.interrupt_value.next = self.trap_interrupt.val();
-        self.thaddr_value.next = self.decision.thaddr.val();
-        self.address_value.next = self.address_unit.address.val();
-        self.notify_value.next = self.ingress.curr_notify.val();
-        self.updiscon_value.next = self.decision.updiscon.val();
-        self.irreport_value.next = false;
-        self.branches_value.next = self.branch_map.branches.val();
-        if self.decision.full_map.val() {
-            self.branches_value.next = 0.into();
-        }
-        self.branch_map_value.next = self.branch_map.map_bits.val();
+        self.reg_interrupt.d.next = self.decision.is_interrupt.val();
+        self.reg_thaddr.d.next = self.decision.thaddr.val();
+        self.reg_address.d.next = self.address_unit.address.val();
+        // Formats 1 / 2 send `notify` relative to the address field's top bit and
+        // `updiscon` relative to the sent `notify`: both are formed after the register,
+        // with the address field, from `notify` and `notify XOR updiscon`.
+        self.reg_notify.d.next = self.ingress.curr_notify.val();
+        self.reg_notify_updiscon.d.next =
+            self.ingress.curr_notify.val() ^ self.decision.updiscon.val();
+        self.reg_branches.d.next = self.branch_map.branches.val();
+        self.reg_branch_map.d.next = self.branch_map.map_bits.val();
+        self.reg_ienable.d.next = self.decision.ienable.val();
+        self.reg_qual_status.d.next = self.decision.qual_status.val();
         // `ioptions` (`IOptions::bits`): bit 1 implicit_exception, bit 2 full_address,
         // bit 5 sijump.
         self.option_ie.next = 0.into();
@@ -417,66 +385,12 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         if self.sijump_option.val() {
             self.option_sj.next = 32.into();
         }
-        self.ioptions_value.next =
+        self.reg_ioptions.d.next =
             self.option_ie.val() | self.option_fa.val() | self.option_sj.val();
-        // Kinds and the support fields.
-        self.kind0_value.next = self.decision.kind0.val();
-        self.kind1_value.next = self.decision.kind1.val();
-        self.ienable_value.next = self.decision.ienable.val();
-        self.qual_status_value.next = self.decision.qual_status.val();
-        if self.control.enable_cycle.val() {
-            self.kind0_value.next = PacketKind::Support;
-            self.ienable_value.next = true;
-            self.qual_status_value.next = 0.into();
-        } else if self.recover.val() {
-            self.kind0_value.next = PacketKind::Support;
-            self.ienable_value.next = true;
-            self.qual_status_value.next = 2.into();
-            self.kind1_value.next = self.decision.kind0.val();
-        }
 
-        // The packet register and the bundles it presents.
-        self.reg_kind0.d.next = self.kind0_value.val();
-        self.reg_kind1.d.next = self.kind1_value.val();
-        self.reg_branch.d.next = self.branch_value.val();
-        self.reg_privilege.d.next = self.privilege_value.val();
-        self.reg_ecause.d.next = self.ecause_value.val();
-        self.reg_interrupt.d.next = self.interrupt_value.val();
-        self.reg_thaddr.d.next = self.thaddr_value.val();
-        // The packer's variants, decoded before the register (`packer::layout`).
-        self.trap_variant.with_address.next =
-            !(self.thaddr_value.val() && self.implicit_exception.val());
-        self.trap_variant.is_interrupt.next = self.interrupt_value.val();
-        self.reg_trap_variant.d.next = self.trap_variant.variant.val();
-        // The map length with and without this cycle's branch, from the held count (1 and
-        // 31 when emptied: `branches` 1, or 0 read as 31); the push, which comes from the
-        // decision, selects last.
-        self.map_length_stay.branches.next = self.held_count.q.val();
-        self.map_length_push.branches.next = self.held_count.q.val() + 1;
-        if self.push.val() {
-            self.reg_map_length.d.next = self.map_length_push.length.val();
-            if self.held_empty.q.val() {
-                self.reg_map_length.d.next = 16.into();
-            }
-        } else {
-            self.reg_map_length.d.next = self.map_length_stay.length.val();
-            if self.held_empty.q.val() {
-                self.reg_map_length.d.next = 1.into();
-            }
-        }
-        self.reg_address.d.next = self.address_value.val();
-        self.reg_tval.d.next = self.tval_value.val();
-        self.reg_notify.d.next = self.notify_value.val();
-        self.reg_updiscon.d.next = self.updiscon_value.val();
-        self.reg_irreport.d.next = self.irreport_value.val();
-        self.reg_branches.d.next = self.branches_value.val();
-        self.reg_branch_map.d.next = self.branch_map_value.val();
-        self.reg_ienable.d.next = self.ienable_value.val();
-        self.reg_qual_status.d.next = self.qual_status_value.val();
-        self.reg_ioptions.d.next = self.ioptions_value.val();
         self.count.next = self.reg_count.q.val();
-        self.pkt0_kind.next = self.reg_kind0.q.val();
-        self.pkt1_kind.next = self.reg_kind1.q.val();
+        self.pkt0_layout.next = self.reg_layout0.q.val();
+        self.pkt1_sync.next = self.reg_pkt1_sync.q.val();
         self.pkt0_branch.next = self.reg_branch.q.val();
         self.pkt1_branch.next = self.reg_branch.q.val();
         self.pkt0_privilege.next = self.reg_privilege.q.val();
@@ -484,14 +398,14 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.pkt0_ecause.next = self.reg_ecause.q.val();
         self.pkt0_interrupt.next = self.reg_interrupt.q.val();
         self.pkt0_thaddr.next = self.reg_thaddr.q.val();
-        self.pkt0_trap_variant.next = self.reg_trap_variant.q.val();
-        self.pkt0_map_length.next = self.reg_map_length.q.val();
         self.pkt0_address.next = self.reg_address.q.val();
         self.pkt1_address.next = self.reg_address.q.val();
         self.pkt0_tval.next = self.reg_tval.q.val();
-        self.pkt0_notify.next = self.reg_notify.q.val();
-        self.pkt0_updiscon.next = self.reg_updiscon.q.val();
-        self.pkt0_irreport.next = self.reg_irreport.q.val();
+        self.pkt0_address_f12.next = self.address_unit.address_f12.val();
+        self.pkt0_notify_bit.next =
+            self.reg_notify.q.val() ^ self.address_unit.address_f12_msb.val();
+        self.pkt0_updiscon_bit.next =
+            self.reg_notify_updiscon.q.val() ^ self.address_unit.address_f12_msb.val();
         self.pkt0_branches.next = self.reg_branches.q.val();
         self.pkt0_branch_map.next = self.reg_branch_map.q.val();
         self.pkt0_ienable.next = self.reg_ienable.q.val();
@@ -505,24 +419,20 @@ mod tests {
     use super::*;
     use crate::verilog::{generate, lint, yosys_check, VerilogCheckError};
 
-    /// Verilator's lint report without its UNOPTFLAT and UNUSEDPARAM warnings (the waivers
-    /// of `scripts/check-verilog.sh`).
+    /// Verilator's lint report without its UNOPTFLAT warnings (the waiver of
+    /// `scripts/check-verilog.sh`).
     ///
     /// rust-hdl emits one `always @(*)` per module, so a combinational sub-block whose
     /// outputs the parent reads and whose inputs the parent writes forms a loop at the
     /// granularity of always blocks, which Verilator reports as UNOPTFLAT (a simulation
     /// performance note, not a width or logic problem; the real signal paths are acyclic:
-    /// every state is a register of this block). The packet register's `PacketKind`
-    /// flip-flops are modules that declare every value of the enum as a localparam and use
-    /// none (UNUSEDPARAM). Every other warning still fails.
+    /// every state is a register of this block). Every other warning still fails.
     fn lint_with_check_verilog_waivers(name: &str, v: &str) {
         match lint(name, v) {
             Ok(()) => {}
             Err(VerilogCheckError::Lint { report, .. }) => {
                 let others = report.lines().any(|l| {
-                    (l.starts_with("%Warning")
-                        && !l.starts_with("%Warning-UNOPTFLAT")
-                        && !l.starts_with("%Warning-UNUSEDPARAM"))
+                    (l.starts_with("%Warning") && !l.starts_with("%Warning-UNOPTFLAT"))
                         || (l.starts_with("%Error") && !l.contains("Exiting due to"))
                 });
                 assert!(!others && report.contains("UNOPTFLAT"), "{report}");

@@ -127,7 +127,8 @@ pub struct Framer<const P: usize> {
     window: Signal<Local, Bits<8>>,
     length: Signal<Local, Bits<5>>,
     sync_due: Signal<Local, Bit>,
-    since_base: Signal<Local, Bits<16>>,
+    since_overhead: Signal<Local, Bits<16>>,
+    since_header: Signal<Local, Bits<16>>,
     body_count: Signal<Local, Bits<6>>,
     src_rest: Signal<Local, Bits<16>>,
     length_8: ZeroExtend<5, 8>,
@@ -196,7 +197,8 @@ impl<const P: usize> Framer<P> {
             window: Default::default(),
             length: Default::default(),
             sync_due: Default::default(),
-            since_base: Default::default(),
+            since_overhead: Default::default(),
+            since_header: Default::default(),
             body_count: Default::default(),
             src_rest: Default::default(),
             length_8: Default::default(),
@@ -235,10 +237,10 @@ impl<const P: usize> Logic for Framer<P> {
         }
         self.since_over.d.next = self.since.q.val() > self.sync_threshold.val();
         self.sync_due.next = self.sync_on.val() & (!self.synced.q.val() | self.since_over.q.val());
-        self.since_base.next = self.since.q.val();
-        if self.sync_due.val() {
-            self.since_base.next = 0.into();
-        }
+        // `since` plus the packet's overhead (restarting from 0 after a sync sequence: the
+        // choice follows the adder) and plus the header's length.
+        self.since_overhead.next = self.since.q.val() + self.overhead.val();
+        self.since_header.next = self.since.q.val() + self.header_length_16.wide.val();
         self.length_8.narrow.next = self.length.val();
         self.header_length_16.narrow.next = self.header.q.val().get_bits::<5>(0);
         self.header_length_6.narrow.next = self.header.q.val().get_bits::<5>(0);
@@ -262,7 +264,10 @@ impl<const P: usize> Logic for Framer<P> {
                     self.src_rest.val().get_bits::<8>(0) | self.src_rest.val().get_bits::<8>(8);
                 // The packet's length is added when the header is written (the next pop is
                 // later), so the length is not on one path with the adder.
-                self.since.d.next = self.since_base.val() + self.overhead.val();
+                self.since.d.next = self.since_overhead.val();
+                if self.sync_due.val() {
+                    self.since.d.next = self.overhead.val();
+                }
                 if self.sync_due.val() {
                     self.synced.d.next = true;
                     self.count.d.next = self.sync_nulls.val();
@@ -285,7 +290,7 @@ impl<const P: usize> Logic for Framer<P> {
             if self.can_write.val() {
                 self.wr_en.next = true;
                 self.wr_data.next = self.header.q.val();
-                self.since.d.next = self.since.q.val() + self.header_length_16.wide.val();
+                self.since.d.next = self.since_header.val();
                 if self.src_bytes.val().any() {
                     self.count.d.next = self.src_bytes.val() - 1;
                     self.phase.d.next = 3.into();

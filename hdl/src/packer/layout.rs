@@ -1,12 +1,13 @@
 //! Payload layouts: which fields a te_inst carries and where (`payload.adoc`, format
 //! tables `sec:format1`, `sec:format2`, `sec:format3`), one-hot, so the packer's field
-//! placement is one AND-OR level per source and needs no decoding of the kind
-//! (`hdl/DESIGN.md`, "Packer -> queue"). The variants of a kind come one-hot too, from
-//! the packet register ([`crate::logic::PacketLogic`] decodes them before it with
-//! [`MapLength`] and [`TrapVariant`]), so [`super::PayloadPacker`] forms each layout bit
-//! from the kind and one variant bit: one LUT level.
+//! placement is one AND-OR level per source and needs no decoding (`hdl/DESIGN.md`,
+//! "Packer -> queue"). The packet logic's decision forms the layout
+//! ([`crate::logic::decision::Decision`], with [`MapLength`] for the format 1 variants)
+//! and its packet register holds it.
 
 use rust_hdl::prelude::*;
+
+use crate::packet_kind::PacketKind;
 
 /// Number of layouts (width of the one-hot layout vector).
 pub const LAYOUTS: usize = 14;
@@ -43,10 +44,22 @@ pub mod bit {
     pub const BRANCH_MAP: usize = 13;
 }
 
+/// The te_inst kind of layout bit `bit` ([`bit`]); `None` past [`LAYOUTS`].
+pub fn kind(bit: usize) -> Option<PacketKind> {
+    Some(match bit {
+        bit::SUPPORT => PacketKind::Support,
+        bit::SYNC => PacketKind::Sync,
+        bit::TRAP..=bit::TRAP_TVAL => PacketKind::Trap,
+        bit::CONTEXT => PacketKind::Context,
+        bit::ADDRESS => PacketKind::Address,
+        bit::BRANCH31..=bit::BRANCH1 => PacketKind::BranchAddress,
+        bit::BRANCH_MAP => PacketKind::BranchMap,
+        _ => return None,
+    })
+}
+
 /// Width of the one-hot format 1 `branch_map` length ([`MapLength`]).
 pub const MAP_LENGTHS: usize = 5;
-/// Width of the one-hot format 3.1 variant ([`TrapVariant`]).
-pub const TRAP_VARIANTS: usize = 4;
 
 /// Bit of [`MapLength`]'s vector for `branches` (`sec:format1`: `branch_map` of 31, 15, 7,
 /// 3 or 1 bits; `branches` 0 is read as 31): the layout bit less [`bit::BRANCH31`].
@@ -60,7 +73,8 @@ pub fn map_length_bit(branches: u64) -> usize {
     }
 }
 
-/// Bit of [`TrapVariant`]'s vector (`sec:format31`): the layout bit less [`bit::TRAP`].
+/// Format 3.1 layout (`sec:format31`) of a trap with or without its `address` and an
+/// interrupt or not (no `tval`): the layout bit less [`bit::TRAP`].
 pub fn trap_variant_bit(with_address: bool, interrupt: bool) -> usize {
     match (with_address, interrupt) {
         (false, true) => 0,
@@ -70,58 +84,73 @@ pub fn trap_variant_bit(with_address: bool, interrupt: bool) -> usize {
     }
 }
 
-/// The format 1 `branch_map` length as a one-hot vector ([`map_length_bit`]) from
-/// `branches` (`sec:format1`). Purely combinational.
+/// The format 1 `branch_map` length ([`map_length_bit`], `sec:format1`) of `held + push`
+/// branches as a one-hot vector, without an adder (the count and the push are this cycle's
+/// registers and chart key). Purely combinational.
 #[derive(LogicBlock, Default)]
 pub struct MapLength {
-    /// Format 1 `branches` (0-31; 0 is read as 31).
-    pub branches: Signal<In, Bits<5>>,
-    /// Bit 0: 31 bits, 1: 15, 2: 7, 3: 3, 4: 1.
+    /// Branches held in the map (0-31).
+    pub held: Signal<In, Bits<5>>,
+    /// One more branch enters the map.
+    pub push: Signal<In, Bit>,
+    /// Bit 0: 31 bits (`branches` 0 or 16-31), 1: 15, 2: 7, 3: 3, 4: 1.
     pub length: Signal<Out, Bits<MAP_LENGTHS>>,
+    // `held` is 0, 1, 3, 7 or 15: a push moves it to the next length.
+    is_0: Signal<Local, Bit>,
+    is_1: Signal<Local, Bit>,
+    step_1: Signal<Local, Bit>,
+    step_3: Signal<Local, Bit>,
+    step_7: Signal<Local, Bit>,
+    step_15: Signal<Local, Bit>,
+    below_8: Signal<Local, Bit>,
+    below_4: Signal<Local, Bit>,
+    l31: Signal<Local, Bits<MAP_LENGTHS>>,
+    l15: Signal<Local, Bits<MAP_LENGTHS>>,
+    l7: Signal<Local, Bits<MAP_LENGTHS>>,
+    l3: Signal<Local, Bits<MAP_LENGTHS>>,
+    l1: Signal<Local, Bits<MAP_LENGTHS>>,
 }
 
 impl Logic for MapLength {
     #[hdl_gen]
     fn update(&mut self) {
-        if self.branches.val().get_bit(4) | !self.branches.val().any() {
-            self.length.next = 1.into();
-        } else if self.branches.val().get_bit(3) {
-            self.length.next = 2.into();
-        } else if self.branches.val().get_bit(2) {
-            self.length.next = 4.into();
-        } else if self.branches.val().get_bit(1) {
-            self.length.next = 8.into();
-        } else {
-            self.length.next = 16.into();
+        self.is_0.next = self.held.val() == 0;
+        self.is_1.next = self.held.val() == 1;
+        self.step_1.next = self.is_1.val() && self.push.val();
+        self.step_3.next = (self.held.val() == 3) && self.push.val();
+        self.step_7.next = (self.held.val() == 7) && self.push.val();
+        self.step_15.next = (self.held.val() == 15) && self.push.val();
+        self.below_8.next = !(self.held.val().get_bit(4) || self.held.val().get_bit(3));
+        self.below_4.next = self.below_8.val() && !self.held.val().get_bit(2);
+        // One vector per length (the cases exclude each other: no priority between them).
+        self.l31.next = 0.into();
+        if self.held.val().get_bit(4) || self.step_15.val() || (self.is_0.val() && !self.push.val())
+        {
+            self.l31.next = 1.into();
         }
-    }
-}
-
-/// The format 3.1 variant as a one-hot vector ([`trap_variant_bit`]): whether `address`
-/// and `tval` are sent (`sec:format31`). Purely combinational.
-#[derive(LogicBlock, Default)]
-pub struct TrapVariant {
-    /// The `address` field is sent.
-    pub with_address: Signal<In, Bit>,
-    /// `interrupt` (no `tval`).
-    pub is_interrupt: Signal<In, Bit>,
-    /// Bit 0: neither, 1: address, 2: address and tval, 3: tval.
-    pub variant: Signal<Out, Bits<TRAP_VARIANTS>>,
-}
-
-impl Logic for TrapVariant {
-    #[hdl_gen]
-    fn update(&mut self) {
-        if self.with_address.val() {
-            if self.is_interrupt.val() {
-                self.variant.next = 2.into();
-            } else {
-                self.variant.next = 4.into();
-            }
-        } else if self.is_interrupt.val() {
-            self.variant.next = 1.into();
-        } else {
-            self.variant.next = 8.into();
+        self.l15.next = 0.into();
+        if (!self.held.val().get_bit(4) && self.held.val().get_bit(3) && !self.step_15.val())
+            || self.step_7.val()
+        {
+            self.l15.next = 2.into();
         }
+        self.l7.next = 0.into();
+        if (self.below_8.val() && self.held.val().get_bit(2) && !self.step_7.val())
+            || self.step_3.val()
+        {
+            self.l7.next = 4.into();
+        }
+        self.l3.next = 0.into();
+        if (self.below_4.val() && self.held.val().get_bit(1) && !self.step_3.val())
+            || self.step_1.val()
+        {
+            self.l3.next = 8.into();
+        }
+        self.l1.next = 0.into();
+        if (self.is_1.val() && !self.push.val()) || (self.is_0.val() && self.push.val()) {
+            self.l1.next = 16.into();
+        }
+        self.length.next =
+            self.l31.val() | self.l15.val() | self.l7.val() | self.l3.val() | self.l1.val();
     }
 }

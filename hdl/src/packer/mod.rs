@@ -20,25 +20,25 @@
 //! Every packet is its fields from bit 0, then ones from the bit after the last field up
 //! to `P - 1` if the last field bit is 1 (sign extension to `P` bits). Field offsets are
 //! constants per layout ([`layout`]: the kind, with format 1 with address split by
-//! `branch_map` length and format 3.1 by whether address and tval are sent). The layout is
-//! one-hot, so every payload bit is an OR of (layout bit AND field bit) terms, where the
-//! field bit of a layout that sign-extends over that bit is its last field bit: no
-//! decoding beyond one LUT level and no priority chain between the packet register and
-//! the queue ([`LayoutPacker`]; [`PayloadPacker`] forms the layout from the kind and the
-//! one-hot variants first). Narrow fields are widened by [`ZeroExtend`] blocks and placed
-//! by constant shifts, so every operator of the Verilog has operands of equal width.
+//! `branch_map` length and format 3.1 by whether address and tval are sent). The layout
+//! comes one-hot from the packet register and every field bit as it is sent (the
+//! relative bits of formats 1 / 2 are formed before the register), so every payload bit is
+//! an OR of (layout bit AND register bit) terms, where the field bit of a layout that
+//! sign-extends over that bit is its last field bit: no decoding and no priority chain
+//! between the packet register and the queue. Narrow fields are widened by [`ZeroExtend`]
+//! blocks and placed by constant shifts, so every operator of the Verilog has operands of
+//! equal width.
 
 use rust_hdl::prelude::*;
 
 use crate::config::Config;
-use crate::packet_kind::PacketKind;
 
 mod extend;
 pub mod layout;
 mod length;
 
 pub use extend::ZeroExtend;
-pub use layout::{MapLength, TrapVariant, LAYOUTS, MAP_LENGTHS, TRAP_VARIANTS};
+pub use layout::{MapLength, LAYOUTS, MAP_LENGTHS};
 pub use length::{PayloadLength, SentBytes, SentLength};
 
 /// The payload packer of the RV32 configurations (`A` 32, `E` 5, `P` 80).
@@ -70,7 +70,7 @@ pub fn payload_width(address_width: u32) -> usize {
 ///
 /// `A` = `iaddress_width_p`, `E` = `ecause_width_p`, `P` = [`payload_width`]`(A)`.
 #[derive(LogicBlock)]
-pub struct LayoutPacker<const A: usize, const E: usize, const P: usize> {
+pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     /// One bit per layout ([`layout::bit`]); exactly one is set.
     pub layout: Signal<In, Bits<LAYOUTS>>,
     /// Formats 3.0 / 3.1 `branch`.
@@ -84,17 +84,19 @@ pub struct LayoutPacker<const A: usize, const E: usize, const P: usize> {
     pub is_interrupt: Signal<In, Bit>,
     /// Format 3.1 `thaddr`.
     pub thaddr: Signal<In, Bit>,
-    /// `address` field value (already shifted by `iaddress_lsb_p`); its low `A - 1` bits
-    /// are sent, bit `A - 1` is ignored.
+    /// Formats 3.0 / 3.1 `address` field value (already shifted by `iaddress_lsb_p`); its
+    /// low `A - 1` bits are sent, bit `A - 1` is ignored.
     pub address: Signal<In, Bits<A>>,
+    /// Formats 1 / 2 `address` field value, as `address`.
+    pub address_f12: Signal<In, Bits<A>>,
     /// Format 3.1 `tval`.
     pub tval: Signal<In, Bits<A>>,
-    /// Formats 1 / 2 `notify` (meaning; the packer sends it relative to the bit before).
-    pub notify: Signal<In, Bit>,
-    /// Formats 1 / 2 `updiscon` (meaning; sent relative to the `notify` bit).
-    pub updiscon: Signal<In, Bit>,
-    /// Formats 1 / 2 `irreport` (meaning; sent relative to the `updiscon` bit).
-    pub irreport: Signal<In, Bit>,
+    /// Formats 1 / 2 `notify` as sent (the meaning XOR the address field's top bit).
+    pub notify_bit: Signal<In, Bit>,
+    /// Formats 1 / 2 `updiscon` as sent (the meaning XOR the sent `notify`); also the sent
+    /// `irreport` (0 in meaning: `irdepth` has 0 bits and implicit return is off), the
+    /// last field bit.
+    pub updiscon_bit: Signal<In, Bit>,
     /// Format 1 `branches` (1-31) of the format 1 with address layouts.
     pub branches: Signal<In, Bits<5>>,
     /// Format 1 `branch_map`; bits at and above the layout's map length are ignored.
@@ -108,6 +110,7 @@ pub struct LayoutPacker<const A: usize, const E: usize, const P: usize> {
     /// The packed fields from bit 0, sign-extended from the last field bit to bit `P - 1`.
     pub payload: Signal<Out, Bits<P>>,
     x_address: ZeroExtend<A, P>,
+    x_address_f12: ZeroExtend<A, P>,
     x_tval: ZeroExtend<A, P>,
     x_privilege: ZeroExtend<2, P>,
     x_ecause: ZeroExtend<E, P>,
@@ -119,8 +122,6 @@ pub struct LayoutPacker<const A: usize, const E: usize, const P: usize> {
     x_interrupt: ZeroExtend<1, P>,
     x_thaddr: ZeroExtend<1, P>,
     x_ienable: ZeroExtend<1, P>,
-    x_notify: ZeroExtend<1, P>,
-    x_updiscon: ZeroExtend<1, P>,
     // One mask per layout: all ones when the layout is selected.
     m_support: Signal<Local, Bits<P>>,
     m_sync: Signal<Local, Bits<P>>,
@@ -145,17 +146,18 @@ pub struct LayoutPacker<const A: usize, const E: usize, const P: usize> {
     s_irreport: Signal<Local, Bits<P>>,
     s_branch_map: Signal<Local, Bits<P>>,
     addr_f: Signal<Local, Bits<P>>,
+    addr_f12: Signal<Local, Bits<P>>,
     f1_head: Signal<Local, Bits<P>>,
     addr_info: Signal<Local, Bits<P>>,
+    notify_at: Signal<Local, Bits<P>>,
+    updiscon_at: Signal<Local, Bits<P>>,
     trap_head: Signal<Local, Bits<P>>,
     addr_msb: Signal<Local, Bit>,
     tval_msb: Signal<Local, Bit>,
-    notify_at: Signal<Local, Bits<P>>,
-    updiscon_at: Signal<Local, Bits<P>>,
-    irreport_bit: Signal<Local, Bit>,
     ones: Constant<Bits<P>>,
     addr_mask: Constant<Bits<P>>,
     notify_place: Constant<Bits<P>>,
+    updiscon_place: Constant<Bits<P>>,
     map31: Constant<Bits<P>>,
     map15: Constant<Bits<P>>,
     map7: Constant<Bits<P>>,
@@ -164,7 +166,6 @@ pub struct LayoutPacker<const A: usize, const E: usize, const P: usize> {
     addr_top: Constant<Bits<A>>,
     tval_top: Constant<Bits<A>>,
     at_aw: Constant<Bits<8>>,
-    at_a: Constant<Bits<8>>,
     at_a1: Constant<Bits<8>>,
     trap_int: Constant<Bits<8>>,
     trap_th: Constant<Bits<8>>,
@@ -174,7 +175,7 @@ pub struct LayoutPacker<const A: usize, const E: usize, const P: usize> {
     trap_at_end: Constant<Bits<8>>,
 }
 
-impl<const A: usize, const E: usize, const P: usize> LayoutPacker<A, E, P> {
+impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
     /// A packer with its layout constants.
     ///
     /// # Panics
@@ -187,7 +188,7 @@ impl<const A: usize, const E: usize, const P: usize> LayoutPacker<A, E, P> {
         let low = |n: usize| Bits::<P>::mask() >> (P - n) as u64;
         let aw = A - 1;
         let trap_addr = 9 + E;
-        LayoutPacker {
+        PayloadPacker {
             layout: Signal::default(),
             branch: Signal::default(),
             privilege: Signal::default(),
@@ -195,10 +196,10 @@ impl<const A: usize, const E: usize, const P: usize> LayoutPacker<A, E, P> {
             is_interrupt: Signal::default(),
             thaddr: Signal::default(),
             address: Signal::default(),
+            address_f12: Signal::default(),
             tval: Signal::default(),
-            notify: Signal::default(),
-            updiscon: Signal::default(),
-            irreport: Signal::default(),
+            notify_bit: Signal::default(),
+            updiscon_bit: Signal::default(),
             branches: Signal::default(),
             branch_map: Signal::default(),
             ienable: Signal::default(),
@@ -206,6 +207,7 @@ impl<const A: usize, const E: usize, const P: usize> LayoutPacker<A, E, P> {
             ioptions: Signal::default(),
             payload: Signal::default(),
             x_address: ZeroExtend::default(),
+            x_address_f12: ZeroExtend::default(),
             x_tval: ZeroExtend::default(),
             x_privilege: ZeroExtend::default(),
             x_ecause: ZeroExtend::default(),
@@ -217,8 +219,6 @@ impl<const A: usize, const E: usize, const P: usize> LayoutPacker<A, E, P> {
             x_interrupt: ZeroExtend::default(),
             x_thaddr: ZeroExtend::default(),
             x_ienable: ZeroExtend::default(),
-            x_notify: ZeroExtend::default(),
-            x_updiscon: ZeroExtend::default(),
             m_support: Signal::default(),
             m_sync: Signal::default(),
             m_trap: Signal::default(),
@@ -241,17 +241,18 @@ impl<const A: usize, const E: usize, const P: usize> LayoutPacker<A, E, P> {
             s_irreport: Signal::default(),
             s_branch_map: Signal::default(),
             addr_f: Signal::default(),
+            addr_f12: Signal::default(),
             f1_head: Signal::default(),
             addr_info: Signal::default(),
+            notify_at: Signal::default(),
+            updiscon_at: Signal::default(),
             trap_head: Signal::default(),
             addr_msb: Signal::default(),
             tval_msb: Signal::default(),
-            notify_at: Signal::default(),
-            updiscon_at: Signal::default(),
-            irreport_bit: Signal::default(),
             ones: Constant::new(Bits::<P>::mask()),
             addr_mask: Constant::new(low(aw)),
             notify_place: Constant::new(bits::<P>(1) << aw as u64),
+            updiscon_place: Constant::new(bits::<P>(1) << A as u64),
             map31: Constant::new(low(31)),
             map15: Constant::new(low(15)),
             map7: Constant::new(low(7)),
@@ -260,7 +261,6 @@ impl<const A: usize, const E: usize, const P: usize> LayoutPacker<A, E, P> {
             addr_top: Constant::new(bits::<A>(1) << (aw as u64 - 1)),
             tval_top: Constant::new(bits::<A>(1) << (aw as u64)),
             at_aw: shift(aw),
-            at_a: shift(A),
             at_a1: shift(A + 1),
             trap_int: shift(7 + E),
             trap_th: shift(8 + E),
@@ -272,17 +272,18 @@ impl<const A: usize, const E: usize, const P: usize> LayoutPacker<A, E, P> {
     }
 }
 
-impl<const A: usize, const E: usize, const P: usize> Default for LayoutPacker<A, E, P> {
+impl<const A: usize, const E: usize, const P: usize> Default for PayloadPacker<A, E, P> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<const A: usize, const E: usize, const P: usize> Logic for LayoutPacker<A, E, P> {
+impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, E, P> {
     #[hdl_gen]
     fn update(&mut self) {
         // Every field zero-extended to P bits, placed below by constant shifts.
         self.x_address.narrow.next = self.address.val();
+        self.x_address_f12.narrow.next = self.address_f12.val();
         self.x_tval.narrow.next = self.tval.val();
         self.x_privilege.narrow.next = self.privilege.val();
         self.x_ecause.narrow.next = self.ecause.val();
@@ -294,24 +295,23 @@ impl<const A: usize, const E: usize, const P: usize> Logic for LayoutPacker<A, E
         self.x_interrupt.narrow.next = self.is_interrupt.val().into();
         self.x_thaddr.narrow.next = self.thaddr.val().into();
         self.x_ienable.narrow.next = self.ienable.val().into();
-        self.x_notify.narrow.next = self.notify.val().into();
-        self.x_updiscon.narrow.next = self.updiscon.val().into();
 
         // The address field is the low A - 1 bits.
         self.addr_f.next = self.x_address.wide.val() & self.addr_mask.val();
+        self.addr_f12.next = self.x_address_f12.wide.val() & self.addr_mask.val();
         self.addr_msb.next = (self.address.val() & self.addr_top.val()).any();
         self.tval_msb.next = (self.tval.val() & self.tval_top.val()).any();
-        // notify, updiscon and irreport are sent inverted with respect to the bit before:
-        // in formats 1 / 2 the address msb, bit A - 2 of the field (irreport is the sign,
-        // irdepth has 0 bits). notify_at / updiscon_at hold the sent bit at its place after
-        // the address (bit A - 1 / A), computed in P bits.
-        self.notify_at.next = (self.x_notify.wide.val() << self.at_aw.val())
-            ^ ((self.addr_f.val() << 1) & self.notify_place.val());
-        self.updiscon_at.next =
-            (self.x_updiscon.wide.val() << self.at_a.val()) ^ (self.notify_at.val() << 1);
-        self.irreport_bit.next =
-            self.irreport.val() ^ self.updiscon.val() ^ self.notify.val() ^ self.addr_msb.val();
-        self.addr_info.next = self.addr_f.val() | self.notify_at.val() | self.updiscon_at.val();
+        // Formats 1 / 2: the address field, then `notify` (bit A - 1) and `updiscon` (bit
+        // A) as sent; `irreport` (bit A + 1) and the sign are the sent `updiscon` again.
+        self.notify_at.next = 0.into();
+        if self.notify_bit.val() {
+            self.notify_at.next = self.notify_place.val();
+        }
+        self.updiscon_at.next = 0.into();
+        if self.updiscon_bit.val() {
+            self.updiscon_at.next = self.updiscon_place.val();
+        }
+        self.addr_info.next = self.addr_f12.val() | self.notify_at.val() | self.updiscon_at.val();
         // Format 3.1 up to thaddr: format 3, subformat 1, branch, privilege, ecause,
         // interrupt, thaddr.
         self.trap_head.next = bits::<P>(7)
@@ -403,7 +403,7 @@ impl<const A: usize, const E: usize, const P: usize> Logic for LayoutPacker<A, E
             self.s_privilege.next = self.ones.val();
         }
         self.s_irreport.next = 0.into();
-        if self.irreport_bit.val() {
+        if self.updiscon_bit.val() {
             self.s_irreport.next = self.ones.val();
         }
         self.s_branch_map.next = 0.into();
@@ -478,148 +478,5 @@ impl<const A: usize, const E: usize, const P: usize> Logic for LayoutPacker<A, E
                 & (bits::<P>(1)
                     | ((self.x_branch_map.wide.val() & self.map31.val()) << 7)
                     | ((self.ones.val() << 38) & self.s_branch_map.val())));
-    }
-}
-
-/// Packs one te_inst field bundle given by its kind and one-hot variants (`hdl/DESIGN.md`,
-/// "Packet field bundle") into payload bits (`payload.adoc`): the one-hot layout
-/// ([`layout`]; each bit from the kind and at most one variant bit), then
-/// [`LayoutPacker`]. Purely combinational.
-///
-/// `A` = `iaddress_width_p`, `E` = `ecause_width_p`, `P` = [`payload_width`]`(A)`.
-#[derive(LogicBlock)]
-pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
-    /// Which te_inst to pack.
-    pub kind: Signal<In, PacketKind>,
-    /// Formats 3.0 / 3.1 `branch`.
-    pub branch: Signal<In, Bit>,
-    /// Formats 3.0 / 3.1 / 3.2 `privilege`.
-    pub privilege: Signal<In, Bits<2>>,
-    /// Format 3.1 `ecause`.
-    pub ecause: Signal<In, Bits<E>>,
-    /// Format 3.1 `interrupt` (1: `tval` is not sent).
-    pub is_interrupt: Signal<In, Bit>,
-    /// Format 3.1 `thaddr`.
-    pub thaddr: Signal<In, Bit>,
-    /// Format 1 with address: the `branch_map` length, one-hot ([`layout::MapLength`]).
-    pub map_length: Signal<In, Bits<MAP_LENGTHS>>,
-    /// Format 3.1: whether `address` (not sent with `thaddr` 1 in implicit-exception mode,
-    /// `sec:format31`) and `tval` (not sent for an interrupt) are sent, one-hot
-    /// ([`layout::TrapVariant`]).
-    pub trap_variant: Signal<In, Bits<TRAP_VARIANTS>>,
-    /// `address` field value; its low `A - 1` bits are sent.
-    pub address: Signal<In, Bits<A>>,
-    /// Format 3.1 `tval`.
-    pub tval: Signal<In, Bits<A>>,
-    /// Formats 1 / 2 `notify` (meaning).
-    pub notify: Signal<In, Bit>,
-    /// Formats 1 / 2 `updiscon` (meaning).
-    pub updiscon: Signal<In, Bit>,
-    /// Formats 1 / 2 `irreport` (meaning).
-    pub irreport: Signal<In, Bit>,
-    /// Format 1 with address: `branches` (1-31). Not used by format 1 without address,
-    /// which always sends 0.
-    pub branches: Signal<In, Bits<5>>,
-    /// Format 1 `branch_map`; bits at and above the map's length are ignored.
-    pub branch_map: Signal<In, Bits<32>>,
-    /// Format 3.3 `ienable`.
-    pub ienable: Signal<In, Bit>,
-    /// Format 3.3 `qual_status`.
-    pub qual_status: Signal<In, Bits<2>>,
-    /// Format 3.3 `ioptions`.
-    pub ioptions: Signal<In, Bits<6>>,
-    /// The packed fields from bit 0, sign-extended from the last field bit to bit `P - 1`.
-    pub payload: Signal<Out, Bits<P>>,
-    layout: Signal<Local, Bits<LAYOUTS>>,
-    x_map_length: ZeroExtend<MAP_LENGTHS, LAYOUTS>,
-    x_trap_variant: ZeroExtend<TRAP_VARIANTS, LAYOUTS>,
-    pack: LayoutPacker<A, E, P>,
-}
-
-impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
-    /// A packer (panics as [`LayoutPacker::new`]).
-    pub fn new() -> Self {
-        PayloadPacker {
-            kind: Signal::default(),
-            branch: Signal::default(),
-            privilege: Signal::default(),
-            ecause: Signal::default(),
-            is_interrupt: Signal::default(),
-            thaddr: Signal::default(),
-            map_length: Signal::default(),
-            trap_variant: Signal::default(),
-            address: Signal::default(),
-            tval: Signal::default(),
-            notify: Signal::default(),
-            updiscon: Signal::default(),
-            irreport: Signal::default(),
-            branches: Signal::default(),
-            branch_map: Signal::default(),
-            ienable: Signal::default(),
-            qual_status: Signal::default(),
-            ioptions: Signal::default(),
-            payload: Signal::default(),
-            layout: Signal::default(),
-            x_map_length: ZeroExtend::default(),
-            x_trap_variant: ZeroExtend::default(),
-            pack: LayoutPacker::new(),
-        }
-    }
-}
-
-impl<const A: usize, const E: usize, const P: usize> Default for PayloadPacker<A, E, P> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, E, P> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        // The layout: `1 << layout::bit::*`; the variants start at `bit::TRAP` (2) and
-        // `bit::BRANCH31` (8). The kind's unused code gives the support layout.
-        self.x_map_length.narrow.next = self.map_length.val();
-        self.x_trap_variant.narrow.next = self.trap_variant.val();
-        self.layout.next = 1.into();
-        match self.kind.val() {
-            PacketKind::Support => {
-                self.layout.next = 1.into();
-            }
-            PacketKind::Sync => {
-                self.layout.next = 2.into();
-            }
-            PacketKind::Trap => {
-                self.layout.next = self.x_trap_variant.wide.val() << 2;
-            }
-            PacketKind::Context => {
-                self.layout.next = 64.into();
-            }
-            PacketKind::Address => {
-                self.layout.next = 128.into();
-            }
-            PacketKind::BranchAddress => {
-                self.layout.next = self.x_map_length.wide.val() << 8;
-            }
-            PacketKind::BranchMap => {
-                self.layout.next = 8192.into();
-            }
-        }
-        self.pack.layout.next = self.layout.val();
-        self.pack.branch.next = self.branch.val();
-        self.pack.privilege.next = self.privilege.val();
-        self.pack.ecause.next = self.ecause.val();
-        self.pack.is_interrupt.next = self.is_interrupt.val();
-        self.pack.thaddr.next = self.thaddr.val();
-        self.pack.address.next = self.address.val();
-        self.pack.tval.next = self.tval.val();
-        self.pack.notify.next = self.notify.val();
-        self.pack.updiscon.next = self.updiscon.val();
-        self.pack.irreport.next = self.irreport.val();
-        self.pack.branches.next = self.branches.val();
-        self.pack.branch_map.next = self.branch_map.val();
-        self.pack.ienable.next = self.ienable.val();
-        self.pack.qual_status.next = self.qual_status.val();
-        self.pack.ioptions.next = self.ioptions.val();
-        self.payload.next = self.pack.payload.val();
     }
 }
