@@ -2,8 +2,6 @@
 # The project's whole test suite, as CI runs it (see .ci/run).
 #
 #   scripts/test.sh            # format and lint checks, then every test of the workspace
-#
-# Set ETRACE_LONG=1 to include the long regressions as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
