@@ -294,7 +294,7 @@ impl Logic for Decision {
             self.l_branch.next = self.x_map_length.wide.val() << 8;
         }
         self.l_branch_map.next = 0.into();
-        if self.map_action.val() || self.two.val() {
+        if self.map_action.val() {
             self.l_branch_map.next = 8192.into();
         }
         self.layout.next = self.l_support.val()
