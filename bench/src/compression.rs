@@ -5,9 +5,9 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use etrace_model::encoder::EncoderOptions;
-use etrace_model::framing::encap::{EncapConfig, EncapWriter};
-use etrace_model::params::Params;
+use etrace_encoder::EncoderOptions;
+use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::params::Params;
 use riscv_etrace::packet::unit::ReferenceIOptions;
 
 use crate::glue::{their_params, their_payloads};

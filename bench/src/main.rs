@@ -12,7 +12,7 @@
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
 //! usage (`error: <what> (<where>)`).
 
-#[path = "../../model/tests/support/riscv_etrace_glue.rs"]
+#[path = "../../model/decoder/tests/support/riscv_etrace_glue.rs"]
 mod glue;
 
 mod compression;

@@ -3,13 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
-use etrace_model::encoder::{Encoder, EncoderOptions};
-use etrace_model::hart::loader::parse_elf;
-use etrace_model::hart::{Hart, HartConfig, HartError};
-use etrace_model::ingress::IngressRecord;
-use etrace_model::isa::Xlen;
-use etrace_model::packet::pack;
-use etrace_model::params::Params;
+use etrace_encoder::{Encoder, EncoderOptions};
+use etrace_hart::{Hart, HartConfig, HartError};
+use etrace_spec::elf::parse_elf;
+use etrace_spec::ingress::IngressRecord;
+use etrace_spec::isa::Xlen;
+use etrace_spec::packet::pack;
+use etrace_spec::params::Params;
 use object::{Object, ObjectSymbol};
 
 /// The program with a run-time iteration count (`programs/src/scaling.c`).
@@ -111,36 +111,14 @@ pub struct Run {
     pub retired: u64,
 }
 
-/// The names of the programs of `programs/manifest.toml` (the `name` of every
-/// `[[program]]` table), in order.
+/// The names of the programs of `programs/manifest.toml`, in order.
 pub fn manifest_names(programs: &Path) -> Result<Vec<String>, String> {
-    let path = programs.join("manifest.toml");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{e} ({})", path.display()))?;
-    let manifest: toml::Value =
-        toml::from_str(&text).map_err(|e| format!("{e} ({})", path.display()))?;
-    let tables = manifest
-        .get("program")
-        .and_then(toml::Value::as_array)
-        .ok_or_else(|| format!("no [[program]] tables ({})", path.display()))?;
-    let names = tables
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            t.get("name")
-                .and_then(toml::Value::as_str)
-                .map(str::to_string)
-                .ok_or_else(|| format!("[[program]] {} has no name ({})", i + 1, path.display()))
-        })
-        .collect::<Result<Vec<String>, String>>()?;
-    if names.is_empty() {
-        return Err(format!("no programs listed ({})", path.display()));
-    }
-    Ok(names)
+    etrace_programs::manifest_names(programs).map_err(|e| e.to_string())
 }
 
 /// `programs/` of this checkout.
 pub fn default_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs")
+    etrace_programs::dir()
 }
 
 /// Our encoder over `records`: the te_inst payload bytes of every packet (`pack`).

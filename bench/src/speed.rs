@@ -5,14 +5,14 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use etrace_model::decoder::pcs::{steps, Step, StepWalker};
-use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
-use etrace_model::encoder::EncoderOptions;
-use etrace_model::hart::{Hart, HartConfig};
-use etrace_model::ingress::IngressRecord;
-use etrace_model::isa::Xlen;
-use etrace_model::packet::TeInst;
-use etrace_model::params::Params;
+use etrace_decoder::pcs::{steps, Step, StepWalker};
+use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
+use etrace_encoder::EncoderOptions;
+use etrace_hart::{Hart, HartConfig};
+use etrace_spec::ingress::IngressRecord;
+use etrace_spec::isa::Xlen;
+use etrace_spec::packet::TeInst;
+use etrace_spec::params::Params;
 use etrace_tb::cosim::{self, CosimConfig};
 use etrace_tb::Variant;
 use riscv_etrace::packet::payload::InstructionTrace;

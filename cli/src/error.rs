@@ -1,4 +1,4 @@
-//! The command-line error convention of `CONVENTIONS.md`: one line `error: <what> (<where>)`
+//! The command-line error convention of `docs/cli.md`: one line `error: <what> (<where>)`
 //! on stderr, context lines below, exit 2 for bad input or usage and 1 for a failed check.
 
 use std::fmt::Display;

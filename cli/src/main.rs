@@ -1,5 +1,5 @@
 //! `etrace`: the project's one command-line tool (sub-commands and option names fixed in
-//! `CONVENTIONS.md`).
+//! `docs/cli.md`).
 //!
 //! Exit codes: 0 success, 1 a check failed (a mismatch), 2 bad input or usage. Errors go to
 //! stderr as one line `error: <what> (<where>)`, with context lines below where useful.

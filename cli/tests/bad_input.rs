@@ -1,5 +1,5 @@
 //! Bad input gives one clear error line naming the place and the cause, and exit code 2
-//! (`CONVENTIONS.md`): not an ELF, a truncated ELF, CSVs with a missing column or a bad hex
+//! (`docs/cli.md`): not an ELF, a truncated ELF, CSVs with a missing column or a bad hex
 //! field (line and column named), unknown parameters and out-of-range values, a program that
 //! never exits.
 
@@ -22,9 +22,7 @@ fn tmp(name: &str, contents: &[u8]) -> String {
 }
 
 fn elf(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../programs/elf")
-        .join(name)
+    etrace_programs::elf_dir().join(name)
 }
 
 /// Exit code 2 and a first stderr line `error: ...` containing every `needle`.

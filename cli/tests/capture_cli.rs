@@ -1,4 +1,4 @@
-//! `etrace capture` (`CONVENTIONS.md`) on a pseudo-terminal fed with the byte stream of the
+//! `etrace capture` (`docs/cli.md`) on a pseudo-terminal fed with the byte stream of the
 //! encoder RTL under Verilator (`etrace_tb`, the RV32 byte-stream variant) running the
 //! `fnptr_switch` program's ingress trace (8 KB of encap stream): its output equals `etrace decode` of the same bytes
 //! and the hart's retired addresses; corrupted and cut-off streams give `etrace decode`'s
@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use etrace_model::hart::{Hart, HartConfig};
-use etrace_model::ingress::IngressRecord;
+use etrace_hart::{Hart, HartConfig};
+use etrace_spec::ingress::IngressRecord;
 use etrace_tb::{Inputs, Rtl, Variant};
 
 fn root() -> PathBuf {

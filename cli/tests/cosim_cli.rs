@@ -1,9 +1,8 @@
-//! `etrace cosim` (issue 6, `CONVENTIONS.md` exit codes): a program co-simulated under
+//! `etrace cosim` (issue 6, `docs/cli.md` exit codes): a program co-simulated under
 //! back-pressure ends with the statistics block and exit 0; a random stream runs; the
 //! faulty build is a failed check (exit 1) with the mismatch report and a waveform; bad
 //! options and a program of the wrong width are usage errors (exit 2).
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn etrace(args: &[&str]) -> Output {
@@ -14,10 +13,7 @@ fn etrace(args: &[&str]) -> Output {
 }
 
 fn elf(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../programs/elf/{name}.elf"))
-        .display()
-        .to_string()
+    etrace_programs::elf_path(name).display().to_string()
 }
 
 /// The value of the statistics line `key: value`.

@@ -1,5 +1,5 @@
 //! `etrace run` and `etrace decode` end to end (`decoder.adoc` over the framings of
-//! `CONVENTIONS.md`): every program of `programs/manifest.toml` round-trips through hart,
+//! `docs/cli.md`): every program of `programs/manifest.toml` round-trips through hart,
 //! encoder, framing and decoder under the encoder's option sets; a framed file decodes to
 //! exactly the hart's retired addresses and spike CSV; corrupted and missing inputs give the
 //! exit codes of the convention (1 failed check, 2 bad input).

@@ -1,5 +1,5 @@
 //! `etrace encode` and `etrace dump` end to end on `programs/elf/minimal-rv32.elf`: every
-//! framing of `CONVENTIONS.md` (`--framing encap|smi|atb`), exit codes and the error line
+//! framing of `docs/cli.md` (`--framing encap|smi|atb`), exit codes and the error line
 //! convention.
 
 use std::path::PathBuf;
@@ -13,11 +13,7 @@ fn etrace(args: &[&str]) -> Output {
 }
 
 fn elf(name: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../programs/elf")
-        .join(name)
-        .display()
-        .to_string()
+    etrace_programs::elf_dir().join(name).display().to_string()
 }
 
 fn out_dir() -> PathBuf {

@@ -1,4 +1,4 @@
-//! `etrace gen-verilog` (`CONVENTIONS.md`): writes the Verilog and the FuseSoC core of a
+//! `etrace gen-verilog` (`docs/cli.md`): writes the Verilog and the FuseSoC core of a
 //! named configuration; unknown configurations and options are usage errors (exit 2).
 
 use std::process::Command;

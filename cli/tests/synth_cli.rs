@@ -1,4 +1,4 @@
-//! `etrace synth` (`CONVENTIONS.md`): bad board, configuration, frequency and baud rate
+//! `etrace synth` (`docs/cli.md`): bad board, configuration, frequency and baud rate
 //! and a missing tool are usage errors (exit 2, one `error:` line naming the option or the
 //! tool and scripts/setup.sh); the iCEBreaker flow makes a bitstream and a report.
 

@@ -1,7 +1,9 @@
-//! Named hardware configurations (`CONVENTIONS.md`: `--config rv32 | rv64 | rv32-itype3 |
+//! Named hardware configurations (`docs/cli.md`: `--config rv32 | rv64 | rv32-itype3 |
 //! rv64-itype3`) and the `discovery.adoc` parameters each one implements.
 
-use etrace_model::params::Params;
+use etrace_spec::ingress::ItypeWidth;
+use etrace_spec::isa::Xlen;
+use etrace_spec::params::Params;
 
 /// A named configuration of the encoder hardware.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,6 +55,24 @@ impl Config {
         match self {
             Config::Rv32 | Config::Rv32Itype3 => 32,
             Config::Rv64 | Config::Rv64Itype3 => 64,
+        }
+    }
+
+    /// The XLEN of the harts it traces (from `iaddress_width_p`).
+    pub fn xlen(self) -> Xlen {
+        if self.address_width() == 32 {
+            Xlen::X32
+        } else {
+            Xlen::X64
+        }
+    }
+
+    /// `itype_width_p` as the ingress port's itype encoding.
+    pub fn itype(self) -> ItypeWidth {
+        if self.itype_width() == 3 {
+            ItypeWidth::W3
+        } else {
+            ItypeWidth::W4
         }
     }
 

@@ -5,12 +5,13 @@
 //! checks what the FPGA tools read: the tables' initial contents, the literal rewrite of
 //! `etrace_hdl::verilog`, the power-up values.
 
+use etrace_encoder::{Encoder, EncoderOptions};
 use etrace_hdl::board::{self, Board, BoardOptions};
 use etrace_hdl::config::Config;
-use etrace_model::encoder::{Encoder, EncoderOptions};
-use etrace_model::framing::encap::{EncapConfig, EncapWriter};
-use etrace_model::ingress::IngressRecord;
-use etrace_model::packet::pack;
+use etrace_programs::replay;
+use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::ingress::IngressRecord;
+use etrace_spec::packet::pack;
 use std::process::Command;
 
 /// The model's encap stream of `passes` passes over `records`, and the length of the
@@ -81,7 +82,9 @@ fn icebreaker_verilog_sends_the_models_stream_under_icarus() {
         baud: 3_000_000,
         ..BoardOptions::default()
     };
-    let g = board::generate(Board::Icebreaker, Config::Rv32, &options).unwrap();
+    let config = Config::Rv32;
+    let records = replay::replayed_records(config.xlen(), config.itype()).unwrap();
+    let g = board::generate(Board::Icebreaker, config, &options, records).unwrap();
     assert_eq!(g.settings.cycles_per_bit, 4);
     let (want, first) = model_stream(&g.records, 3);
     let second = (want.len() - first) / 2;

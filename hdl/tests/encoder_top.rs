@@ -3,20 +3,19 @@
 //! writer, sync sequence every 4096 bytes) when the output never stalls and blocks arrive
 //! far enough apart that no packet is dropped; and under random idle cycles, output
 //! back-pressure, drops and a re-enable, its port equals the cycle model's
-//! (`etrace_model::cycle::encoder::EncoderCycle`) in every cycle.
+//! (`etrace_encoder::cycle::encoder::EncoderCycle`) in every cycle.
 
+use etrace_encoder::cycle::encoder::{CycleInput, EncoderCycle};
+use etrace_encoder::cycle::output_path::{OutputItem, OutputPathConfig};
+use etrace_encoder::{Encoder, EncoderOptions};
+use etrace_hart::{Hart, HartConfig};
 use etrace_hdl::config::Config;
 use etrace_hdl::output::framer::FramerConfig;
 use etrace_hdl::top::Encoder as HwEncoder;
-use etrace_model::cycle::encoder::{CycleInput, EncoderCycle};
-use etrace_model::cycle::output_path::{OutputItem, OutputPathConfig};
-use etrace_model::encoder::{Encoder, EncoderOptions};
-use etrace_model::framing::encap::{EncapConfig, EncapWriter};
-use etrace_model::hart::{Hart, HartConfig};
-use etrace_model::ingress::IngressRecord;
-use etrace_model::packet::pack;
+use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::ingress::IngressRecord;
+use etrace_spec::packet::pack;
 use rust_hdl::prelude::*;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 type Rv32Encoder = HwEncoder<32, 5, 4, 80, 6>;
@@ -25,8 +24,7 @@ type Rv32Encoder = HwEncoder<32, 5, 4, 80, 6>;
 const GAP: usize = 40;
 
 fn records(name: &str, limit: usize) -> Vec<IngressRecord> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../programs/elf/{name}.elf"));
+    let path = etrace_programs::elf_path(name);
     let bytes = std::fs::read(path).unwrap();
     let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
     let mut records = Vec::new();

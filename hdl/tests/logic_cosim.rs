@@ -3,17 +3,15 @@
 //! hardware pushes, in order, equal the model's `Encoder::packets()` (with `context` set to 0:
 //! `nocontext_p` = 1, the field is not transmitted).
 
+use etrace_encoder::qualification::{Qualification, TRIGGER_NOTIFY, TRIGGER_START, TRIGGER_STOP};
+use etrace_encoder::{Encoder, EncoderOptions};
+use etrace_hart::{Hart, HartConfig};
 use etrace_hdl::config::Config;
 use etrace_hdl::logic::PacketLogic;
 use etrace_hdl::packer::layout;
 use etrace_hdl::packet_kind::PacketKind;
-use etrace_model::encoder::qualification::{
-    Qualification, TRIGGER_NOTIFY, TRIGGER_START, TRIGGER_STOP,
-};
-use etrace_model::encoder::{Encoder, EncoderOptions};
-use etrace_model::hart::{Hart, HartConfig};
-use etrace_model::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
-use etrace_model::packet::{
+use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
+use etrace_spec::packet::{
     AddressInfo, Branch, Context, IOptions, QualStatus, Start, Support, TeInst, Trap,
 };
 use rust_hdl::prelude::*;
@@ -382,7 +380,7 @@ impl Rng {
 
 /// Ingress records of the first `limit` instructions of a program in `programs/elf`.
 fn program_records(name: &str, width: ItypeWidth, limit: u64) -> Vec<IngressRecord> {
-    let path = format!("{}/../programs/elf/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = etrace_programs::elf_dir().join(name);
     let bytes = std::fs::read(&path).unwrap();
     let config = HartConfig {
         max_instructions: limit,

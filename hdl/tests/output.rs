@@ -1,19 +1,19 @@
 //! Simulation tests of the output path (`hdl/DESIGN.md` items 4-8) against the model's
-//! cycle-accurate `etrace_model::cycle::output_path::OutputPath` and its framers
+//! cycle-accurate `etrace_encoder::cycle::output_path::OutputPath` and its framers
 //! (`framing::encap`, `framing::atb`): random pushes within `free`, random `out_ready` /
 //! ATREADY, fixed seeds; `free`, the presented byte / beat and the taken sequence are
 //! compared in every cycle.
 
 use std::collections::VecDeque;
 
+use etrace_encoder::cycle::output_path::{
+    OutputItem, OutputPath as ModelPath, OutputPathConfig, OutputPort,
+};
 use etrace_hdl::output::{
     AtbOutputPath, ByteFifo, FramerConfig, OutputPath, PacketQueue, Timestamp,
 };
-use etrace_model::cycle::output_path::{
-    OutputItem, OutputPath as ModelPath, OutputPathConfig, OutputPort,
-};
-use etrace_model::framing::atb::AtbConfig;
-use etrace_model::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::framing::atb::AtbConfig;
+use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
 use rust_hdl::prelude::*;
 
 /// A fixed-seed xorshift generator.
@@ -327,7 +327,7 @@ fn check_atb<const P: usize, const DW: usize, const BW: usize>(
                     data |= 1 << i;
                 }
             }
-            OutputItem::Beat(etrace_model::framing::atb::AtbBeat {
+            OutputItem::Beat(etrace_spec::framing::atb::AtbBeat {
                 atid: uut.atid.val().to_u8(),
                 atbytes: uut.atbytes.val().to_u8(),
                 atdata: data,

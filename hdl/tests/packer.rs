@@ -11,7 +11,7 @@ use etrace_hdl::packer::{
 };
 use etrace_hdl::packet_kind::PacketKind;
 use etrace_hdl::verilog::{generate, lint, yosys_check};
-use etrace_model::packet::{
+use etrace_spec::packet::{
     branch_map_len, pack, pack_uncompressed, AddressInfo, Branch, Context, IOptions, QualStatus,
     Start, Support, TeInst, Trap,
 };

@@ -17,13 +17,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use etrace_encoder::{Encoder, EncoderOptions};
+use etrace_hart::{Hart, HartConfig};
 use etrace_hdl::config::Config;
 use etrace_hdl::top::{generate, TopOptions};
-use etrace_model::encoder::{Encoder, EncoderOptions};
-use etrace_model::framing::encap::{EncapConfig, EncapWriter};
-use etrace_model::hart::{Hart, HartConfig};
-use etrace_model::ingress::IngressRecord;
-use etrace_model::packet::pack;
+use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::ingress::IngressRecord;
+use etrace_spec::packet::pack;
 
 /// Cycles from one ingress block to the next (these programs make at most a few bytes per
 /// block on average; the queue and the 64-byte FIFO absorb the bursts).
@@ -124,8 +124,7 @@ fn model_stream(traces: &[Vec<IngressRecord>], options: EncoderOptions) -> Vec<u
 
 /// The ingress records of `programs/elf/<name>.elf` on the hart model, at most `max`.
 fn program(name: &str, max: usize) -> Vec<IngressRecord> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../programs/elf/{name}.elf"));
+    let path = etrace_programs::elf_path(name);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
     let mut records = Vec::new();

@@ -3,9 +3,9 @@
 //! than 65535 packets without a sync (the hardware's 16-bit count and overflow flag must
 //! keep `>max_resync` true where the model's count goes on growing).
 
+use etrace_encoder::resync::ResyncCounter;
 use etrace_hdl::logic::resync::ResyncCounter as HwResyncCounter;
-use etrace_model::encoder::resync::ResyncCounter;
-use etrace_model::ingress::random::Rng;
+use etrace_spec::ingress::random::Rng;
 use rust_hdl::prelude::*;
 use std::sync::{Arc, Mutex};
 

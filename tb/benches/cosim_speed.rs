@@ -4,21 +4,19 @@
 //! the hart. Prints cycles per second of the whole (hart + RTL + model + comparison), and of
 //! the cycle loop alone, for the `rv32` and `rv64` builds, without and with back-pressure.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
-use etrace_model::decoder::pcs::push_record_steps;
-use etrace_model::decoder::{DecoderConfig, ProgramImage, TrapVectors};
-use etrace_model::hart::{Hart, HartConfig};
-use etrace_model::ingress::IngressRecord;
+use etrace_decoder::pcs::push_record_steps;
+use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
+use etrace_hart::{Hart, HartConfig};
+use etrace_spec::ingress::IngressRecord;
 use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
 use etrace_tb::cosim::{run, CosimConfig, StallConfig};
 use etrace_tb::Variant;
 
 /// Runs `program` on the hart, then co-simulates it on `variant` and checks the decoding.
 fn bench(program: &str, variant: Variant, stall: StallConfig) {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../programs/elf/{program}.elf"));
+    let path = etrace_programs::elf_path(program);
     let bytes = std::fs::read(&path).unwrap();
     let start = Instant::now();
     let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();

@@ -2,12 +2,11 @@
 //! `rv64` builds stepping a real program's ingress records, one block every 41 cycles
 //! (the co-simulation tests' schedule), output always ready.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use criterion::{criterion_group, Criterion, Throughput};
-use etrace_model::encoder::EncoderOptions;
-use etrace_model::hart::{Hart, HartConfig};
+use etrace_encoder::EncoderOptions;
+use etrace_hart::{Hart, HartConfig};
 use etrace_tb::{Inputs, Rtl, Variant};
 
 /// Idle cycles after each block.
@@ -18,8 +17,7 @@ const RECORDS: usize = 5_000;
 /// The per-cycle inputs of `program`'s first records with `GAP` idle cycles after each,
 /// trace enabled throughout, then 200 cycles with trace disabled.
 fn stimulus(program: &str) -> Vec<Inputs> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../programs/elf/{program}.elf"));
+    let path = etrace_programs::elf_path(program);
     let mut hart = Hart::from_elf(&std::fs::read(path).unwrap(), HartConfig::default()).unwrap();
     let mut records = Vec::new();
     hart.run(&mut records).unwrap();

@@ -1,8 +1,8 @@
 //! The ports of a verilated encoder (`hdl/src/top.rs`, `Encoder` / `AtbEncoder`): the
 //! values driven in one cycle ([`Inputs`]) and the values sampled in it ([`Outputs`]).
 
-use etrace_model::encoder::EncoderOptions;
-use etrace_model::ingress::IngressRecord;
+use etrace_encoder::EncoderOptions;
+use etrace_spec::ingress::IngressRecord;
 
 /// The input ports of one clock cycle (`hdl/DESIGN.md`; ingress fields of
 /// `ingressPort.adoc`, single-retirement form). Values wider than a port are truncated to
@@ -59,7 +59,7 @@ pub struct Inputs {
 
 impl Inputs {
     /// Puts one ingress block on the port (`ingressPort.adoc`; the conventions of
-    /// `etrace_model::ingress`), or clears the block fields for an idle cycle (`None`).
+    /// `etrace_spec::ingress`), or clears the block fields for an idle cycle (`None`).
     /// `interrupt` and `ilastsize` are not ports (`hdl/DESIGN.md`, "Names that differ").
     pub fn set_block(&mut self, block: Option<&IngressRecord>) {
         match block {

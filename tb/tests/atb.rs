@@ -1,14 +1,14 @@
 //! The ATB builds (`hdl/DESIGN.md` item 8): the beats equal the model's ATB framing of the
 //! same packets (`fragmentCodeAndTransport.adoc`, "ATB transport": each packet starts a
-//! new beat, ATBYTES + 1 valid bytes, byte 0 in ATDATA[7:0]; `model/src/framing/atb.rs`),
+//! new beat, ATBYTES + 1 valid bytes, byte 0 in ATDATA[7:0]; `model/spec/src/framing/atb.rs`),
 //! and the port equals the model's cycle-accurate output path in every cycle.
 
 mod common;
 
 use common::{check_cycle_exact, option_sets, programs, records, timed_packets, GAP};
-use etrace_model::cycle::output_path::{OutputItem, OutputPathConfig, OutputPort};
-use etrace_model::framing::atb::{AtbBeat, AtbConfig};
-use etrace_model::ingress::ItypeWidth;
+use etrace_encoder::cycle::output_path::{OutputItem, OutputPathConfig, OutputPort};
+use etrace_spec::framing::atb::{AtbBeat, AtbConfig};
+use etrace_spec::ingress::ItypeWidth;
 use etrace_tb::{Inputs, Rtl, Variant};
 
 const ATID: u8 = 0x15;

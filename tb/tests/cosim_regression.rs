@@ -5,14 +5,12 @@
 //! ingress stream of more than ten million cycles; and the deliberately faulty build caught
 //! with a full report.
 
-use std::path::PathBuf;
-
-use etrace_model::decoder::pcs::push_record_steps;
-use etrace_model::decoder::{DecoderConfig, ProgramImage, TrapVectors};
-use etrace_model::encoder::EncoderOptions;
-use etrace_model::hart::{Hart, HartConfig};
-use etrace_model::ingress::random::{RandomStream, RandomStreamConfig};
-use etrace_model::ingress::{IngressRecord, ItypeWidth};
+use etrace_decoder::pcs::push_record_steps;
+use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
+use etrace_encoder::EncoderOptions;
+use etrace_hart::{Hart, HartConfig};
+use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
+use etrace_spec::ingress::{IngressRecord, ItypeWidth};
 use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
 use etrace_tb::cosim::{run, CosimConfig, CosimError, StallConfig};
 use etrace_tb::Variant;
@@ -31,8 +29,7 @@ const PROGRAMS: [&str; 9] = [
 ];
 
 fn program(name: &str, width: ItypeWidth) -> (Vec<IngressRecord>, ExpectedExecution) {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../programs/elf/{name}.elf"));
+    let path = etrace_programs::elf_path(name);
     let bytes = std::fs::read(&path).unwrap();
     let config = HartConfig {
         itype_width: width,

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{assert_same_bytes, model_encap, option_sets, programs, records, rtl_bytes};
-use etrace_model::ingress::ItypeWidth;
+use etrace_spec::ingress::ItypeWidth;
 use etrace_tb::{Inputs, Rtl, Variant};
 
 /// Runs every program of `arch` through `variant`; program `k` uses option set `k % 4`.

@@ -6,9 +6,9 @@
 mod common;
 
 use common::{assert_same_bytes, model_encap, records, rtl_bytes};
-use etrace_model::encoder::EncoderOptions;
-use etrace_model::ingress::ItypeWidth;
-use etrace_model::packet::TeInst;
+use etrace_encoder::EncoderOptions;
+use etrace_spec::ingress::ItypeWidth;
+use etrace_spec::packet::TeInst;
 use etrace_tb::{Inputs, Rtl, Variant};
 
 #[test]

@@ -6,10 +6,10 @@
 mod common;
 
 use common::{assert_same_bytes, check_cycle_exact, option_sets, records, timed_packets};
-use etrace_model::cycle::encoder::INPUT_STAGES;
-use etrace_model::cycle::output_path::{OutputItem, OutputPathConfig, OutputPort};
-use etrace_model::framing::encap::{EncapConfig, EncapWriter};
-use etrace_model::ingress::ItypeWidth;
+use etrace_encoder::cycle::encoder::INPUT_STAGES;
+use etrace_encoder::cycle::output_path::{OutputItem, OutputPathConfig, OutputPort};
+use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::ingress::ItypeWidth;
 use etrace_tb::{Inputs, Rtl, Variant};
 
 /// Idle cycles after each block: with timestamps and a 34-byte sync sequence every 4096

@@ -12,10 +12,10 @@ use super::framing_args::FramingArgs;
 use super::io::{create_output, finish_output, load_params};
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_model::calltree::{folded_lines, from_elements, write_flamegraph, SymbolTable};
-use etrace_model::decoder::stream::decode_payloads;
-use etrace_model::decoder::{DecoderConfig, TeDecoder, TraceElement};
-use etrace_model::isa::Xlen;
+use etrace_decoder::calltree::{folded_lines, from_elements, write_flamegraph, SymbolTable};
+use etrace_decoder::stream::decode_payloads;
+use etrace_decoder::{DecoderConfig, TeDecoder, TraceElement};
+use etrace_spec::isa::Xlen;
 use std::io::Write;
 use std::path::PathBuf;
 

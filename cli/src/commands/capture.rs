@@ -1,4 +1,4 @@
-//! `etrace capture --serial DEV --baud N --elf PROG.elf [decode options]` (`CONVENTIONS.md`):
+//! `etrace capture --serial DEV --baud N --elf PROG.elf [decode options]` (`docs/cli.md`):
 //! reads a board's UART byte stream live (the encap stream of `hdl/src/board`,
 //! `e-trace-encap/encapsulation.adoc`), deframes and decodes it as it arrives
 //! (`decoder.adoc`) and writes the trace as `etrace decode` does (`--format
@@ -21,12 +21,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use etrace_model::decoder::stream::PayloadEvent;
-use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
-use etrace_model::framing::FramingKind;
-use etrace_model::isa::Xlen;
-use etrace_model::packet::unpack_with;
-use etrace_model::params::Params;
+use etrace_decoder::stream::PayloadEvent;
+use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
+use etrace_spec::framing::FramingKind;
+use etrace_spec::isa::Xlen;
+use etrace_spec::packet::unpack_with;
+use etrace_spec::params::Params;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::decode::{load_image, parse_address, DecodeFormat};

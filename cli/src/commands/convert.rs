@@ -4,10 +4,10 @@
 use super::io::{create_output, finish_output, load_params};
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_model::formats::convert::{ConvertOptions, SpikeToIngress};
-use etrace_model::formats::encoder_input::{EncoderInputOptions, EncoderInputWriter};
-use etrace_model::formats::spike_csv::SpikeReader;
-use etrace_model::isa::Xlen;
+use etrace_spec::formats::convert::{ConvertOptions, SpikeToIngress};
+use etrace_spec::formats::encoder_input::{EncoderInputOptions, EncoderInputWriter};
+use etrace_spec::formats::spike_csv::SpikeReader;
+use etrace_spec::isa::Xlen;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::PathBuf;

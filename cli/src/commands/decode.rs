@@ -15,13 +15,11 @@ use super::framing_args::FramingArgs;
 use super::io::{create_output, load_params};
 use crate::error::{CliError, InputContext};
 use clap::{Args, ValueEnum};
-use etrace_model::decoder::stream::{
-    atb_payloads, decode_payloads, payloads, Framing, PayloadEvent,
-};
-use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
-use etrace_model::framing::atb::AtbBeat;
-use etrace_model::framing::FramingKind;
-use etrace_model::isa::Xlen;
+use etrace_decoder::stream::{atb_payloads, decode_payloads, payloads, Framing, PayloadEvent};
+use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
+use etrace_spec::framing::atb::AtbBeat;
+use etrace_spec::framing::FramingKind;
+use etrace_spec::isa::Xlen;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

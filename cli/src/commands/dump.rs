@@ -7,12 +7,12 @@ use super::framing_args::FramingArgs;
 use super::io::load_params;
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_model::framing::atb::{deframe_atb, AtbBeat};
-use etrace_model::framing::encap::{EncapDeframer, EncapItem};
-use etrace_model::framing::smi::{SmiDeframer, SmiItem};
-use etrace_model::framing::FramingKind;
-use etrace_model::packet::{unpack_with, IOptions, TeInst};
-use etrace_model::params::Params;
+use etrace_spec::framing::atb::{deframe_atb, AtbBeat};
+use etrace_spec::framing::encap::{EncapDeframer, EncapItem};
+use etrace_spec::framing::smi::{SmiDeframer, SmiItem};
+use etrace_spec::framing::FramingKind;
+use etrace_spec::packet::{unpack_with, IOptions, TeInst};
+use etrace_spec::params::Params;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -166,8 +166,8 @@ fn list<W: Write>(args: &DumpArgs, data: &[u8], lister: &mut Lister<W>) -> Resul
 }
 
 /// The byte offset a framing error names, as text (`?` when it names none).
-fn error_offset(e: &etrace_model::framing::FrameError) -> String {
-    use etrace_model::framing::FrameError as E;
+fn error_offset(e: &etrace_spec::framing::FrameError) -> String {
+    use etrace_spec::framing::FrameError as E;
     match e {
         E::Truncated { offset, .. }
         | E::BadHeader { offset, .. }

@@ -1,12 +1,12 @@
 //! The output formats of `etrace decode` (`--format elements|pcs|spike-csv|json`): trace
 //! elements of the decoder (`decoder.adoc`, [`TraceElement`]) as text lines, as JSON
 //! objects, or expanded into executed instructions (program addresses, or rows of the
-//! spike instruction-trace CSV of `etrace_model::formats::spike_csv`).
+//! spike instruction-trace CSV of `etrace_spec::formats::spike_csv`).
 
-use etrace_model::decoder::image::InsnKind;
-use etrace_model::decoder::{ProgramImage, RangeEnd, TraceElement};
-use etrace_model::formats::spike_csv::{SpikeRow, SpikeWriter};
-use etrace_model::ingress::Privilege;
+use etrace_decoder::image::InsnKind;
+use etrace_decoder::{ProgramImage, RangeEnd, TraceElement};
+use etrace_spec::formats::spike_csv::{SpikeRow, SpikeWriter};
+use etrace_spec::ingress::Privilege;
 use serde_json::{json, Value};
 use std::io::{self, Write};
 
@@ -182,7 +182,7 @@ pub fn for_each_insn(
 ///
 /// Every executed instruction is a row with `VALID=1`, its address, its instruction word
 /// from the program image and the privilege last reported by the trace. A trap follows the
-/// spike convention (`CONVENTIONS.md`, `spike_csv` module table): an exception raised by
+/// spike convention (`docs/cli.md`, `spike_csv` module table): an exception raised by
 /// `ecall` / `ebreak` marks that (retired) instruction's row with `EXCEPTION=1`; any other
 /// exception, and an interrupt, adds a row for the instruction at the trap's EPC (which
 /// did not execute) with `EXCEPTION=1` (and `INTERRUPT=1`). A trap whose EPC the trace does

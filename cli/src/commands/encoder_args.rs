@@ -1,10 +1,10 @@
 //! The encoder's run-time options on the command line, shared by `encode` and `run`
 //! (`branchTrace.adoc`, "Optional and run-time configurable modes"; names from
-//! `CONVENTIONS.md`).
+//! `docs/cli.md`).
 
 use crate::error::CliError;
 use clap::Args;
-use etrace_model::encoder::EncoderOptions;
+use etrace_encoder::EncoderOptions;
 
 /// Run-time options of the encoder.
 #[derive(Args, Debug, Clone)]

@@ -1,13 +1,13 @@
 //! Framing options shared by `etrace encode` and `etrace dump` (`--framing encap|smi|atb`,
-//! `CONVENTIONS.md`): the encapsulation of `e-trace-encap/encapsulation.adoc`, the Siemens
+//! `docs/cli.md`): the encapsulation of `e-trace-encap/encapsulation.adoc`, the Siemens
 //! messaging of the reference flow and ATB beats (`fragmentCodeAndTransport.adoc`).
 
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_model::framing::atb::AtbConfig;
-use etrace_model::framing::encap::EncapConfig;
-use etrace_model::framing::smi::SmiConfig;
-use etrace_model::framing::FramingKind;
+use etrace_spec::framing::atb::AtbConfig;
+use etrace_spec::framing::encap::EncapConfig;
+use etrace_spec::framing::smi::SmiConfig;
+use etrace_spec::framing::FramingKind;
 
 /// Command-line options that select and configure a framing.
 #[derive(Args, Clone, Debug)]

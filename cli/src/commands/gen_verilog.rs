@@ -1,5 +1,5 @@
 //! `etrace gen-verilog --config CONFIG -o DIR`: writes the encoder's Verilog for a named
-//! configuration (`CONVENTIONS.md`) and a FuseSoC core file for it, after checking it with
+//! configuration (`docs/cli.md`) and a FuseSoC core file for it, after checking it with
 //! yosys (no latch, every module defined, no undriven wire).
 
 use crate::error::{CliError, InputContext};

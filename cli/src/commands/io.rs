@@ -1,8 +1,8 @@
 //! File helpers shared by the sub-commands: output files, parameter files.
 
 use crate::error::{CliError, InputContext};
-use etrace_model::formats::params_file::load_params as load_params_file;
-use etrace_model::params::Params;
+use etrace_spec::formats::params_file::load_params as load_params_file;
+use etrace_spec::params::Params;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;

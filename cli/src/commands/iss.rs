@@ -4,11 +4,11 @@
 use super::io::{create_output, finish_output};
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_model::formats::encoder_input::{EncoderInputOptions, EncoderInputWriter};
-use etrace_model::formats::spike_csv::{SpikeRow, SpikeWriter};
-use etrace_model::hart::{Hart, HartConfig, IngressSink};
-use etrace_model::ingress::{IngressRecord, ItypeWidth};
-use etrace_model::isa::Xlen;
+use etrace_hart::{Hart, HartConfig, IngressSink};
+use etrace_spec::formats::encoder_input::{EncoderInputOptions, EncoderInputWriter};
+use etrace_spec::formats::spike_csv::{SpikeRow, SpikeWriter};
+use etrace_spec::ingress::{IngressRecord, ItypeWidth};
+use etrace_spec::isa::Xlen;
 use std::fs::File;
 use std::io::BufWriter;
 use std::path::PathBuf;

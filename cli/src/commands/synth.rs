@@ -1,5 +1,5 @@
 //! `etrace synth --board BOARD [--config CONFIG] [--freq MHZ] [--baud N] [-o DIR]`: the FPGA
-//! flow of a board (`CONVENTIONS.md`): generates the board top's Verilog
+//! flow of a board (`docs/cli.md`): generates the board top's Verilog
 //! (`etrace_hdl::board`), synthesises, places and routes it, packs the bitstream, and
 //! writes a JSON report (cells, Fmax of every clock, critical path; the encoder alone: its
 //! cells and its Fmax out of context against the issue 7 targets) and a one-screen
@@ -22,6 +22,7 @@ use std::time::Instant;
 use clap::Args;
 use etrace_hdl::board::{self, Board, BoardError, BoardOptions};
 use etrace_hdl::config::Config;
+use etrace_programs::replay;
 
 use crate::error::{CliError, InputContext};
 use flow::Flow;
@@ -71,7 +72,9 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
         baud: args.baud,
         ..BoardOptions::default()
     };
-    let design = board::generate(board, config, &options).map_err(|e| {
+    let records = replay::replayed_records(config.xlen(), config.itype())
+        .map_err(|e| CliError::input(e, "replayed program"))?;
+    let design = board::generate(board, config, &options, records).map_err(|e| {
         let place = match e {
             BoardError::Baud { .. } => "--baud",
             _ => "board top",

@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use etrace_model::ingress::IngressRecord;
+use etrace_spec::ingress::IngressRecord;
 
 use super::power_on_reset::PowerOnReset;
 use super::replay::IngressReplay;

@@ -1,4 +1,4 @@
-//! FPGA board builds (`CONVENTIONS.md` boards: `icebreaker`, `hx8k-breakout`, `ulx3s-25f`,
+//! FPGA board builds (`docs/cli.md` boards: `icebreaker`, `hx8k-breakout`, `ulx3s-25f`,
 //! `ulx3s-85f`): a top that replays a program's ingress trace from block RAM into the
 //! encoder and sends the encoder's encap byte stream on the board's USB-UART
 //! ([`board_top::BoardTop`]), and the generation of its Verilog ([`generate`]).
@@ -8,18 +8,22 @@
 
 pub mod board_top;
 pub mod power_on_reset;
-pub mod program;
 pub mod replay;
 pub mod stretch;
 pub mod uart_tx;
 
 use rust_hdl::prelude::*;
 
-use etrace_model::ingress::IngressRecord;
+use etrace_spec::ingress::IngressRecord;
 
 use crate::config::Config;
 use crate::verilog::generate_named;
 use board_top::{BoardSettings, BoardTop, Ulx3sTop};
+
+/// Address bits of the board's replay table.
+const REPLAY_ADDRESS_BITS: usize = 9;
+/// Records the board's replay table holds (2^[`REPLAY_ADDRESS_BITS`]).
+pub const REPLAY_DEPTH: usize = 1 << REPLAY_ADDRESS_BITS;
 
 /// FPGA family of a board: decides the synthesis and place-and-route flow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,7 +34,7 @@ pub enum Family {
     Ecp5,
 }
 
-/// A supported board (`CONVENTIONS.md`, `--board`).
+/// A supported board (`docs/cli.md`, `--board`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Board {
     /// 1BitSquared iCEBreaker: iCE40UP5K-SG48, 12 MHz oscillator, FT2232H UART.
@@ -157,9 +161,6 @@ pub enum BoardError {
     /// The gap between passes is out of range.
     #[error("gap of {0} cycles between passes is out of range (1-65536)")]
     Gap(u32),
-    /// The replayed program could not be run on the hart model.
-    #[error("the replayed program failed on the hart model: {0}")]
-    Program(String),
 }
 
 /// Build-time options of a board top.
@@ -234,11 +235,11 @@ macro_rules! board_verilog {
     ($a:literal, $e:literal, $it:literal, $p:literal, $board:expr, $records:expr, $settings:expr, $top:expr) => {
         match $board.family() {
             Family::Ice40 => emit(
-                BoardTop::<$a, $e, $it, $p, 9>::new($records, $settings)?,
+                BoardTop::<$a, $e, $it, $p, REPLAY_ADDRESS_BITS>::new($records, $settings)?,
                 $top,
             ),
             Family::Ecp5 => emit(
-                Ulx3sTop::<$a, $e, $it, $p, 9>::new($records, $settings)?,
+                Ulx3sTop::<$a, $e, $it, $p, REPLAY_ADDRESS_BITS>::new($records, $settings)?,
                 $top,
             ),
         }
@@ -246,11 +247,13 @@ macro_rules! board_verilog {
 }
 
 /// Generates the Verilog of `board`'s top with the encoder of `config` (top module
-/// [`Board::top_name`]), replaying [`program::replayed_records`].
+/// [`Board::top_name`]), replaying `records` (at most [`REPLAY_DEPTH`], made by the caller
+/// with `config`'s XLEN and itype width: the hardware does not run programs).
 pub fn generate(
     board: Board,
     config: Config,
     options: &BoardOptions,
+    records: Vec<IngressRecord>,
 ) -> Result<Generated, BoardError> {
     let cycles = cycles_per_bit(board.clock_hz(), options.baud)?;
     let settings = BoardSettings {
@@ -262,8 +265,8 @@ pub fn generate(
         led_active_low: board.led_active_low(),
         paced: options.paced,
     };
-    let records = program::replayed_records(config)?;
     let top = board.top_name();
+    let count = records.len();
     let verilog = match config {
         Config::Rv32 => board_verilog!(32, 5, 4, 80, board, &records, &settings, &top),
         Config::Rv64 => board_verilog!(64, 6, 4, 144, board, &records, &settings, &top),
@@ -284,7 +287,7 @@ pub fn generate(
             config.name(),
             board.name(),
             board.device(),
-            program::COUNT,
+            count,
             options.baud
         ),
     })

@@ -1,5 +1,5 @@
 //! The board's stand-in for a hart: an ingress trace (`ingressPort.adoc`, single-retirement
-//! port, the record conventions of `etrace_model::ingress`) stored in block RAM and played
+//! port, the record conventions of `etrace_spec::ingress`) stored in block RAM and played
 //! to the encoder's ingress port in a loop.
 //!
 //! Each pass presents the records in order, one every `period` cycles or more, with
@@ -14,7 +14,7 @@ use rust_hdl::prelude::*;
 use rust_hdl::widgets::ramrom::sync_rom::SyncROM;
 use std::collections::BTreeMap;
 
-use etrace_model::ingress::IngressRecord;
+use etrace_spec::ingress::IngressRecord;
 
 use super::BoardError;
 

@@ -1,6 +1,6 @@
 //! `BranchMap`: the branch map of `exampleAlgorithm.adoc` ("Update branch map") and
 //! `payload.adoc` format 1: up to 31 unreported branch outcomes, bit 0 the oldest,
-//! 1 = not taken. The model: `etrace_model::encoder::branch_map`.
+//! 1 = not taken. The model: `etrace_encoder::branch_map`.
 
 use rust_hdl::prelude::*;
 

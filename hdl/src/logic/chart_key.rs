@@ -10,7 +10,7 @@
 //! after its state inputs (which packets report an address whatever the state says, which
 //! of the rest can only be a branch map, a context or nothing), so every decision output is
 //! a few logic levels from flip-flops. The model of the whole decision:
-//! `etrace_model::encoder::decision::decide`.
+//! `etrace_encoder::decision::decide`.
 
 use rust_hdl::prelude::*;
 
@@ -154,18 +154,13 @@ impl Logic for ChartKey {
             && self.curr_exc_only.val()
             && !self.prev_exception.val()
             && self.own.val();
-        self.trap.next = self.ct.val()
-            && self.curr_exc_only.val()
-            && (self.prev_exception.val() || self.own.val());
+        self.trap.next = self.exc_after_exc.val() || self.exc_own.val();
         self.after_exc.next =
             self.ct.val() && !self.curr_exc_only.val() && self.prev_exception.val();
         self.plain.next = self.ct.val() && !self.curr_exc_only.val() && !self.prev_exception.val();
         self.sync.next = self.plain.val() && (!self.pt.val() || self.ppccd.val());
         self.rest.next = self.plain.val() && self.pt.val() && !self.ppccd.val();
-        self.trap_or_sync.next = self.ct.val()
-            && ((self.curr_exc_only.val() && (self.prev_exception.val() || self.own.val()))
-                || (!self.curr_exc_only.val()
-                    && (self.prev_exception.val() || !self.pt.val() || self.ppccd.val())));
+        self.trap_or_sync.next = self.trap.val() || self.after_exc.val() || self.sync.val();
         self.rest_address.next = self.rest.val() && (self.pupd.val() || self.address_due.val());
         self.rest_updiscon.next = self.rest.val() && self.pupd.val();
         self.rest_map.next = self.rest.val() && !self.pupd.val() && !self.address_due.val();

@@ -3,7 +3,7 @@
 //! `sec:format33` and `sec:qual-status` for the support packets at enable and disable;
 //! `ingressPort.adoc`, `sec:trigger` and `tab:ingress-side-band` for the triggers and
 //! `halted`). The qualification rule is the model's
-//! `etrace_model::encoder::qualification::Qualification`.
+//! `etrace_encoder::qualification::Qualification`.
 //!
 //! Enable sequencing and qualification are one block because each needs the other in the
 //! same cycle (a halt gap shifts the window; the trigger state runs while trace is on).
@@ -194,7 +194,7 @@ impl Logic for TraceControl {
 mod tests {
     use super::*;
     use crate::verilog::{generate, lint, yosys_check};
-    use etrace_model::encoder::qualification::{Presented, Qualification};
+    use etrace_encoder::qualification::{Presented, Qualification};
 
     #[test]
     fn trace_control_verilog() {

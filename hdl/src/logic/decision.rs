@@ -1,6 +1,6 @@
 //! `Decision`: the packet decision of `exampleAlgorithm.adoc`, figure `fig:algo`, for the
 //! current instruction, and the support packet when qualification ends (`payload.adoc`,
-//! `sec:qual-status`). The model: `etrace_model::encoder::decision::decide` and
+//! `sec:qual-status`). The model: `etrace_encoder::decision::decide` and
 //! `Encoder::clock`.
 //!
 //! Combinational, on the registered window part of the chart ([`super::chart_key`]) and
@@ -170,8 +170,7 @@ impl Logic for Decision {
         // due for them (resync count at its maximum, or `next` ppccd); the map full after
         // this branch; the lost flag with a drained queue (recovery is possible).
         self.held.next = self.held_any.val() || self.key_push.val();
-        self.due.next = (self.held_any.val() || self.key_push.val())
-            && (self.resync_at_max.val() || self.key_next_ppccd.val());
+        self.due.next = self.held.val() && (self.resync_at_max.val() || self.key_next_ppccd.val());
         self.full.next = self.held_is_31.val() || (self.held_is_30.val() && self.key_push.val());
         self.drained_lost.next = self.lost.val() && self.queue_drained.val();
         self.open.next = !self.resync_exceeded.val() && !self.drained_lost.val();
@@ -186,8 +185,7 @@ impl Logic for Decision {
         self.updiscon_open.next = self.key_rest_updiscon.val() && self.open.val();
         self.state_sync.next =
             (self.key_after_exc.val() && self.prev_trap_reported.val()) || self.key_sync.val();
-        self.rest_closed.next =
-            self.key_rest.val() && (self.resync_exceeded.val() || self.drained_lost.val());
+        self.rest_closed.next = self.key_rest.val() && !self.open.val();
         // Recovery (`hdl/DESIGN.md` item 4): lost, 2 free entries (nothing is pushed in a
         // cycle that leaves the lost flag set, so while it is set the packet register is
         // empty and 2 free entries is a drained queue), a decision for a traced instruction
@@ -211,8 +209,7 @@ impl Logic for Decision {
             self.enable.val() || self.key_trap_or_sync.val() || self.rest_closed.val();
         self.empties_map.next = self.enable.val()
             || self.key_trap_or_sync.val()
-            || (self.key_rest.val()
-                && !(self.map_open.val() && !self.due.val() && !self.full.val()));
+            || (self.key_rest.val() && !self.context_action.val() && !self.silent.val());
         self.reports_address.next = self.key_reports.val()
             || self.rest_closed.val()
             || (self.key_rest.val() && self.due.val());

@@ -4,7 +4,7 @@
 //! computation and the push / drop / recovery of the produced packets. Its outputs are the
 //! packet field bundle `pkt0_*`, `pkt1_*` and `count` for the payload packer: the payload
 //! layout one-hot and the field values as the packet carries them (`payload.adoc`). The
-//! model: `etrace_model::encoder::Encoder`.
+//! model: `etrace_encoder::Encoder`.
 
 use super::address::AddressUnit;
 use super::branch_map::BranchMap;

@@ -1,5 +1,5 @@
 //! The resynchronisation counter of `exampleAlgorithm.adoc`, section `sec:resync`, counting
-//! te_inst packets. The model: `etrace_model::encoder::resync`.
+//! te_inst packets. The model: `etrace_encoder::resync`.
 //!
 //! The count is kept as what is left of it: `left` = `resync_max - count`, negative once the
 //! count passed the maximum (it then stays negative however many packets follow, as the

@@ -1,6 +1,6 @@
 //! The framer / serializer (`hdl/DESIGN.md` item 6): pops a queue entry when idle and
 //! writes its `e-trace-encap` bytes (`encapsulation.adoc`) one per cycle into the byte
-//! FIFO, exactly as the model's `EncapWriter` (`model/src/framing/encap.rs`): an optional
+//! FIFO, exactly as the model's `EncapWriter` (`model/spec/src/framing/encap.rs`): an optional
 //! synchronisation sequence (N = 31 + T + S `null.idle` bytes and one `null.alignment`)
 //! before the first packet and then before the first packet after `sync_interval` bytes,
 //! the header (length 5, flow 2 = 0, extend 1), `srcID` bytes, then the little-endian bit

@@ -1,6 +1,6 @@
 //! The output path (`hdl/DESIGN.md`, "Data path" and "Cycle contract" items 4-8): packet
 //! queue, timestamp counter, encap framer / serializer, byte FIFO, and the byte-stream or
-//! ATB port. `etrace_model::cycle::output_path` models the same behaviour cycle by cycle.
+//! ATB port. `etrace_encoder::cycle::output_path` models the same behaviour cycle by cycle.
 //!
 //! Every stateful block has a `clock` and a synchronous, active-high `reset`.
 

@@ -16,13 +16,13 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use etrace_model::cycle::encoder::{EncoderCycle, EncoderCycleError};
-use etrace_model::cycle::output_path::{OutputPathConfig, OutputPort};
-use etrace_model::decoder::stream::{atb_payloads, payloads, Framing, PayloadEvent};
-use etrace_model::encoder::EncoderOptions;
-use etrace_model::framing::atb::{AtbBeat, AtbConfig};
-use etrace_model::ingress::IngressRecord;
-use etrace_model::params::Params;
+use etrace_decoder::stream::{atb_payloads, payloads, Framing, PayloadEvent};
+use etrace_encoder::cycle::encoder::{EncoderCycle, EncoderCycleError};
+use etrace_encoder::cycle::output_path::{OutputPathConfig, OutputPort};
+use etrace_encoder::EncoderOptions;
+use etrace_spec::framing::atb::{AtbBeat, AtbConfig};
+use etrace_spec::ingress::IngressRecord;
+use etrace_spec::params::Params;
 
 use crate::{Inputs, Rtl, Variant, VcdError};
 pub use port::PortState;

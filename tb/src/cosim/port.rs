@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use etrace_model::cycle::output_path::OutputItem;
-use etrace_model::framing::atb::AtbBeat;
+use etrace_encoder::cycle::output_path::OutputItem;
+use etrace_spec::framing::atb::AtbBeat;
 
 use crate::Outputs;
 

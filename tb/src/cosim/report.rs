@@ -6,9 +6,9 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use etrace_model::framing::encap::{EncapDeframer, EncapItem};
-use etrace_model::ingress::IngressRecord;
-use etrace_model::packet::unpack;
+use etrace_spec::framing::encap::{EncapDeframer, EncapItem};
+use etrace_spec::ingress::IngressRecord;
+use etrace_spec::packet::unpack;
 
 use super::{Bench, CosimConfig, CosimError, PortState};
 use crate::Variant;

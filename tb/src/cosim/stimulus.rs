@@ -2,9 +2,9 @@
 //! idle cycles between them, trace enabled while records last and disabled after the last
 //! one, and random back-pressure on the output (`hdl/DESIGN.md`, "Cycle contract").
 
-use etrace_model::cycle::encoder::CycleInput;
-use etrace_model::ingress::random::Rng;
-use etrace_model::ingress::IngressRecord;
+use etrace_encoder::cycle::encoder::CycleInput;
+use etrace_spec::ingress::random::Rng;
+use etrace_spec::ingress::IngressRecord;
 
 /// Random idle cycles and output stalls; the same seed gives the same cycles.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -48,7 +48,7 @@ impl<I: Iterator<Item = IngressRecord>> Stimulus<I> {
         Stimulus {
             records,
             config,
-            rng: etrace_model::ingress::random::Rng::new(config.seed ^ 0x5717),
+            rng: etrace_spec::ingress::random::Rng::new(config.seed ^ 0x5717),
             ended: false,
             presented: 0,
             retired: 0,

@@ -3,10 +3,10 @@
 //! losses must be a contiguous part of the hart's steps (address and privilege of each
 //! retired instruction, cause of each trap), in order.
 
-use etrace_model::decoder::pcs::{steps, Step};
-use etrace_model::decoder::stream::{decode_payloads, PayloadEvent};
-use etrace_model::decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
-use etrace_model::params::Params;
+use etrace_decoder::pcs::{steps, Step};
+use etrace_decoder::stream::{decode_payloads, PayloadEvent};
+use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
+use etrace_spec::params::Params;
 
 /// What the decoded trace must reproduce.
 #[derive(Debug)]

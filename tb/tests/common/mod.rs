@@ -10,16 +10,14 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-
-use etrace_model::cycle::encoder::INPUT_STAGES;
-use etrace_model::cycle::output_path::{OutputItem, OutputPath, OutputPathConfig};
-use etrace_model::encoder::{Encoder, EncoderOptions};
-use etrace_model::framing::encap::{EncapConfig, EncapWriter};
-use etrace_model::hart::{Hart, HartConfig};
-use etrace_model::ingress::{IngressRecord, ItypeWidth};
-use etrace_model::packet::{pack, TeInst};
-use etrace_model::params::Params;
+use etrace_encoder::cycle::encoder::INPUT_STAGES;
+use etrace_encoder::cycle::output_path::{OutputItem, OutputPath, OutputPathConfig};
+use etrace_encoder::{Encoder, EncoderOptions};
+use etrace_hart::{Hart, HartConfig};
+use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::ingress::{IngressRecord, ItypeWidth};
+use etrace_spec::packet::{pack, TeInst};
+use etrace_spec::params::Params;
 use etrace_tb::{Inputs, Outputs, Rtl};
 
 /// Idle cycles after each block: enough for the serializer to drain two packets.
@@ -39,8 +37,7 @@ pub const MAX_RECORDS: usize = 100_000;
 /// The ingress records of `programs/elf/<name>.elf` on the hart model (at most
 /// [`MAX_RECORDS`]).
 pub fn records(name: &str, itype_width: ItypeWidth) -> Vec<IngressRecord> {
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../programs/elf/{name}.elf"));
+    let path = etrace_programs::elf_path(name);
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let config = HartConfig {
         itype_width,
@@ -223,7 +220,7 @@ pub fn option_sets() -> Vec<EncoderOptions> {
 
 /// The program names built for `arch` ("rv32" or "rv64"), sorted.
 pub fn programs(arch: &str) -> Vec<String> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../programs/elf");
+    let dir = etrace_programs::elf_dir();
     let suffix = format!("-{arch}.elf");
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
@@ -247,7 +244,7 @@ pub fn presented(out: &Outputs, atb: bool) -> Option<OutputItem> {
             } else {
                 (1u128 << bits) - 1
             };
-            OutputItem::Beat(etrace_model::framing::atb::AtbBeat {
+            OutputItem::Beat(etrace_spec::framing::atb::AtbBeat {
                 atid: out.atid,
                 atbytes: out.atbytes,
                 atdata: out.atdata & mask,
@@ -262,7 +259,7 @@ pub fn presented(out: &Outputs, atb: bool) -> Option<OutputItem> {
 }
 
 /// Runs `rtl` on the schedule of [`drive`] and checks its port in every cycle against the
-/// model's cycle-accurate output path (`etrace_model::cycle::output_path`, `hdl/DESIGN.md`
+/// model's cycle-accurate output path (`etrace_encoder::cycle::output_path`, `hdl/DESIGN.md`
 /// items 4-8) fed with the model's packets at their production cycles ([`timed_packets`]).
 /// Returns the items the consumer took.
 #[allow(clippy::too_many_arguments)]

@@ -1,5 +1,5 @@
 //! Deframing of a live encap byte stream (`e-trace-encap/encapsulation.adoc`) that arrives
-//! in pieces: the same packets and errors as [`etrace_model::decoder::stream::payloads`]
+//! in pieces: the same packets and errors as [`etrace_decoder::stream::payloads`]
 //! on the whole stream, produced as soon as each packet is complete.
 //!
 //! Packets are parsed with [`EncapDeframer`]; a packet cut off by the end of the bytes
@@ -8,9 +8,9 @@
 //! synchronisation sequence ("Synchronization": N + 1 null bytes, then the first non-null
 //! byte starts a normal packet); the search carries its count of null bytes across pieces.
 
-use etrace_model::decoder::stream::PayloadEvent;
-use etrace_model::framing::encap::{EncapConfig, EncapDeframer, EncapItem};
-use etrace_model::framing::FrameError;
+use etrace_decoder::stream::PayloadEvent;
+use etrace_spec::framing::encap::{EncapConfig, EncapDeframer, EncapItem};
+use etrace_spec::framing::FrameError;
 
 /// Incremental encap deframer (module documentation).
 pub struct LiveDeframer {
@@ -109,7 +109,7 @@ impl LiveDeframer {
 
     /// No more bytes will come. At the `end_of_stream` (end of file, hang-up) a packet cut
     /// off is an error, as is a search for a synchronisation sequence that found none, as
-    /// [`etrace_model::decoder::stream::payloads`] reports them at the end of a file. When
+    /// [`etrace_decoder::stream::payloads`] reports them at the end of a file. When
     /// the reader stopped on its own (a byte limit, a timeout) an incomplete last packet is
     /// left undecoded, and only a stream in which no synchronisation point was ever found
     /// is an error.
@@ -194,8 +194,8 @@ impl LiveDeframer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use etrace_model::decoder::stream::{payloads, Framing};
-    use etrace_model::framing::encap::EncapWriter;
+    use etrace_decoder::stream::{payloads, Framing};
+    use etrace_spec::framing::encap::EncapWriter;
 
     /// A stream of `n` packets with a sync sequence every 64 bytes.
     fn stream(n: usize) -> Vec<u8> {

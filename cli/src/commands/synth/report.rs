@@ -5,8 +5,9 @@ use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 use etrace_hdl::board::board_top::BoardSettings;
-use etrace_hdl::board::{program, Board, Family};
+use etrace_hdl::board::{Board, Family};
 use etrace_hdl::config::Config;
+use etrace_programs::replay;
 use serde_json::json;
 
 /// The family's basic cells as yosys counts them.
@@ -266,8 +267,8 @@ impl Report {
             "timing_met": self.timing_met(),
             "uart": { "baud": self.baud, "cycles_per_bit": self.cycles_per_bit },
             "replay": {
-                "program": program::program_path(self.config),
-                "first_record": program::SKIP,
+                "program": replay::program_path(self.config.xlen()),
+                "first_record": replay::SKIP,
                 "records": self.records,
                 "period_cycles": self.settings.period,
                 "gap_cycles": self.settings.gap,

@@ -1,0 +1,22 @@
+//! The spec-level types of the project's RISC-V E-Trace encoder, shared by the hardware,
+//! the golden model and the tools.
+//!
+//! * [`ingress`]: the hart-to-encoder port of `ingressPort.adoc` (and a seeded random
+//!   ingress stream for tests);
+//! * [`isa`]: instruction decoding and the classification tables (`ingressPort.adoc`
+//!   itype, `decoder.adoc` predicates), shared by the hart model and the decoder;
+//! * [`elf`]: the program images the hart model runs and the decoder follows;
+//! * [`params`]: the encoder parameters of `discovery.adoc`;
+//! * [`packet`]: te_inst packets and their payload bits (`payload.adoc`);
+//! * [`predictor`]: the branch predictor both encoder and decoder keep (`branchTrace.adoc`);
+//! * [`framing`]: the transport framings of payloads (e-trace-encap, UltraSoC-style, ATB);
+//! * [`formats`]: the reference flow's files (spike CSV, encoder-input CSV, parameter files).
+
+pub mod elf;
+pub mod formats;
+pub mod framing;
+pub mod ingress;
+pub mod isa;
+pub mod packet;
+pub mod params;
+pub mod predictor;

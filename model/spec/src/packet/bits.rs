@@ -1,0 +1,192 @@
+//! Bit-level writing and reading of te_inst payloads: fields are transmitted in table
+//! order, each least significant bit first (`payload.adoc`, introduction of
+//! "Instruction Trace Encoder Output Packets"), and a received payload is sign-extended
+//! from its most significant received bit.
+
+/// Appends fields to a little-endian bit string.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct BitWriter {
+    bytes: Vec<u8>,
+    len: usize,
+}
+
+impl BitWriter {
+    /// An empty bit string.
+    pub(crate) fn new() -> Self {
+        BitWriter::default()
+    }
+
+    /// Number of bits written so far.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Appends one bit.
+    pub(crate) fn push_bit(&mut self, bit: bool) {
+        if self.len % 8 == 0 {
+            self.bytes.push(0);
+        }
+        if bit {
+            let last = self.bytes.len() - 1;
+            self.bytes[last] |= 1 << (self.len % 8);
+        }
+        self.len += 1;
+    }
+
+    /// Appends the `width` least significant bits of `value`, LSB first (`width` <= 64).
+    pub(crate) fn push(&mut self, value: u64, width: u32) {
+        for i in 0..width.min(64) {
+            self.push_bit((value >> i) & 1 == 1);
+        }
+    }
+
+    /// The most recently written bit (`false` for an empty string).
+    pub(crate) fn last_bit(&self) -> bool {
+        match self.len {
+            0 => false,
+            n => bit_at(&self.bytes, n - 1),
+        }
+    }
+
+    /// The bit string padded to a whole number of bytes with copies of its last bit
+    /// (`payload.adoc`: "the payload must be sign-extended to the nearest byte boundary").
+    pub(crate) fn into_sign_extended_bytes(mut self) -> Vec<u8> {
+        let sign = self.last_bit();
+        while self.len % 8 != 0 {
+            self.push_bit(sign);
+        }
+        self.bytes
+    }
+}
+
+/// Bit `index` of a little-endian byte string.
+pub(crate) fn bit_at(bytes: &[u8], index: usize) -> bool {
+    (bytes[index / 8] >> (index % 8)) & 1 == 1
+}
+
+/// Sign-based compression (`payload.adoc`): drops trailing bytes whose bits all equal the
+/// most significant bit of the byte before them. The result is never empty if the input
+/// was not, and sign-extending it restores the input.
+pub fn sign_compress(bytes: &mut Vec<u8>) {
+    while bytes.len() > 1 {
+        let last = bytes[bytes.len() - 1];
+        let sign = bytes[bytes.len() - 2] >> 7;
+        if (sign == 0 && last == 0x00) || (sign == 1 && last == 0xff) {
+            bytes.pop();
+        } else {
+            break;
+        }
+    }
+}
+
+/// The number of bits of `bytes` that carry information: the smallest `m >= 1` such that
+/// sign-extending the first `m` bits gives back all of `bytes`.
+pub(crate) fn significant_bits(bytes: &[u8]) -> usize {
+    let total = bytes.len() * 8;
+    if total == 0 {
+        return 0;
+    }
+    let sign = bit_at(bytes, total - 1);
+    (0..total)
+        .rev()
+        .find(|&i| bit_at(bytes, i) != sign)
+        .map_or(1, |i| i + 2)
+}
+
+/// Reads fields from a received payload, sign-extending past its end.
+#[derive(Debug, Clone)]
+pub(crate) struct BitReader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    last: bool,
+}
+
+impl<'a> BitReader<'a> {
+    /// A reader at bit 0 of `data`; `data` must not be empty for reads to be meaningful
+    /// (an empty input reads as zeros).
+    pub(crate) fn new(data: &'a [u8]) -> Self {
+        BitReader {
+            data,
+            pos: 0,
+            last: false,
+        }
+    }
+
+    /// The number of bits read so far.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// The value of the bit read most recently (`false` before the first read).
+    pub(crate) fn last_bit(&self) -> bool {
+        self.last
+    }
+
+    /// Reads one bit; past the end of the data this is the most significant received bit.
+    pub(crate) fn bit(&mut self) -> bool {
+        let total = self.data.len() * 8;
+        let bit = if total == 0 {
+            false
+        } else if self.pos < total {
+            bit_at(self.data, self.pos)
+        } else {
+            bit_at(self.data, total - 1)
+        };
+        self.pos += 1;
+        self.last = bit;
+        bit
+    }
+
+    /// Reads a `width`-bit field (`width` <= 64), LSB first.
+    pub(crate) fn read(&mut self, width: u32) -> u64 {
+        let mut value = 0u64;
+        for i in 0..width.min(64) {
+            if self.bit() {
+                value |= 1 << i;
+            }
+        }
+        value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writer_is_lsb_first_and_sign_extends() {
+        let mut w = BitWriter::new();
+        w.push(0b11, 2);
+        w.push(0b01, 2);
+        w.push(1, 1);
+        assert_eq!(w.len(), 5);
+        assert!(w.last_bit());
+        assert_eq!(w.into_sign_extended_bytes(), vec![0b1111_0111]);
+    }
+
+    #[test]
+    fn compression_keeps_one_sign_bit() {
+        let mut v = vec![0x05, 0x04, 0x01, 0x00, 0x80, 0x00, 0x00];
+        sign_compress(&mut v);
+        assert_eq!(v, vec![0x05, 0x04, 0x01, 0x00, 0x80, 0x00]);
+        let mut v = vec![0xff, 0xff];
+        sign_compress(&mut v);
+        assert_eq!(v, vec![0xff]);
+    }
+
+    #[test]
+    fn significant_bits_counts_one_sign_bit() {
+        assert_eq!(significant_bits(&[0x32, 0x04, 0x00, 0x00, 0x02]), 35);
+        assert_eq!(significant_bits(&[0x00]), 1);
+        assert_eq!(significant_bits(&[0xff, 0xff]), 1);
+        assert_eq!(significant_bits(&[0x7f]), 8);
+    }
+
+    #[test]
+    fn reader_sign_extends_from_last_byte() {
+        let mut r = BitReader::new(&[0x80]);
+        assert_eq!(r.read(7), 0);
+        assert_eq!(r.read(16), 0xffff);
+        assert_eq!(r.pos(), 23);
+    }
+}

@@ -1,0 +1,240 @@
+//! The project's test programs (`programs/README.md`): where their built ELFs are, how to
+//! run one on the hart model, and the window of `traps` that the board tops replay from
+//! block RAM ([`replay`]).
+
+use std::path::{Path, PathBuf};
+
+use etrace_hart::{Hart, HartConfig, HartError, LoadError};
+use etrace_spec::ingress::IngressRecord;
+
+/// Why a test program could not be run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProgramError {
+    /// The ELF file could not be read.
+    #[error("cannot read {path}: {reason}")]
+    Read {
+        /// The file.
+        path: String,
+        /// The I/O error.
+        reason: String,
+    },
+    /// The hart model refused the ELF.
+    #[error("{name}: {source}")]
+    Load {
+        /// The program.
+        name: String,
+        /// Why.
+        source: LoadError,
+    },
+    /// The run stopped without the program exiting.
+    #[error("{name}: {source}")]
+    Run {
+        /// The program.
+        name: String,
+        /// Why.
+        source: HartError,
+    },
+    /// `manifest.toml` is missing or malformed.
+    #[error("{reason} ({path})")]
+    Manifest {
+        /// The manifest file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The run retired fewer records than asked for.
+    #[error("{name} retires {len} records, fewer than {need}")]
+    TooShort {
+        /// The program.
+        name: String,
+        /// Records retired.
+        len: usize,
+        /// Records needed.
+        need: usize,
+    },
+}
+
+/// The `programs/` folder of the source tree this crate was built from (sources,
+/// `manifest.toml`, `elf/`: for tests and benchmarks).
+pub fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The `[[program]]` tables of `<dir>/manifest.toml`, in order (the schema is in the
+/// manifest's header).
+pub fn manifest_tables(dir: &Path) -> Result<Vec<toml::Table>, ProgramError> {
+    let path = dir.join("manifest.toml");
+    let fail = |reason: String| ProgramError::Manifest {
+        path: path.display().to_string(),
+        reason,
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| fail(e.to_string()))?;
+    let manifest: toml::Table = toml::from_str(&text).map_err(|e| fail(e.to_string()))?;
+    let tables = manifest
+        .get("program")
+        .and_then(toml::Value::as_array)
+        .ok_or_else(|| fail("no [[program]] tables".to_string()))?;
+    let tables = tables
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            t.as_table()
+                .filter(|t| t.get("name").and_then(toml::Value::as_str).is_some())
+                .cloned()
+                .ok_or_else(|| fail(format!("[[program]] {} has no name", i + 1)))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if tables.is_empty() {
+        return Err(fail("no programs listed".to_string()));
+    }
+    Ok(tables)
+}
+
+/// The names of the programs of `<dir>/manifest.toml` (the `name` of every
+/// `[[program]]` table), in order.
+pub fn manifest_names(dir: &Path) -> Result<Vec<String>, ProgramError> {
+    Ok(manifest_tables(dir)?
+        .iter()
+        .filter_map(|t| t.get("name").and_then(toml::Value::as_str))
+        .map(str::to_string)
+        .collect())
+}
+
+/// The folder of the built ELFs (`programs/elf/`, in the source tree this crate was built
+/// from: for tests and benchmarks).
+pub fn elf_dir() -> PathBuf {
+    dir().join("elf")
+}
+
+/// The ELF of a program build, `<stem>.elf` (for example `traps-rv32`).
+pub fn elf_path(stem: &str) -> PathBuf {
+    elf_dir().join(format!("{stem}.elf"))
+}
+
+/// The bytes of the ELF `<stem>.elf`.
+pub fn elf(stem: &str) -> Result<Vec<u8>, ProgramError> {
+    let path = elf_path(stem);
+    std::fs::read(&path).map_err(|e| ProgramError::Read {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// Every ingress record of a whole run of the ELF `bytes` (`name` for messages): the run
+/// must end with the program's exit.
+pub fn run_records(
+    name: &str,
+    bytes: &[u8],
+    config: HartConfig,
+) -> Result<Vec<IngressRecord>, ProgramError> {
+    let mut hart = Hart::from_elf(bytes, config).map_err(|source| ProgramError::Load {
+        name: name.to_string(),
+        source,
+    })?;
+    let mut records = Vec::new();
+    hart.run(&mut records).map_err(|source| ProgramError::Run {
+        name: name.to_string(),
+        source,
+    })?;
+    Ok(records)
+}
+
+/// The first `limit` ingress records of a whole run of `<stem>.elf` (the run must end with
+/// the program's exit).
+pub fn records(
+    stem: &str,
+    config: HartConfig,
+    limit: usize,
+) -> Result<Vec<IngressRecord>, ProgramError> {
+    let mut records = run_records(stem, &elf(stem)?, config)?;
+    records.truncate(limit);
+    Ok(records)
+}
+
+pub mod replay {
+    //! The ingress trace a board replays: a window of the `traps` test program
+    //! (`programs/src/traps.c`) run on the hart model, past its start-up code, with
+    //! conditional branches, calls, returns, indirect jumps, `xRET`s and four traps
+    //! (`ecall`, two `ebreak`s, an illegal instruction). The ELFs are built into the
+    //! binary, so `etrace synth` makes the replay table wherever it runs.
+
+    use etrace_hart::HartConfig;
+    use etrace_spec::ingress::{IngressRecord, ItypeWidth};
+    use etrace_spec::isa::Xlen;
+
+    use super::{run_records, ProgramError};
+
+    /// The RV32 build of the program.
+    const TRAPS_RV32: &[u8] = include_bytes!("elf/traps-rv32.elf");
+    /// The RV64 build of the program.
+    const TRAPS_RV64: &[u8] = include_bytes!("elf/traps-rv64.elf");
+
+    /// Records of start-up code skipped.
+    pub const SKIP: usize = 100;
+    /// Records replayed (the depth of the board's replay table).
+    pub const COUNT: usize = 512;
+
+    /// The program's ELF in the repository, for `xlen` (to decode a board's stream).
+    pub fn program_path(xlen: Xlen) -> &'static str {
+        match xlen {
+            Xlen::X32 => "programs/elf/traps-rv32.elf",
+            Xlen::X64 => "programs/elf/traps-rv64.elf",
+        }
+    }
+
+    /// The whole ingress trace of the program for `xlen` and `itype_width`.
+    pub fn program_records(
+        xlen: Xlen,
+        itype_width: ItypeWidth,
+    ) -> Result<Vec<IngressRecord>, ProgramError> {
+        let elf = match xlen {
+            Xlen::X32 => TRAPS_RV32,
+            Xlen::X64 => TRAPS_RV64,
+        };
+        let config = HartConfig {
+            itype_width,
+            ..HartConfig::default()
+        };
+        run_records(program_path(xlen), elf, config)
+    }
+
+    /// The records a board replays: [`COUNT`] records after the first [`SKIP`].
+    pub fn replayed_records(
+        xlen: Xlen,
+        itype_width: ItypeWidth,
+    ) -> Result<Vec<IngressRecord>, ProgramError> {
+        let records = program_records(xlen, itype_width)?;
+        if records.len() < SKIP + COUNT {
+            return Err(ProgramError::TooShort {
+                name: program_path(xlen).to_string(),
+                len: records.len(),
+                need: SKIP + COUNT,
+            });
+        }
+        Ok(records[SKIP..SKIP + COUNT].to_vec())
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn replayed_window_has_branches_jumps_and_traps() {
+            for xlen in [Xlen::X32, Xlen::X64] {
+                for width in [ItypeWidth::W3, ItypeWidth::W4] {
+                    let records = replayed_records(xlen, width).unwrap();
+                    assert_eq!(records.len(), COUNT);
+                    let count = |f: &dyn Fn(&IngressRecord) -> bool| {
+                        records.iter().filter(|r| f(r)).count()
+                    };
+                    assert!(count(&|r| r.itype.is_branch()) > 20, "{xlen:?}: branches");
+                    assert!(count(&|r| r.itype.is_trap()) >= 3, "{xlen:?}: traps");
+                    assert!(
+                        count(&|r| r.itype.is_uninferable_discon()) >= 3,
+                        "{xlen:?}: uninferable jumps"
+                    );
+                }
+            }
+        }
+    }
+}
