@@ -119,7 +119,6 @@ impl LineParser for EncoderInputParser {
 /// Streaming reader of encoder-input CSV files, yielding [`IngressRecord`]s.
 ///
 /// The header is read with the first record. After the first error the iterator ends.
-
 pub type EncoderInputReader<R> = CsvReader<R, EncoderInputParser>;
 
 impl<R: BufRead> CsvReader<R, EncoderInputParser> {
