@@ -100,6 +100,22 @@ pub fn manifest_names(dir: &Path) -> Result<Vec<String>, ProgramError> {
         .collect())
 }
 
+/// The names of the programs of `<dir>/manifest.toml` whose whole run retires at most
+/// `max_instret` instructions (their `instret_max`): the quick ones, for tests that run
+/// every program in many variants.
+pub fn manifest_names_up_to(dir: &Path, max_instret: u64) -> Result<Vec<String>, ProgramError> {
+    Ok(manifest_tables(dir)?
+        .iter()
+        .filter(|t| {
+            t.get("instret_max")
+                .and_then(toml::Value::as_integer)
+                .is_some_and(|n| u64::try_from(n).is_ok_and(|n| n <= max_instret))
+        })
+        .filter_map(|t| t.get("name").and_then(toml::Value::as_str))
+        .map(str::to_string)
+        .collect())
+}
+
 /// The folder of the built ELFs (`programs/elf/`, in the source tree this crate was built
 /// from: for tests and benchmarks).
 pub fn elf_dir() -> PathBuf {

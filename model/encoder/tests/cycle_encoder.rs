@@ -7,36 +7,15 @@
 use etrace_encoder::cycle::encoder::{CycleInput, EncoderCycle};
 use etrace_encoder::cycle::output_path::{OutputItem, OutputPathConfig};
 use etrace_encoder::{Encoder, EncoderOptions};
-use etrace_hart::{Hart, HartConfig};
+use etrace_hart::HartConfig;
 use etrace_spec::framing::encap::{EncapDeframer, EncapItem, EncapWriter};
+use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::{pack, unpack, QualStatus, TeInst};
 use etrace_spec::params::Params;
 
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 fn records(name: &str, limit: usize) -> Vec<IngressRecord> {
-    let path = etrace_programs::elf_path(name);
-    let bytes = std::fs::read(path).unwrap();
-    let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
-    let mut records = Vec::new();
-    hart.run(&mut records).unwrap();
-    records.truncate(limit);
-    records
+    etrace_programs::records(name, HartConfig::default(), limit).unwrap()
 }
 
 fn params_for(name: &str) -> Params {
@@ -173,7 +152,7 @@ fn hdl_design_item_4_stalls_drop_whole_decisions_and_every_byte_is_a_pushed_pack
     for (name, seed) in [("fnptr_switch-rv32", 7), ("fnptr_switch-rv64", 11)] {
         let params = params_for(name);
         let recs = records(name, 20_000);
-        let cycles = stalled(&recs, &mut Rng(seed));
+        let cycles = stalled(&recs, &mut Rng::new(seed));
         let (bytes, mut model) = run(&params, EncoderOptions::default(), output, &cycles);
         assert!(model.is_idle(), "{name}: drained");
         assert!(

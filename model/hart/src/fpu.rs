@@ -636,6 +636,17 @@ mod tests {
         Div,
     }
 
+    impl Bin {
+        fn apply<F: Fp>(self, a: F, b: F, rm: u8) -> (F, u8) {
+            match self {
+                Bin::Add => add(a, b, rm),
+                Bin::Sub => sub(a, b, rm),
+                Bin::Mul => mul(a, b, rm),
+                Bin::Div => div(a, b, rm),
+            }
+        }
+    }
+
     /// (operation, a, b, rm, result bits, flags) on doubles.
     const BINARY64: &[(Bin, u64, u64, u8, u64, u8)] = &[
         (
@@ -750,12 +761,7 @@ mod tests {
     fn binary_operations_double() {
         for &(op, a, b, rm, bits, flags) in BINARY64 {
             let (a, b) = (f64::from_bits(a), f64::from_bits(b));
-            let (r, fl) = match op {
-                Bin::Add => add(a, b, rm),
-                Bin::Sub => sub(a, b, rm),
-                Bin::Mul => mul(a, b, rm),
-                Bin::Div => div(a, b, rm),
-            };
+            let (r, fl) = op.apply(a, b, rm);
             assert_eq!(
                 (r.to_bits(), fl),
                 (bits, flags),
@@ -794,12 +800,7 @@ mod tests {
     fn binary_operations_single() {
         for &(op, a, b, rm, bits, flags) in BINARY32 {
             let (a, b) = (f32::from_bits(a), f32::from_bits(b));
-            let (r, fl) = match op {
-                Bin::Add => add(a, b, rm),
-                Bin::Sub => sub(a, b, rm),
-                Bin::Mul => mul(a, b, rm),
-                Bin::Div => div(a, b, rm),
-            };
+            let (r, fl) = op.apply(a, b, rm);
             assert_eq!(
                 (r.to_bits(), fl),
                 (bits, flags),

@@ -17,13 +17,7 @@ fn interrupt_records_timer_wfi_and_software() {
         let r = run("timer", target);
         let outcome = r.outcome();
         assert_eq!(outcome.exit_code, 0, "{target}");
-        let interrupts: Vec<usize> = r
-            .records
-            .iter()
-            .enumerate()
-            .filter(|(_, (rec, _))| rec.itype == Itype::Interrupt)
-            .map(|(i, _)| i)
-            .collect();
+        let interrupts = r.indices_of(Itype::Interrupt);
         assert_eq!(interrupts.len(), 3, "{target}");
         for &i in &interrupts {
             let rec = r.records[i].0;

@@ -12,13 +12,7 @@ fn vectored_interrupts_and_delegation() {
     for target in TARGETS {
         let r = run("vectored", target);
         assert_eq!(r.outcome().exit_code, 0, "{target}");
-        let ints: Vec<usize> = r
-            .records
-            .iter()
-            .enumerate()
-            .filter(|(_, (rec, _))| rec.itype == Itype::Interrupt)
-            .map(|(i, _)| i)
-            .collect();
+        let ints = r.indices_of(Itype::Interrupt);
         assert_eq!(ints.len(), 2, "{target}");
         // (cause, priv at the interrupt, iaddr, handler entry, handler priv)
         let expected = [

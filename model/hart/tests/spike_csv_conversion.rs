@@ -8,21 +8,13 @@ use etrace_spec::formats::convert::{convert_rows, ConvertOptions};
 use etrace_spec::formats::spike_csv::{read_all, write_all, SpikeRow};
 use etrace_spec::ingress::{IngressRecord, ItypeWidth};
 
-const PROGRAMS: [&str; 8] = [
-    "minimal",
-    "recursion",
-    "tailcall",
-    "fnptr_switch",
-    "loops",
-    "traps",
-    "privilege",
-    "timer",
-];
-
 #[test]
 fn ingress_port_spike_csv_conversion_reproduces_the_hart_stream() {
     let dir = etrace_programs::elf_dir();
-    for name in PROGRAMS {
+    // Every program but the million-instruction workloads.
+    let programs = etrace_programs::manifest_names_up_to(&etrace_programs::dir(), 200_000).unwrap();
+    assert_eq!(programs.len(), 8, "{programs:?}");
+    for name in &programs {
         for xlen in ["rv32", "rv64"] {
             for width in [ItypeWidth::W3, ItypeWidth::W4] {
                 let path = dir.join(format!("{name}-{xlen}.elf"));

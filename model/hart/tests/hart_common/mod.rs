@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use etrace_hart::{Hart, HartConfig, HartError, RunOutcome};
-use etrace_spec::ingress::IngressRecord;
+use etrace_spec::ingress::{IngressRecord, Itype};
 use object::{Object, ObjectSymbol};
 
 /// The two builds of every test program.
@@ -49,6 +49,16 @@ impl Run {
     /// The outcome of a run expected to exit.
     pub fn outcome(&self) -> &RunOutcome {
         self.result.as_ref().expect("program exits")
+    }
+
+    /// Indices of the records of the given `itype`, in order.
+    pub fn indices_of(&self, itype: Itype) -> Vec<usize> {
+        self.records
+            .iter()
+            .enumerate()
+            .filter(|(_, (rec, _))| rec.itype == itype)
+            .map(|(i, _)| i)
+            .collect()
     }
 
     /// Index of the first record at `name`.

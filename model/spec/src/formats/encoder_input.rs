@@ -20,7 +20,10 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::error::{FormatError, Location, Radix};
-use super::text::{invalid, parse_field, push_dec, push_hex, shown, Lines};
+use super::text::{
+    invalid, parse_field, push_dec, push_hex, shown, write_all_rows, CsvReader, CsvWriter,
+    LineParser, RowFormat,
+};
 use crate::ingress::{IngressRecord, Itype, Privilege};
 use crate::params::Params;
 
@@ -69,95 +72,69 @@ fn column_name(column: Column) -> &'static str {
         .map_or("?", |(_, name)| name)
 }
 
-/// Streaming reader of encoder-input CSV files, yielding [`IngressRecord`]s.
-///
-/// The header is read with the first record. After the first error the iterator ends.
-pub struct EncoderInputReader<R> {
-    lines: Lines<R>,
-    file: Option<Arc<str>>,
+/// The lines of an encoder-input CSV, as a [`LineParser`]: the header line first, which
+/// names the columns (in any order; unknown columns are ignored), then one record per line.
+#[derive(Debug, Clone, Default)]
+pub struct EncoderInputParser {
     columns: Option<Vec<Column>>,
-    done: bool,
 }
 
-impl<R: BufRead> EncoderInputReader<R> {
-    /// A reader over `input`.
-    pub fn new(input: R) -> Self {
-        EncoderInputReader {
-            lines: Lines::new(input),
-            file: None,
-            columns: None,
-            done: false,
-        }
-    }
-
-    /// Names the file in error locations.
-    pub fn with_file_name(mut self, name: impl Into<Arc<str>>) -> Self {
-        self.file = Some(name.into());
-        self
-    }
-
-    /// The 1-based line number of the record returned last.
-    pub fn line(&self) -> u64 {
-        self.lines.line
-    }
-
+impl EncoderInputParser {
     /// Whether the header has an `sijump_0` column (after the first record was read).
     pub fn has_sijump(&self) -> bool {
         self.columns
             .as_ref()
             .is_some_and(|c| c.contains(&Column::Sijump))
     }
+}
 
-    /// Reads the next record; `Ok(None)` at end of input.
-    pub fn read_record(&mut self) -> Result<Option<IngressRecord>, FormatError> {
-        if self.done {
-            return Ok(None);
+impl LineParser for EncoderInputParser {
+    type Row = IngressRecord;
+
+    fn parse(
+        &mut self,
+        line: &[u8],
+        file: &Option<Arc<str>>,
+        line_no: u64,
+    ) -> Result<Option<IngressRecord>, FormatError> {
+        match &self.columns {
+            None => {
+                self.columns = Some(parse_header(line, file, line_no)?);
+                Ok(None)
+            }
+            Some(columns) => parse_record(line, columns, file, line_no).map(Some),
         }
-        let result = self.read_inner();
-        if !matches!(result, Ok(Some(_))) {
-            self.done = true;
-        }
-        result
     }
 
-    fn read_inner(&mut self) -> Result<Option<IngressRecord>, FormatError> {
-        loop {
-            let line_no = self.lines.line + 1;
-            let line = match self.lines.next_line() {
-                Ok(Some(line)) => line,
-                Ok(None) => {
-                    if self.columns.is_none() {
-                        return Err(FormatError::NoHeader {
-                            at: Location::line(self.file.clone(), line_no),
-                        });
-                    }
-                    return Ok(None);
-                }
-                Err(source) => {
-                    return Err(FormatError::Io {
-                        source,
-                        at: Location::line(self.file.clone(), line_no),
-                    })
-                }
-            };
-            if line.trim_ascii().is_empty() {
-                continue;
-            }
-            match &self.columns {
-                None => {
-                    self.columns = Some(parse_header(line, &self.file, line_no)?);
-                }
-                Some(columns) => return parse_record(line, columns, &self.file, line_no).map(Some),
-            }
+    fn finish(&self, file: &Option<Arc<str>>, line_no: u64) -> Result<(), FormatError> {
+        match self.columns {
+            None => Err(FormatError::NoHeader {
+                at: Location::line(file.clone(), line_no),
+            }),
+            Some(_) => Ok(()),
         }
     }
 }
 
-impl<R: BufRead> Iterator for EncoderInputReader<R> {
-    type Item = Result<IngressRecord, FormatError>;
+/// Streaming reader of encoder-input CSV files, yielding [`IngressRecord`]s.
+///
+/// The header is read with the first record. After the first error the iterator ends.
+pub type EncoderInputReader<R> = CsvReader<R, EncoderInputParser>;
 
-    fn next(&mut self) -> Option<Self::Item> {
-        self.read_record().transpose()
+impl<R: BufRead> CsvReader<R, EncoderInputParser> {
+    /// A reader over `input`.
+    pub fn new(input: R) -> Self {
+        CsvReader::with_parser(input, EncoderInputParser::default())
+    }
+
+    /// Whether the header has an `sijump_0` column (after the first record was read).
+    pub fn has_sijump(&self) -> bool {
+        self.parser().has_sijump()
+    }
+
+    /// Reads the next record; `Ok(None)` at end of input.
+    pub fn read_record(&mut self) -> Result<Option<IngressRecord>, FormatError> {
+        self.read()
     }
 }
 
@@ -314,30 +291,14 @@ impl EncoderInputOptions {
     }
 }
 
-/// Writer of encoder-input CSV files: the header at creation, then one line per record.
-/// Wrap the output in a `BufWriter` for speed.
-pub struct EncoderInputWriter<W: Write> {
-    out: W,
-    options: EncoderInputOptions,
-    buf: Vec<u8>,
-}
+impl RowFormat for EncoderInputOptions {
+    type Row = IngressRecord;
 
-impl<W: Write> EncoderInputWriter<W> {
-    /// Writes the header line for `options` to `out`.
-    pub fn new(mut out: W, options: EncoderInputOptions) -> io::Result<Self> {
-        out.write_all(options.header().as_bytes())?;
-        out.write_all(b"\n")?;
-        Ok(EncoderInputWriter {
-            out,
-            options,
-            buf: Vec::with_capacity(96),
-        })
+    fn header(&self) -> String {
+        EncoderInputOptions::header(self)
     }
 
-    /// Writes one record.
-    pub fn write_record(&mut self, r: &IngressRecord) -> io::Result<()> {
-        let b = &mut self.buf;
-        b.clear();
+    fn write_row(&self, r: &IngressRecord, b: &mut Vec<u8>) {
         push_dec(b, u64::from(r.itype.code()));
         b.push(b',');
         push_dec(b, r.cause);
@@ -348,32 +309,35 @@ impl<W: Write> EncoderInputWriter<W> {
         b.push(b',');
         push_hex(b, r.iaddr);
         b.push(b',');
-        if self.options.context {
+        if self.context {
             push_dec(b, r.context);
             b.push(b',');
             push_dec(b, u64::from(r.ctype));
             b.push(b',');
         }
-        if self.options.sijump {
+        if self.sijump {
             b.push(if r.sijump { b'1' } else { b'0' });
             b.push(b',');
         }
         push_dec(b, u64::from(r.iretire));
         b.push(b',');
         push_dec(b, u64::from(r.ilastsize));
-        b.push(b'\n');
-        self.out.write_all(b)
+    }
+}
+
+/// Writer of encoder-input CSV files: the header at creation, then one line per record.
+/// Wrap the output in a `BufWriter` for speed.
+pub type EncoderInputWriter<W> = CsvWriter<W, EncoderInputOptions>;
+
+impl<W: Write> CsvWriter<W, EncoderInputOptions> {
+    /// Writes the header line for `options` to `out`.
+    pub fn new(out: W, options: EncoderInputOptions) -> io::Result<Self> {
+        CsvWriter::with_format(out, options)
     }
 
-    /// Flushes the output.
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-
-    /// Flushes and returns the output.
-    pub fn into_inner(mut self) -> io::Result<W> {
-        self.out.flush()?;
-        Ok(self.out)
+    /// Writes one record.
+    pub fn write_record(&mut self, r: &IngressRecord) -> io::Result<()> {
+        self.write(r)
     }
 }
 
@@ -384,11 +348,7 @@ pub fn read_all<R: BufRead>(input: R) -> Result<Vec<IngressRecord>, FormatError>
 
 /// Writes `records` with a header into a byte vector (convenience for small files and tests).
 pub fn write_all(records: &[IngressRecord], options: EncoderInputOptions) -> Vec<u8> {
-    let mut w = EncoderInputWriter::new(Vec::new(), options).expect("writing to a Vec cannot fail");
-    for r in records {
-        w.write_record(r).expect("writing to a Vec cannot fail");
-    }
-    w.into_inner().expect("writing to a Vec cannot fail")
+    write_all_rows(options, records)
 }
 
 #[cfg(test)]

@@ -11,3 +11,4 @@ pub mod spike_csv;
 mod text;
 
 pub use error::{FormatError, Location, Radix};
+pub use text::{CsvReader, CsvWriter, LineParser, RowFormat};

@@ -37,7 +37,10 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::error::{FormatError, Location, Radix};
-use super::text::{invalid, parse_field, push_hex, shown, Lines};
+use super::text::{
+    invalid, parse_field, push_hex, shown, write_all_rows, CsvReader, CsvWriter, LineParser,
+    RowFormat,
+};
 use crate::ingress::{IngressRecord, Itype};
 
 /// The header line of a spike instruction-trace CSV.
@@ -94,88 +97,51 @@ impl SpikeRow {
     }
 }
 
+/// The lines of a spike instruction-trace CSV (header optional, see the module
+/// documentation), as a [`LineParser`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SpikeParser {
+    started: bool,
+}
+
+impl LineParser for SpikeParser {
+    type Row = SpikeRow;
+
+    fn parse(
+        &mut self,
+        line: &[u8],
+        file: &Option<Arc<str>>,
+        line_no: u64,
+    ) -> Result<Option<SpikeRow>, FormatError> {
+        if !self.started {
+            self.started = true;
+            if is_header(line) {
+                check_header(line, file, line_no)?;
+                return Ok(None);
+            }
+        }
+        parse_row(line, file, line_no).map(Some)
+    }
+
+    fn finish(&self, _: &Option<Arc<str>>, _: u64) -> Result<(), FormatError> {
+        Ok(())
+    }
+}
+
 /// Streaming reader of spike instruction-trace CSV rows.
 ///
 /// Iterating yields one `Result` per data row; after the first error the iterator ends.
-pub struct SpikeReader<R> {
-    lines: Lines<R>,
-    file: Option<Arc<str>>,
-    started: bool,
-    done: bool,
-}
+pub type SpikeReader<R> = CsvReader<R, SpikeParser>;
 
-impl<R: BufRead> SpikeReader<R> {
+impl<R: BufRead> CsvReader<R, SpikeParser> {
     /// A reader over `input` (header optional, see the module documentation).
     pub fn new(input: R) -> Self {
-        SpikeReader {
-            lines: Lines::new(input),
-            file: None,
-            started: false,
-            done: false,
-        }
-    }
-
-    /// Names the file in error locations.
-    pub fn with_file_name(mut self, name: impl Into<Arc<str>>) -> Self {
-        self.file = Some(name.into());
-        self
-    }
-
-    /// The 1-based line number of the row returned last (0 before the first).
-    pub fn line(&self) -> u64 {
-        self.lines.line
-    }
-
-    /// The file name given with [`Self::with_file_name`].
-    pub fn file_name(&self) -> Option<&Arc<str>> {
-        self.file.as_ref()
+        CsvReader::with_parser(input, SpikeParser::default())
     }
 
     /// Reads the next row; `Ok(None)` at end of input.
     pub fn read_row(&mut self) -> Result<Option<SpikeRow>, FormatError> {
-        if self.done {
-            return Ok(None);
-        }
-        let result = self.read_row_inner();
-        if !matches!(result, Ok(Some(_))) {
-            self.done = true;
-        }
-        result
-    }
-
-    fn read_row_inner(&mut self) -> Result<Option<SpikeRow>, FormatError> {
-        loop {
-            let line_no = self.lines.line + 1;
-            let line = match self.lines.next_line() {
-                Ok(Some(line)) => line,
-                Ok(None) => return Ok(None),
-                Err(source) => {
-                    return Err(FormatError::Io {
-                        source,
-                        at: Location::line(self.file.clone(), line_no),
-                    })
-                }
-            };
-            if line.trim_ascii().is_empty() {
-                continue;
-            }
-            if !self.started {
-                self.started = true;
-                if is_header(line) {
-                    check_header(line, &self.file, line_no)?;
-                    continue;
-                }
-            }
-            return parse_row(line, &self.file, line_no).map(Some);
-        }
-    }
-}
-
-impl<R: BufRead> Iterator for SpikeReader<R> {
-    type Item = Result<SpikeRow, FormatError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.read_row().transpose()
+        self.read()
     }
 }
 
@@ -281,28 +247,18 @@ fn parse_row(line: &[u8], file: &Option<Arc<str>>, line_no: u64) -> Result<Spike
     })
 }
 
-/// Writer of spike instruction-trace CSV files: the header at creation, then one line per
-/// row. Wrap the output in a `BufWriter` for speed.
-pub struct SpikeWriter<W: Write> {
-    out: W,
-    buf: Vec<u8>,
-}
+/// The spike instruction-trace CSV as a [`RowFormat`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SpikeFormat;
 
-impl<W: Write> SpikeWriter<W> {
-    /// Writes the header line to `out`.
-    pub fn new(mut out: W) -> io::Result<Self> {
-        out.write_all(SPIKE_HEADER.as_bytes())?;
-        out.write_all(b"\n")?;
-        Ok(SpikeWriter {
-            out,
-            buf: Vec::with_capacity(96),
-        })
+impl RowFormat for SpikeFormat {
+    type Row = SpikeRow;
+
+    fn header(&self) -> String {
+        SPIKE_HEADER.to_string()
     }
 
-    /// Writes one row.
-    pub fn write_row(&mut self, row: &SpikeRow) -> io::Result<()> {
-        let b = &mut self.buf;
-        b.clear();
+    fn write_row(&self, row: &SpikeRow, b: &mut Vec<u8>) {
         b.push(if row.valid { b'1' } else { b'0' });
         b.push(b',');
         push_hex(b, row.address);
@@ -318,19 +274,22 @@ impl<W: Write> SpikeWriter<W> {
         push_hex(b, row.tval);
         b.push(b',');
         b.push(if row.interrupt { b'1' } else { b'0' });
-        b.push(b'\n');
-        self.out.write_all(b)
+    }
+}
+
+/// Writer of spike instruction-trace CSV files: the header at creation, then one line per
+/// row. Wrap the output in a `BufWriter` for speed.
+pub type SpikeWriter<W> = CsvWriter<W, SpikeFormat>;
+
+impl<W: Write> CsvWriter<W, SpikeFormat> {
+    /// Writes the header line to `out`.
+    pub fn new(out: W) -> io::Result<Self> {
+        CsvWriter::with_format(out, SpikeFormat)
     }
 
-    /// Flushes the output.
-    pub fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
-    }
-
-    /// Flushes and returns the output.
-    pub fn into_inner(mut self) -> io::Result<W> {
-        self.out.flush()?;
-        Ok(self.out)
+    /// Writes one row.
+    pub fn write_row(&mut self, row: &SpikeRow) -> io::Result<()> {
+        self.write(row)
     }
 }
 
@@ -341,11 +300,7 @@ pub fn read_all<R: BufRead>(input: R) -> Result<Vec<SpikeRow>, FormatError> {
 
 /// Writes `rows` with a header into a byte vector (convenience for small files and tests).
 pub fn write_all(rows: &[SpikeRow]) -> Vec<u8> {
-    let mut w = SpikeWriter::new(Vec::new()).expect("writing to a Vec cannot fail");
-    for row in rows {
-        w.write_row(row).expect("writing to a Vec cannot fail");
-    }
-    w.into_inner().expect("writing to a Vec cannot fail")
+    write_all_rows(SpikeFormat, rows)
 }
 
 #[cfg(test)]

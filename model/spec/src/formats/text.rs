@@ -1,7 +1,7 @@
 //! Shared helpers of the CSV readers and writers: line reading without per-line
 //! allocation, field trimming, hex / decimal parsing and formatting.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use super::error::{FormatError, Location, Radix};
@@ -40,6 +40,168 @@ impl<R: BufRead> Lines<R> {
         }
         Ok(Some(&self.buf[..end]))
     }
+}
+
+/// How the lines of one CSV format are parsed, for [`CsvReader`].
+pub trait LineParser {
+    /// What one data line holds.
+    type Row;
+    /// One non-blank line (`line_no` 1-based): a row, or `None` for a header line.
+    fn parse(
+        &mut self,
+        line: &[u8],
+        file: &Option<Arc<str>>,
+        line_no: u64,
+    ) -> Result<Option<Self::Row>, FormatError>;
+    /// The end of input, which would have been line `line_no`: an error if the file is
+    /// incomplete (no header, for example).
+    fn finish(&self, file: &Option<Arc<str>>, line_no: u64) -> Result<(), FormatError>;
+}
+
+/// Streaming reader of a CSV file whose lines `P` parses: blank lines are skipped, errors
+/// carry the file name and line. Iterating yields one `Result` per row; after the first
+/// error the iterator ends.
+pub struct CsvReader<R, P> {
+    lines: Lines<R>,
+    file: Option<Arc<str>>,
+    parser: P,
+    done: bool,
+}
+
+impl<R: BufRead, P: LineParser> CsvReader<R, P> {
+    /// A reader over `input` with `parser`.
+    pub fn with_parser(input: R, parser: P) -> Self {
+        CsvReader {
+            lines: Lines::new(input),
+            file: None,
+            parser,
+            done: false,
+        }
+    }
+
+    /// Names the file in error locations.
+    pub fn with_file_name(mut self, name: impl Into<Arc<str>>) -> Self {
+        self.file = Some(name.into());
+        self
+    }
+
+    /// The 1-based line number of the row returned last (0 before the first).
+    pub fn line(&self) -> u64 {
+        self.lines.line
+    }
+
+    /// The file name given with [`Self::with_file_name`].
+    pub fn file_name(&self) -> Option<&Arc<str>> {
+        self.file.as_ref()
+    }
+
+    /// The parser (what it learnt from the header, for example).
+    pub fn parser(&self) -> &P {
+        &self.parser
+    }
+
+    /// Reads the next row; `Ok(None)` at end of input.
+    pub fn read(&mut self) -> Result<Option<P::Row>, FormatError> {
+        if self.done {
+            return Ok(None);
+        }
+        let result = self.read_inner();
+        if !matches!(result, Ok(Some(_))) {
+            self.done = true;
+        }
+        result
+    }
+
+    fn read_inner(&mut self) -> Result<Option<P::Row>, FormatError> {
+        loop {
+            let line_no = self.lines.line + 1;
+            let line = match self.lines.next_line() {
+                Ok(Some(line)) => line,
+                Ok(None) => return self.parser.finish(&self.file, line_no).map(|()| None),
+                Err(source) => {
+                    return Err(FormatError::Io {
+                        source,
+                        at: Location::line(self.file.clone(), line_no),
+                    })
+                }
+            };
+            if line.trim_ascii().is_empty() {
+                continue;
+            }
+            if let Some(row) = self.parser.parse(line, &self.file, line_no)? {
+                return Ok(Some(row));
+            }
+        }
+    }
+}
+
+impl<R: BufRead, P: LineParser> Iterator for CsvReader<R, P> {
+    type Item = Result<P::Row, FormatError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.read().transpose()
+    }
+}
+
+/// One CSV file format of the reference flow: its header line and how a row is written.
+pub trait RowFormat {
+    /// What one line holds.
+    type Row;
+    /// The header line, without its terminator.
+    fn header(&self) -> String;
+    /// Appends the fields of `row` to `line` (no terminator).
+    fn write_row(&self, row: &Self::Row, line: &mut Vec<u8>);
+}
+
+/// Writer of a CSV file of format `F`: the header at creation, then one line per row.
+/// Wrap the output in a `BufWriter` for speed.
+pub struct CsvWriter<W: Write, F: RowFormat> {
+    out: W,
+    format: F,
+    line: Vec<u8>,
+}
+
+impl<W: Write, F: RowFormat> CsvWriter<W, F> {
+    /// Writes the header line of `format` to `out`.
+    pub fn with_format(mut out: W, format: F) -> io::Result<Self> {
+        out.write_all(format.header().as_bytes())?;
+        out.write_all(b"\n")?;
+        Ok(CsvWriter {
+            out,
+            format,
+            line: Vec::with_capacity(96),
+        })
+    }
+
+    /// Writes one row.
+    pub fn write(&mut self, row: &F::Row) -> io::Result<()> {
+        self.line.clear();
+        self.format.write_row(row, &mut self.line);
+        self.line.push(b'\n');
+        self.out.write_all(&self.line)
+    }
+
+    /// Flushes the output.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+
+    /// Flushes and returns the output.
+    pub fn into_inner(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// `rows` in format `format`, with its header, as bytes (convenience for small files and
+/// tests).
+pub(crate) fn write_all_rows<F: RowFormat>(format: F, rows: &[F::Row]) -> Vec<u8> {
+    const VEC: &str = "writing to a Vec cannot fail";
+    let mut w = CsvWriter::with_format(Vec::new(), format).expect(VEC);
+    for row in rows {
+        w.write(row).expect(VEC);
+    }
+    w.into_inner().expect(VEC)
 }
 
 /// Why a number did not parse.

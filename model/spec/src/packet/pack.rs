@@ -43,7 +43,18 @@ pub fn pack_uncompressed(inst: &TeInst, params: &Params) -> Result<PackedPayload
 }
 
 fn put(w: &mut BitWriter, field: &'static str, value: u64, width: u32) -> Result<(), PacketError> {
-    if value & !mask(width) != 0 {
+    push_if_fits(w, field, value, width, value & !mask(width) == 0)
+}
+
+/// Writes the low `width` bits of `value` if `fits`, else reports the field too wide.
+fn push_if_fits(
+    w: &mut BitWriter,
+    field: &'static str,
+    value: u64,
+    width: u32,
+    fits: bool,
+) -> Result<(), PacketError> {
+    if !fits {
         return Err(PacketError::FieldTooWide {
             field,
             value,
@@ -64,15 +75,7 @@ fn put_address(
 ) -> Result<(), PacketError> {
     let high = value & !mask(width);
     let sign_extended = width > 0 && high == !mask(width) && (value >> (width - 1)) & 1 == 1;
-    if high != 0 && !sign_extended {
-        return Err(PacketError::FieldTooWide {
-            field,
-            value,
-            width,
-        });
-    }
-    w.push(value, width);
-    Ok(())
+    push_if_fits(w, field, value, width, high == 0 || sign_extended)
 }
 
 /// `irreport` relative to the bit before it, then `irdepth` (or copies of the `irreport`

@@ -192,6 +192,15 @@ fn read_format1(r: &mut BitReader<'_>, widths: &FieldWidths) -> Result<TeInst, P
     }))
 }
 
+/// The `privilege`, `time` and `context` fields that formats 3.0, 3.1 and 3.2 share
+/// (`payload.adoc`, format 3), in that order.
+fn read_privilege_time_context(r: &mut BitReader<'_>, widths: &FieldWidths) -> (u8, u64, u64) {
+    let privilege = r.read(widths.privilege) as u8;
+    let time = r.read(widths.time);
+    let context = r.read(widths.context);
+    (privilege, time, context)
+}
+
 fn read_format3(
     r: &mut BitReader<'_>,
     widths: &FieldWidths,
@@ -201,9 +210,7 @@ fn read_format3(
     Ok(match sub {
         0 => {
             let branch = r.bit();
-            let privilege = r.read(widths.privilege) as u8;
-            let time = r.read(widths.time);
-            let context = r.read(widths.context);
+            let (privilege, time, context) = read_privilege_time_context(r, widths);
             let address = r.read(widths.address);
             TeInst::Start(Start {
                 branch,
@@ -215,9 +222,7 @@ fn read_format3(
         }
         1 => {
             let branch = r.bit();
-            let privilege = r.read(widths.privilege) as u8;
-            let time = r.read(widths.time);
-            let context = r.read(widths.context);
+            let (privilege, time, context) = read_privilege_time_context(r, widths);
             let ecause = r.read(widths.ecause);
             let interrupt = r.bit();
             let thaddr = r.bit();
@@ -240,9 +245,7 @@ fn read_format3(
             })
         }
         2 => {
-            let privilege = r.read(widths.privilege) as u8;
-            let time = r.read(widths.time);
-            let context = r.read(widths.context);
+            let (privilege, time, context) = read_privilege_time_context(r, widths);
             TeInst::Context(Context {
                 privilege,
                 time,

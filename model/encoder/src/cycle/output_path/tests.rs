@@ -3,27 +3,13 @@
 
 use super::*;
 use etrace_spec::framing::atb::AtbConfig;
+use etrace_spec::ingress::random::Rng;
 use etrace_spec::packet::sign_compress;
-
-/// A fixed-seed xorshift generator for reproducible random cases.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// A sign-compressed payload of at most `max` bytes, as `packet::pack` gives them.
 fn payload(rng: &mut Rng, max: u64) -> Vec<u8> {
     let len = 1 + rng.below(max);
-    let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+    let mut bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
     if rng.below(3) == 0 {
         // Many payloads end in sign bytes: exercise the compression boundary.
         let fill = if rng.below(2) == 0 { 0x00 } else { 0xff };
@@ -43,7 +29,7 @@ fn run_random(
     seed: u64,
     packets: usize,
 ) -> (Vec<(Vec<u8>, u16)>, Vec<OutputItem>) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut path = OutputPath::new(config).unwrap();
     let mut sent = Vec::new();
     let mut taken = Vec::new();
