@@ -146,3 +146,57 @@ pub fn decode_payloads(
     feed_payloads(decoder, params, 0, events);
     decoder.take_elements(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use etrace_spec::framing::{FramingKind, FramingSettings, Outgoing};
+    use etrace_spec::ingress::random::Rng;
+
+    /// Every framing of the registry: a damaged stream pushed in random pieces gives the
+    /// payload events of the whole stream.
+    #[test]
+    fn pieces_give_the_payload_events_of_the_whole_stream() {
+        let mut rng = Rng::new(11);
+        let settings = FramingSettings {
+            src_bits: 0,
+            src_id: None,
+            timestamp: true,
+            timestamp_bytes: 2,
+            atb_bits: 32,
+            sync_interval: 48,
+        };
+        for &kind in FramingKind::ALL {
+            let framing = kind.config(&settings).unwrap();
+            let mut framer = framing.framer(&settings).unwrap();
+            let mut data = Vec::new();
+            for i in 0..60u64 {
+                let payload: Vec<u8> = (0..1 + rng.below(12))
+                    .map(|_| rng.next_u64() as u8)
+                    .collect();
+                let packet = Outgoing {
+                    payload: &payload,
+                    source: framing.source(&settings),
+                    timestamp: Some(i),
+                };
+                framer.write_packet(&packet, &mut data).unwrap();
+            }
+            for _ in 0..3 {
+                let at = rng.below(data.len() as u64) as usize;
+                data[at] ^= 0x11;
+            }
+            data.truncate(data.len() - 2);
+            let whole = payloads(&framing, &data);
+            let mut stream = PayloadStream::new(&framing, true);
+            let mut got = Vec::new();
+            let mut at = 0;
+            while at < data.len() {
+                let n = (1 + rng.below(40) as usize).min(data.len() - at);
+                got.extend(stream.push(&data[at..at + n]));
+                at += n;
+            }
+            got.extend(stream.finish());
+            assert_eq!(got, whole, "{kind}");
+        }
+    }
+}

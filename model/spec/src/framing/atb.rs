@@ -1,7 +1,7 @@
 //! Arm AMBA Trace Bus transport (`fragmentCodeAndTransport.adoc`, "ATB transport"): the
 //! encapsulated stream of `e-trace-encap` with a 0-bit `srcID` (the source is on ATID)
 //! carried in ATDATA beats of 8-128 bits. Each packet starts a new beat; a beat carries
-//! ATBYTES + 1 valid bytes, byte 0 in ATDATA[7:0].
+//! ATBYTES + 1 valid bytes, byte 0 in `ATDATA[7:0]`.
 //!
 //! As a file or byte stream, ATB is a listing of one beat per line
 //! ([`AtbConfig::format_beat`]); [`AtbWriter`] writes it, [`AtbStream`] deframes it in

@@ -4,15 +4,15 @@
 //! command line's [`FramingSettings`], its push [`Deframer`] and its [`Framer`].
 //!
 //! A new framing is a new module whose configuration implements [`Framing`], its
-//! `pub mod` line in `framing/mod.rs`, and one line in the `framings!` list below.
+//! `pub mod` line in `framing/mod.rs`, and one line (with its doc line) in the
+//! `framings!` list below; a byte framing whose headers give the packet size implements
+//! [`PacketFormat`](super::byte_stream::PacketFormat) and reuses the push deframer of
+//! [`byte_stream`](super::byte_stream).
 
 use std::fmt;
 use std::str::FromStr;
 
-use super::atb::AtbConfig;
-use super::encap::EncapConfig;
 use super::event::{Deframer, Framer, PositionUnit};
-use super::smi::SmiConfig;
 
 /// The framing options of the command line (`docs/cli.md`); each framing reads those it
 /// uses.
@@ -76,7 +76,7 @@ pub trait Framing {
 }
 
 /// Generates [`FramingKind`] and [`FramingConfig`] from one line per framing:
-/// `Variant = "name", ConfigType;`.
+/// `Variant = "name", path::to::ConfigType;`.
 macro_rules! framings {
     ($($(#[doc = $doc:literal])* $variant:ident = $name:literal, $config:ty;)*) => {
         /// The framings by their command-line names (`--framing`, `docs/cli.md`).
@@ -132,11 +132,11 @@ macro_rules! framings {
 
 framings! {
     /// RISC-V encapsulation ([`encap`](super::encap)).
-    Encap = "encap", EncapConfig;
+    Encap = "encap", super::encap::EncapConfig;
     /// Siemens messaging ([`smi`](super::smi)).
-    Smi = "smi", SmiConfig;
+    Smi = "smi", super::smi::SmiConfig;
     /// ATB beats ([`atb`](super::atb)).
-    Atb = "atb", AtbConfig;
+    Atb = "atb", super::atb::AtbConfig;
 }
 
 impl FramingConfig {
