@@ -93,10 +93,14 @@ impl PayloadStream {
     }
 }
 
-/// Deframes a whole byte stream (its first byte starts a packet) into payload events.
+/// Deframes a whole byte stream (its first byte starts a packet) into payload events
+/// (pushed in pieces of 64 KiB, which keeps the deframer's event buffer small).
 pub fn payloads(framing: &Framing, bytes: &[u8]) -> Vec<PayloadEvent> {
     let mut stream = PayloadStream::new(framing, true);
-    let mut events = stream.push(bytes);
+    let mut events = Vec::new();
+    for piece in bytes.chunks(1 << 16) {
+        events.extend(stream.push(piece));
+    }
     events.extend(stream.finish());
     events
 }
