@@ -68,7 +68,7 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
     };
     let params = load_params(args.params.as_deref(), xlen)?;
     let data = std::fs::read(&args.input).at(args.input.display())?;
-    let events = payload_events(&args.framing, &data)?;
+    let (events, _) = payload_events(&args.framing, &data)?;
     let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
     let elements = decode_payloads(&mut decoder, &params, &events);
     let errors: Vec<&TraceElement> = elements

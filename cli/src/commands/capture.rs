@@ -1,6 +1,7 @@
 //! `etrace capture --serial DEV --baud N --elf PROG.elf [decode options]` (`docs/cli.md`):
 //! reads a board's UART byte stream live (the encap stream of `hdl/src/board`,
-//! `e-trace-encap/encapsulation.adoc`), deframes and decodes it as it arrives
+//! `e-trace-encap/encapsulation.adoc`), deframes it as it arrives (the push deframer of
+//! the framing registry, [`etrace_decoder::stream::PayloadStream`]), decodes it
 //! (`decoder.adoc`) and writes the trace as `etrace decode` does (`--format
 //! elements|pcs|spike-csv|json`), with a progress line on stderr when it is a terminal.
 //!
@@ -12,7 +13,6 @@
 //! (framing errors, a packet cut off by the end of the stream) or when nothing was
 //! received; 2 for bad input or usage (device, ELF, options).
 
-mod live;
 mod serial;
 
 use std::io::Write;
@@ -21,22 +21,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use etrace_decoder::stream::PayloadEvent;
-use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
-use etrace_spec::framing::FramingKind;
+use etrace_decoder::stream::{feed_payloads, PayloadEvent, PayloadStream};
+use etrace_decoder::{ProgramImage, TeDecoder, TraceElement};
+use etrace_spec::framing::{FramingKind, FramingSettings};
 use etrace_spec::isa::Xlen;
-use etrace_spec::packet::unpack_with;
 use etrace_spec::params::Params;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::decode::{load_image, parse_address, DecodeFormat};
+use super::decode::{decoder_config, load_image, parse_address, DecodeFormat};
 use super::element_text::{
     element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
 };
-use super::framing_args::FramingArgs;
-use super::io::{create_output, load_params};
+use super::framing_args::setting_error;
+use super::io::{create_output, load_params, output_or_stdout};
 use crate::error::{CliError, InputContext};
-use live::LiveDeframer;
 use serial::{ReadOutcome, Source};
 
 /// Arguments of `etrace capture`.
@@ -216,22 +214,7 @@ struct Decoding<'a> {
 
 impl Decoding<'_> {
     fn events(&mut self, events: &[PayloadEvent]) -> Result<(), CliError> {
-        for event in events {
-            match event {
-                PayloadEvent::Payload { offset, bytes } => {
-                    match unpack_with(bytes, &self.params, &self.decoder.options()) {
-                        Ok(packet) => self.decoder.process(&packet, self.packets, Some(*offset)),
-                        Err(e) => self
-                            .decoder
-                            .fail(self.packets, Some(*offset), e.to_string()),
-                    }
-                    self.packets += 1;
-                }
-                PayloadEvent::Error { offset, reason } => {
-                    self.decoder.fail(self.packets, *offset, reason.clone());
-                }
-            }
-        }
+        self.packets = feed_payloads(&mut self.decoder, &self.params, self.packets, events);
         self.write(false)
     }
 
@@ -268,8 +251,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
             "--framing",
         ));
     }
-    let framing = FramingArgs {
-        framing: FramingKind::Encap,
+    let settings = FramingSettings {
         src_bits: args.src_bits,
         src_id: None,
         timestamp: args.timestamp,
@@ -277,7 +259,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         atb_bits: 32,
         sync_interval: 0,
     };
-    let encap = framing.encap()?;
+    let framing = args.framing.config(&settings).map_err(setting_error)?;
     let timeout = seconds(args.timeout, "--timeout")?;
     let duration = seconds(args.duration, "--duration")?;
     let image = load_image(&args.elf)?;
@@ -300,23 +282,9 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         Some(p) => Some(create_output(p)?),
         None => None,
     };
-    let out_name = args
-        .output
-        .as_deref()
-        .map_or("standard output".to_string(), |p| p.display().to_string());
-    let out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(create_output(p)?),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout())),
-    };
-    let config = DecoderConfig {
-        trap_vectors: (args.mtvec.is_some() || args.stvec.is_some()).then(|| TrapVectors {
-            mtvec: args.mtvec.unwrap_or(0),
-            stvec: args.stvec.unwrap_or(0),
-        }),
-        ..DecoderConfig::default()
-    };
+    let (out_name, out) = output_or_stdout(args.output.as_deref())?;
     let mut decoding = Decoding {
-        decoder: TeDecoder::new(&image, &params, config),
+        decoder: TeDecoder::new(&image, &params, decoder_config(args.mtvec, args.stvec)),
         params: params.clone(),
         sink: Sink::new(args.format, &image, out).at(&out_name)?,
         out_name,
@@ -324,7 +292,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         errors: Vec::new(),
         output_stopped: false,
     };
-    let mut deframer = LiveDeframer::new(encap, args.synced);
+    let mut deframer = PayloadStream::new(&framing, args.synced);
 
     // SAFETY: installs a handler that only stores to an atomic and calls signal().
     unsafe {
@@ -388,7 +356,11 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         libc::signal(libc::SIGINT, libc::SIG_DFL);
     }
     let pending = deframer.pending();
-    let events = deframer.finish(stop == Stop::End);
+    let events = if stop == Stop::End {
+        deframer.finish()
+    } else {
+        deframer.stop()
+    };
     decoding.events(&events)?;
     decoding.write(true)?;
     let Decoding {

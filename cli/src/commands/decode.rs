@@ -12,13 +12,12 @@ use super::element_text::{
     element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
 };
 use super::framing_args::FramingArgs;
-use super::io::{create_output, load_params};
+use super::io::{load_params, output_or_stdout};
 use crate::error::{CliError, InputContext};
 use clap::{Args, ValueEnum};
-use etrace_decoder::stream::{atb_payloads, decode_payloads, payloads, Framing, PayloadEvent};
+use etrace_decoder::stream::{decode_payloads, payloads, PayloadEvent};
 use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
-use etrace_spec::framing::atb::AtbBeat;
-use etrace_spec::framing::FramingKind;
+use etrace_spec::framing::PositionUnit;
 use etrace_spec::isa::Xlen;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -85,45 +84,28 @@ pub(super) fn load_image(elfs: &[PathBuf]) -> Result<ProgramImage, CliError> {
     Ok(image)
 }
 
-/// Deframes a stream into te_inst payloads (for atb: parses one beat per line first).
+/// Deframes a whole stream into te_inst payloads with the deframer of `--framing`; also
+/// the unit of the offsets they name.
 pub(super) fn payload_events(
     framing: &FramingArgs,
     data: &[u8],
-) -> Result<Vec<PayloadEvent>, CliError> {
-    Ok(match framing.framing {
-        FramingKind::Encap => payloads(&Framing::Encap(framing.encap()?), data),
-        FramingKind::Smi => payloads(&Framing::Smi(framing.smi()?), data),
-        FramingKind::Atb => {
-            let cfg = framing.atb()?;
-            let text = String::from_utf8_lossy(data);
-            let mut beats: Vec<AtbBeat> = Vec::new();
-            let mut bad_lines = Vec::new();
-            for (n, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                match cfg.parse_beat(line) {
-                    Ok(b) => beats.push(b),
-                    Err(e) => bad_lines.push(PayloadEvent::Error {
-                        offset: Some(beats.len() as u64),
-                        reason: format!("line {}: {e}", n + 1),
-                    }),
-                }
-            }
-            // Unreadable lines are reported before the packets (their beat index says
-            // where they were).
-            bad_lines.extend(atb_payloads(&cfg, &beats));
-            bad_lines
-        }
-    })
+) -> Result<(Vec<PayloadEvent>, OffsetUnit), CliError> {
+    let config = framing.config()?;
+    let unit = match config.position_unit() {
+        PositionUnit::Byte => OffsetUnit::Byte,
+        PositionUnit::Beat => OffsetUnit::Beat,
+    };
+    Ok((payloads(&config, data), unit))
 }
 
-/// The offset unit of a framing's error places.
-pub(super) fn offset_unit(framing: &FramingArgs) -> OffsetUnit {
-    if framing.framing == FramingKind::Atb {
-        OffsetUnit::Beat
-    } else {
-        OffsetUnit::Byte
+/// The decoder configuration of `--mtvec` / `--stvec` (trap vectors given when either is).
+pub(super) fn decoder_config(mtvec: Option<u64>, stvec: Option<u64>) -> DecoderConfig {
+    DecoderConfig {
+        trap_vectors: (mtvec.is_some() || stvec.is_some()).then(|| TrapVectors {
+            mtvec: mtvec.unwrap_or(0),
+            stvec: stvec.unwrap_or(0),
+        }),
+        ..DecoderConfig::default()
     }
 }
 
@@ -137,26 +119,12 @@ pub fn run(args: DecodeArgs) -> Result<(), CliError> {
     };
     let params = load_params(args.params.as_deref(), xlen)?;
     let data = std::fs::read(&args.input).at(args.input.display())?;
-    let events = payload_events(&args.framing, &data)?;
-    let config = DecoderConfig {
-        trap_vectors: (args.mtvec.is_some() || args.stvec.is_some()).then(|| TrapVectors {
-            mtvec: args.mtvec.unwrap_or(0),
-            stvec: args.stvec.unwrap_or(0),
-        }),
-        ..DecoderConfig::default()
-    };
+    let (events, unit) = payload_events(&args.framing, &data)?;
+    let config = decoder_config(args.mtvec, args.stvec);
     let mut decoder = TeDecoder::new(&image, &params, config);
     let elements = decode_payloads(&mut decoder, &params, &events);
-    let unit = offset_unit(&args.framing);
 
-    let out_name = args
-        .output
-        .as_deref()
-        .map_or("standard output".to_string(), |p| p.display().to_string());
-    let out: Box<dyn Write> = match &args.output {
-        Some(p) => Box::new(create_output(p)?),
-        None => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-    };
+    let (out_name, out) = output_or_stdout(args.output.as_deref())?;
     let mut errors: Vec<String> = elements
         .iter()
         .filter(|e| matches!(e, TraceElement::DecodeError { .. }))

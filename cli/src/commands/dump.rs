@@ -1,16 +1,14 @@
 //! `etrace dump`: deframe a stream (`--framing encap|smi|atb`) and list every te_inst
 //! packet with its fields (`payload.adoc`), one line each: `#index @offset <listing>`.
-//! Framing and packet errors are listed as `#? @offset error: ...`; decoding resumes after
-//! them (the deframers resynchronise) and the command exits 2 at the end.
+//! Framing and packet errors are listed as `#? @offset error: ...` (for atb `@beat N` or
+//! `@line N`); decoding resumes after them (the deframers resynchronise) and the command
+//! exits 2 at the end.
 
 use super::framing_args::FramingArgs;
 use super::io::load_params;
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_spec::framing::atb::{deframe_atb, AtbBeat};
-use etrace_spec::framing::encap::{EncapDeframer, EncapItem};
-use etrace_spec::framing::smi::{SmiDeframer, SmiItem};
-use etrace_spec::framing::FramingKind;
+use etrace_spec::framing::{deframe_all, FrameEvent};
 use etrace_spec::packet::{unpack_with, IOptions, TeInst};
 use etrace_spec::params::Params;
 use std::io::Write;
@@ -115,65 +113,13 @@ pub fn run(args: DumpArgs) -> Result<(), CliError> {
 }
 
 fn list<W: Write>(args: &DumpArgs, data: &[u8], lister: &mut Lister<W>) -> Result<(), CliError> {
-    let io = |r: std::io::Result<()>| r.at("standard output");
-    match args.framing.framing {
-        FramingKind::Encap => {
-            for item in EncapDeframer::new(data, args.framing.encap()?) {
-                match item {
-                    Ok(EncapItem::Packet(p)) => {
-                        io(lister.payload(p.offset.to_string(), &p.payload))?
-                    }
-                    Ok(_) => {}
-                    Err(e) => io(lister.error(error_offset(&e), e))?,
-                }
-            }
+    let mut deframer = args.framing.config()?.deframer(true);
+    for event in deframe_all(deframer.as_mut(), data) {
+        match event {
+            FrameEvent::Packet(p) => lister.payload(p.at.packet_place(), &p.payload),
+            FrameEvent::Error { at, error } => lister.error(at, error),
         }
-        FramingKind::Smi => {
-            for item in SmiDeframer::new(data, args.framing.smi()?) {
-                match item {
-                    Ok(SmiItem::Packet(p)) => io(lister.payload(p.offset.to_string(), &p.payload))?,
-                    Ok(SmiItem::Synced { .. }) => {}
-                    Err(e) => io(lister.error(error_offset(&e), e))?,
-                }
-            }
-        }
-        FramingKind::Atb => {
-            let cfg = args.framing.atb()?;
-            let text = String::from_utf8_lossy(data);
-            let mut beats: Vec<AtbBeat> = Vec::new();
-            for (n, line) in text.lines().enumerate() {
-                if line.trim().is_empty() {
-                    continue;
-                }
-                match cfg.parse_beat(line) {
-                    Ok(b) => beats.push(b),
-                    Err(e) => io(lister.error(format!("line {}", n + 1), e))?,
-                }
-            }
-            for item in deframe_atb(&beats, &cfg) {
-                match item.item {
-                    Ok(EncapItem::Packet(p)) => io(lister.payload(
-                        format!("{} (ATID {:#04x}, beat {})", p.offset, item.atid, item.beat),
-                        &p.payload,
-                    ))?,
-                    Ok(_) => {}
-                    Err(e) => io(lister.error(format!("beat {}", item.beat), e))?,
-                }
-            }
-        }
+        .at("standard output")?;
     }
     Ok(())
-}
-
-/// The byte offset a framing error names, as text (`?` when it names none).
-fn error_offset(e: &etrace_spec::framing::FrameError) -> String {
-    use etrace_spec::framing::FrameError as E;
-    match e {
-        E::Truncated { offset, .. }
-        | E::BadHeader { offset, .. }
-        | E::EmptyPayload { offset }
-        | E::IndexTooWide { offset, .. }
-        | E::NoSync { offset, .. } => offset.to_string(),
-        _ => "?".to_string(),
-    }
 }

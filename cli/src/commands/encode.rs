@@ -3,7 +3,7 @@
 //! a framed stream (`--framing encap|smi|atb`).
 
 use super::encoder_args::EncoderArgs;
-use super::framing_args::FramingArgs;
+use super::framing_args::{setting_error, FramingArgs};
 use super::io::{create_output, finish_output, load_params};
 use crate::error::{CliError, InputContext};
 use clap::Args;
@@ -12,8 +12,7 @@ use etrace_hart::{Hart, HartConfig};
 use etrace_spec::formats::convert::{ConvertOptions, SpikeToIngress};
 use etrace_spec::formats::encoder_input::EncoderInputReader;
 use etrace_spec::formats::spike_csv::SpikeReader;
-use etrace_spec::framing::encap::EncapWriter;
-use etrace_spec::framing::FramingKind;
+use etrace_spec::framing::Outgoing;
 use etrace_spec::ingress::{IngressRecord, ItypeWidth};
 use etrace_spec::packet::pack;
 use etrace_spec::params::Params;
@@ -158,9 +157,9 @@ pub(super) struct Framed {
     pub(super) framed_bytes: u64,
 }
 
-/// The timestamp of a packet: its ingress record index truncated to the field.
-fn timestamp(framing: &FramingArgs, packet: &EncodedPacket) -> Option<u64> {
-    let bits = framing.timestamp_bits();
+/// The timestamp of a packet: its ingress record index truncated to the field of `bits`
+/// bits (none when 0).
+fn timestamp(bits: u32, packet: &EncodedPacket) -> Option<u64> {
     (bits > 0).then(|| {
         if bits >= 64 {
             packet.record_index
@@ -170,13 +169,12 @@ fn timestamp(framing: &FramingArgs, packet: &EncodedPacket) -> Option<u64> {
     })
 }
 
-/// Packs and frames `packets` as `--framing` says (also used by `etrace run`).
+/// Packs and frames `packets` with the framer of `--framing` (also used by `etrace run`).
 pub(super) fn frame(
     framing: &FramingArgs,
     params: &Params,
     packets: &[EncodedPacket],
 ) -> Result<Framed, CliError> {
-    let source = framing.source();
     let mut payload_bytes = 0u64;
     let mut payloads = Vec::with_capacity(packets.len());
     for (i, p) in packets.iter().enumerate() {
@@ -184,47 +182,23 @@ pub(super) fn frame(
         payload_bytes += packed.bytes.len() as u64;
         payloads.push(packed.bytes);
     }
-    let place = |i: usize| format!("packet #{i} (record {})", packets[i].record_index);
-    let (output, framed_bytes) = match framing.framing {
-        FramingKind::Encap => {
-            let mut w = EncapWriter::new(framing.encap()?, framing.sync_interval);
-            for (i, payload) in payloads.iter().enumerate() {
-                w.write(payload, source, timestamp(framing, &packets[i]))
-                    .at(place(i))?;
-            }
-            let bytes = w.into_bytes();
-            let n = bytes.len() as u64;
-            (bytes, n)
-        }
-        FramingKind::Smi => {
-            let cfg = framing.smi()?;
-            let mut bytes = Vec::new();
-            for (i, payload) in payloads.iter().enumerate() {
-                let ts = timestamp(framing, &packets[i]).map(|t| t as u16);
-                bytes.extend(cfg.frame(payload, source, ts).at(place(i))?);
-            }
-            let n = bytes.len() as u64;
-            (bytes, n)
-        }
-        FramingKind::Atb => {
-            let cfg = framing.atb()?;
-            let atid = u8::try_from(source)
-                .map_err(|_| CliError::input(format!("ATID {source} is too large"), "--src-id"))?;
-            let mut text = String::new();
-            let mut n = 0u64;
-            for (i, payload) in payloads.iter().enumerate() {
-                for beat in cfg
-                    .frame(payload, atid, timestamp(framing, &packets[i]))
-                    .at(place(i))?
-                {
-                    text.push_str(&cfg.format_beat(&beat));
-                    text.push('\n');
-                    n += u64::from(cfg.data_bytes);
-                }
-            }
-            (text.into_bytes(), n)
-        }
-    };
+    let config = framing.config()?;
+    let settings = framing.settings();
+    let source = config.source(&settings);
+    let mut framer = config.framer(&settings).map_err(setting_error)?;
+    let bits = framer.timestamp_bits();
+    let mut output = Vec::new();
+    let mut framed_bytes = 0u64;
+    for (i, (payload, packet)) in payloads.iter().zip(packets).enumerate() {
+        let outgoing = Outgoing {
+            payload,
+            source,
+            timestamp: timestamp(bits, packet),
+        };
+        framed_bytes += framer
+            .write_packet(&outgoing, &mut output)
+            .at(format_args!("packet #{i} (record {})", packet.record_index))?;
+    }
     Ok(Framed {
         output,
         payload_bytes,

@@ -1,13 +1,11 @@
-//! Framing options shared by `etrace encode` and `etrace dump` (`--framing encap|smi|atb`,
-//! `docs/cli.md`): the encapsulation of `e-trace-encap/encapsulation.adoc`, the Siemens
-//! messaging of the reference flow and ATB beats (`fragmentCodeAndTransport.adoc`).
+//! Framing options shared by `etrace encode`, `dump`, `decode`, `run` and `calltree`
+//! (`--framing encap|smi|atb`, `docs/cli.md`), turned into a framing of the registry of
+//! [`etrace_spec::framing`] (the encapsulation of `e-trace-encap/encapsulation.adoc`, the
+//! Siemens messaging of the reference flow, ATB beats of `fragmentCodeAndTransport.adoc`).
 
-use crate::error::{CliError, InputContext};
+use crate::error::CliError;
 use clap::Args;
-use etrace_spec::framing::atb::AtbConfig;
-use etrace_spec::framing::encap::EncapConfig;
-use etrace_spec::framing::smi::SmiConfig;
-use etrace_spec::framing::FramingKind;
+use etrace_spec::framing::{FramingConfig, FramingKind, FramingSettings, SettingError};
 
 /// Command-line options that select and configure a framing.
 #[derive(Args, Clone, Debug)]
@@ -38,65 +36,27 @@ pub struct FramingArgs {
 }
 
 impl FramingArgs {
-    /// The source number (srcID, smi index or ATID).
-    pub fn source(&self) -> u16 {
-        self.src_id
-            .unwrap_or(u16::from(self.framing == FramingKind::Atb))
-    }
-
-    /// The encapsulation settings (`encapsulation.adoc`).
-    pub fn encap(&self) -> Result<EncapConfig, CliError> {
-        let cfg = EncapConfig {
-            src_bits: if self.framing == FramingKind::Atb {
-                0
-            } else {
-                self.src_bits
-            },
-            timestamp_bytes: if self.timestamp {
-                self.timestamp_bytes
-            } else {
-                0
-            },
-            ..EncapConfig::default()
-        };
-        if self.timestamp && self.timestamp_bytes == 0 {
-            return Err(CliError::input(
-                "--timestamp needs --timestamp-bytes of 1-8",
-                "--timestamp-bytes",
-            ));
-        }
-        cfg.validate().at("framing options")?;
-        Ok(cfg)
-    }
-
-    /// The Siemens messaging settings.
-    pub fn smi(&self) -> Result<SmiConfig, CliError> {
-        let cfg = SmiConfig {
-            index_bits: self.src_bits,
-        };
-        cfg.validate().at("--src-bits")?;
-        Ok(cfg)
-    }
-
-    /// The ATB settings (`fragmentCodeAndTransport.adoc`, "ATB transport").
-    pub fn atb(&self) -> Result<AtbConfig, CliError> {
-        if self.src_bits != 0 {
-            return Err(CliError::input(
-                "atb carries the source on ATID: --src-bits must be 0",
-                "--src-bits",
-            ));
-        }
-        let mut cfg = AtbConfig::with_data_bits(self.atb_bits).at("--atb-bits")?;
-        cfg.encap = self.encap()?;
-        Ok(cfg)
-    }
-
-    /// The timestamp field width in bits (0 without `--timestamp`).
-    pub fn timestamp_bits(&self) -> u32 {
-        match (self.timestamp, self.framing) {
-            (false, _) => 0,
-            (true, FramingKind::Smi) => 16,
-            (true, _) => 8 * u32::from(self.timestamp_bytes),
+    /// The framing settings of these options.
+    pub fn settings(&self) -> FramingSettings {
+        FramingSettings {
+            src_bits: self.src_bits,
+            src_id: self.src_id,
+            timestamp: self.timestamp,
+            timestamp_bytes: self.timestamp_bytes,
+            atb_bits: self.atb_bits,
+            sync_interval: self.sync_interval,
         }
     }
+
+    /// The framing with its configuration (from the registry of
+    /// [`etrace_spec::framing`]).
+    pub fn config(&self) -> Result<FramingConfig, CliError> {
+        self.framing.config(&self.settings()).map_err(setting_error)
+    }
+}
+
+/// A framing setting that cannot be used, as a command-line error at its option.
+pub fn setting_error(e: SettingError) -> CliError {
+    let option = e.option;
+    CliError::input(e, option)
 }

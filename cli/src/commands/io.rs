@@ -18,6 +18,18 @@ pub fn create_output(path: &Path) -> Result<BufWriter<File>, CliError> {
     ))
 }
 
+/// The output of `-o OUT`, or standard output (buffered) without it; with its name for
+/// error places.
+pub fn output_or_stdout(path: Option<&Path>) -> Result<(String, Box<dyn Write>), CliError> {
+    Ok(match path {
+        Some(p) => (p.display().to_string(), Box::new(create_output(p)?)),
+        None => (
+            "standard output".to_string(),
+            Box::new(std::io::BufWriter::new(std::io::stdout())),
+        ),
+    })
+}
+
 /// Flushes an output file taken back from a writer.
 pub fn finish_output(inner: std::io::Result<BufWriter<File>>, path: &Path) -> Result<(), CliError> {
     inner.and_then(|mut f| f.flush()).at(path.display())

@@ -10,7 +10,7 @@
 //! the program's trap vectors (`mtvec` / `stvec` as the hart left them), as a debugger that
 //! knows the target's vector table would.
 
-use super::decode::{load_image, offset_unit, payload_events};
+use super::decode::{load_image, payload_events};
 use super::element_text::{element_line, privilege_name};
 use super::encode::frame;
 use super::encoder_args::EncoderArgs;
@@ -100,7 +100,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
 
     // Deframe -> unpack -> decode -> instruction steps.
     let start = Instant::now();
-    let events = payload_events(&args.framing, &framed.output)?;
+    let (events, unit) = payload_events(&args.framing, &framed.output)?;
     let config = DecoderConfig {
         trap_vectors: Some(TrapVectors {
             mtvec: hart.read_csr(0x305).unwrap_or(0),
@@ -113,7 +113,6 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let decoded = steps(&elements, &image);
     let decode_time = start.elapsed().as_secs_f64();
 
-    let unit = offset_unit(&args.framing);
     let errors: Vec<&TraceElement> = elements
         .iter()
         .filter(|e| matches!(e, TraceElement::DecodeError { .. }))

@@ -1,5 +1,5 @@
 //! The trace decoder, layered as trace decoders in the field are (OpenCSD): bytes ->
-//! framed packets ([`stream::payloads`], [`stream::atb_payloads`]) -> te_inst packets ->
+//! framed packets ([`stream::PayloadStream`], pushed in pieces) -> te_inst packets ->
 //! trace elements ([`TeDecoder`], the algorithm of `decoder.adoc`) -> per-instruction
 //! PCs ([`pcs`]), over a [`ProgramImage`] made from one or more ELF files; [`calltree`] is the
 //! call-hierarchy view of the per-instruction PCs.

@@ -1,11 +1,17 @@
 //! Arm AMBA Trace Bus transport (`fragmentCodeAndTransport.adoc`, "ATB transport"): the
 //! encapsulated stream of `e-trace-encap` with a 0-bit `srcID` (the source is on ATID)
 //! carried in ATDATA beats of 8-128 bits. Each packet starts a new beat; a beat carries
-//! ATBYTES + 1 valid bytes, byte 0 in ATDATA[7:0].
+//! ATBYTES + 1 valid bytes, byte 0 in `ATDATA[7:0]`.
+//!
+//! As a file or byte stream, ATB is a listing of one beat per line
+//! ([`AtbConfig::format_beat`]); [`AtbWriter`] writes it, [`AtbStream`] deframes it in
+//! pieces (or beats given one by one), [`deframe_atb`] deframes beats held in memory.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
-use super::encap::{EncapConfig, EncapDeframer, EncapItem};
+use super::encap::{EncapConfig, EncapItem, EncapStream};
+use super::event::{Deframed, Deframer, FrameEvent, Framer, Outgoing, Position, PositionUnit};
+use super::registry::{Framing, FramingSettings, SettingError};
 use super::FrameError;
 
 /// One ATB transfer.
@@ -182,70 +188,416 @@ impl AtbConfig {
 /// The inverse of framing: collects the valid bytes of each ATID into its own stream and
 /// deframes each stream as encap (assuming it starts at a packet boundary). Beats with a
 /// reserved ATID or an ATBYTES too large for the bus are reported and skipped. Items are
-/// ordered by the beat holding their first byte.
+/// ordered by the beat holding their first byte ([`AtbStream`] given every beat).
 pub fn deframe_atb(beats: &[AtbBeat], config: &AtbConfig) -> Vec<AtbItem> {
+    let mut stream = AtbStream::new(*config, true);
+    for beat in beats {
+        stream.take_beat(*beat);
+    }
+    stream.end();
     let mut items = Vec::new();
-    if let Err(e) = config.validate() {
-        items.push(AtbItem {
-            atid: 0,
-            beat: 0,
-            item: Err(e),
-        });
-        return items;
-    }
-    // Per ATID: the byte stream and, for each byte, the beat it came from.
-    let mut streams: BTreeMap<u8, (Vec<u8>, Vec<usize>)> = BTreeMap::new();
-    for (i, beat) in beats.iter().enumerate() {
-        if !atid_is_valid(beat.atid) {
-            items.push(AtbItem {
-                atid: beat.atid,
-                beat: i,
-                item: Err(FrameError::BadAtid {
-                    beat: i,
-                    atid: beat.atid,
-                }),
-            });
-            continue;
+    stream.release(true, &mut |entry| {
+        if let Entry::Item(item) = entry {
+            items.push(item);
         }
-        if beat.atbytes >= config.data_bytes {
-            items.push(AtbItem {
-                atid: beat.atid,
-                beat: i,
-                item: Err(FrameError::BadAtbytes {
-                    beat: i,
-                    atbytes: beat.atbytes,
-                    data_bytes: config.data_bytes,
-                }),
-            });
-            continue;
-        }
-        let (bytes, origin) = streams.entry(beat.atid).or_default();
-        for b in beat.bytes() {
-            bytes.push(b);
-            origin.push(i);
-        }
-    }
-    for (atid, (bytes, origin)) in &streams {
-        for item in EncapDeframer::new(bytes, config.encap) {
-            let offset = match &item {
-                Ok(EncapItem::Packet(p)) => p.offset,
-                Ok(EncapItem::NullIdle { offset, .. })
-                | Ok(EncapItem::NullAlignment { offset, .. })
-                | Ok(EncapItem::Synced { offset, .. }) => *offset,
-                Err(FrameError::Truncated { offset, .. })
-                | Err(FrameError::BadHeader { offset, .. })
-                | Err(FrameError::EmptyPayload { offset })
-                | Err(FrameError::NoSync { offset, .. }) => *offset,
-                Err(_) => 0,
-            };
-            let beat = origin.get(offset).or(origin.last()).copied().unwrap_or(0);
-            items.push(AtbItem {
-                atid: *atid,
-                beat,
-                item,
-            });
-        }
-    }
-    items.sort_by_key(|it| it.beat);
+    });
     items
+}
+
+/// What [`AtbStream`] holds back until it knows its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Entry {
+    /// An item of a beat.
+    Item(AtbItem),
+    /// A line of the listing that is no beat.
+    Line {
+        /// Line number (1-based).
+        line: u64,
+        /// Index the next beat gets.
+        beat: usize,
+        /// Why it does not parse.
+        error: FrameError,
+    },
+}
+
+impl Entry {
+    /// The event of an entry, if it is a packet or an error.
+    fn event(self) -> Option<FrameEvent> {
+        match self {
+            Entry::Item(AtbItem { atid, beat, item }) => {
+                let at = |offset: usize| Position::Beat {
+                    beat: beat as u64,
+                    atid,
+                    offset: offset as u64,
+                };
+                match item {
+                    Ok(EncapItem::Packet(p)) => Some(FrameEvent::Packet(Deframed {
+                        at: at(p.offset),
+                        source: u16::from(atid),
+                        timestamp: p.timestamp,
+                        payload: p.payload,
+                    })),
+                    Ok(_) => None,
+                    Err(error) => Some(FrameEvent::Error {
+                        at: at(error.offset().unwrap_or(0)),
+                        error,
+                    }),
+                }
+            }
+            Entry::Line { line, beat, error } => Some(FrameEvent::Error {
+                at: Position::Line {
+                    line,
+                    beat: beat as u64,
+                },
+                error,
+            }),
+        }
+    }
+}
+
+/// The encap stream of one ATID and the beats its bytes came from.
+#[derive(Debug, Clone)]
+struct AtidStream {
+    deframer: EncapStream,
+    /// (stream offset of a beat's first byte, beat index), for the bytes that may still
+    /// be named by an item.
+    origin: VecDeque<(usize, usize)>,
+}
+
+impl AtidStream {
+    /// The beat holding the byte at `offset` (the last beat past the end).
+    fn beat_of(&self, offset: usize) -> usize {
+        let after = self.origin.partition_point(|&(start, _)| start <= offset);
+        self.origin[after.saturating_sub(1)].1
+    }
+
+    /// The beat of the first byte that may still be named by an item, if any.
+    fn pending_beat(&self) -> Option<usize> {
+        self.deframer.pending_offset().map(|o| self.beat_of(o))
+    }
+
+    /// Forgets the beats before the first byte that may still be named.
+    fn prune(&mut self) {
+        let keep = self
+            .deframer
+            .pending_offset()
+            .unwrap_or(self.deframer.len());
+        while self.origin.len() > 1 && self.origin[1].0 <= keep {
+            self.origin.pop_front();
+        }
+    }
+}
+
+/// Push deframer of ATB: a listing of beats in pieces of any size ([`Deframer`]) or beats
+/// one by one ([`AtbStream::push_beat`]). The bytes of each ATID are deframed as an encap
+/// stream as they arrive; events come out in the order of the beat holding their first
+/// byte (in stream order within a beat), each as soon as no event of an earlier beat can
+/// still come: an incomplete packet, or a search for a synchronisation sequence, of one
+/// ATID holds back the events of the beats after its start. A line of the listing that
+/// is no beat is an error in its place among the beats.
+#[derive(Debug, Clone)]
+pub struct AtbStream {
+    config: AtbConfig,
+    /// A bad configuration, reported once (as the only event).
+    config_error: Option<FrameError>,
+    /// Each ATID's stream starts at a packet header (else with a search).
+    synced: bool,
+    streams: BTreeMap<u8, AtidStream>,
+    /// Beats taken so far.
+    beats: usize,
+    /// Lines of the listing taken so far, and the bytes of the line not yet complete.
+    lines: u64,
+    line: Vec<u8>,
+    /// Entries held back, by (beat, arrival).
+    held: BTreeMap<(usize, u64), Entry>,
+    arrivals: u64,
+    done: bool,
+}
+
+impl AtbStream {
+    /// A deframer whose ATID streams each start at a packet header (`synced`) or with a
+    /// search for a synchronisation sequence.
+    pub fn new(config: AtbConfig, synced: bool) -> AtbStream {
+        AtbStream {
+            config_error: config.validate().err(),
+            config,
+            synced,
+            streams: BTreeMap::new(),
+            beats: 0,
+            lines: 0,
+            line: Vec::new(),
+            held: BTreeMap::new(),
+            arrivals: 0,
+            done: false,
+        }
+    }
+
+    /// Takes the next beat; appends the events it releases.
+    pub fn push_beat(&mut self, beat: AtbBeat, events: &mut Vec<FrameEvent>) {
+        self.take_beat(beat);
+        self.release_events(false, events);
+    }
+
+    fn hold(&mut self, beat: usize, entry: Entry) {
+        self.held.insert((beat, self.arrivals), entry);
+        self.arrivals += 1;
+    }
+
+    /// Reports a bad configuration once; whether deframing goes on.
+    fn usable(&mut self) -> bool {
+        if let Some(error) = self.config_error.take() {
+            self.done = true;
+            let item = AtbItem {
+                atid: 0,
+                beat: 0,
+                item: Err(error),
+            };
+            self.hold(0, Entry::Item(item));
+        }
+        !self.done
+    }
+
+    fn take_beat(&mut self, beat: AtbBeat) {
+        if !self.usable() {
+            return;
+        }
+        let index = self.beats;
+        self.beats += 1;
+        let error = if !atid_is_valid(beat.atid) {
+            Some(FrameError::BadAtid {
+                beat: index,
+                atid: beat.atid,
+            })
+        } else if beat.atbytes >= self.config.data_bytes {
+            Some(FrameError::BadAtbytes {
+                beat: index,
+                atbytes: beat.atbytes,
+                data_bytes: self.config.data_bytes,
+            })
+        } else {
+            None
+        };
+        if let Some(error) = error {
+            let item = AtbItem {
+                atid: beat.atid,
+                beat: index,
+                item: Err(error),
+            };
+            return self.hold(index, Entry::Item(item));
+        }
+        let (encap, synced) = (self.config.encap, self.synced);
+        let stream = self.streams.entry(beat.atid).or_insert_with(|| AtidStream {
+            deframer: EncapStream::with_start(encap, synced),
+            origin: VecDeque::new(),
+        });
+        stream.origin.push_back((stream.deframer.len(), index));
+        let mut items = Vec::new();
+        stream
+            .deframer
+            .push_items(&beat.bytes(), &mut |item| items.push(item));
+        self.place(beat.atid, items);
+    }
+
+    /// Holds the items of one ATID's stream under the beats of their first bytes.
+    fn place(&mut self, atid: u8, items: Vec<Result<EncapItem, FrameError>>) {
+        let Some(stream) = self.streams.get_mut(&atid) else {
+            return;
+        };
+        let placed: Vec<(usize, AtbItem)> = items
+            .into_iter()
+            .map(|item| {
+                let offset = match &item {
+                    Ok(EncapItem::Packet(p)) => p.offset,
+                    Ok(EncapItem::NullIdle { offset, .. })
+                    | Ok(EncapItem::NullAlignment { offset, .. })
+                    | Ok(EncapItem::Synced { offset, .. }) => *offset,
+                    Err(e) => e.offset().unwrap_or(0),
+                };
+                let beat = stream.beat_of(offset);
+                (beat, AtbItem { atid, beat, item })
+            })
+            .collect();
+        stream.prune();
+        for (beat, item) in placed {
+            self.hold(beat, Entry::Item(item));
+        }
+    }
+
+    /// Takes one complete line of the listing (with its line ending, if any).
+    fn take_line(&mut self, bytes: &[u8]) {
+        self.lines += 1;
+        let text = String::from_utf8_lossy(bytes);
+        let line = text.lines().next().unwrap_or("");
+        if line.trim().is_empty() || !self.usable() {
+            return;
+        }
+        match self.config.parse_beat(line) {
+            Ok(beat) => self.take_beat(beat),
+            Err(error) => {
+                let entry = Entry::Line {
+                    line: self.lines,
+                    beat: self.beats,
+                    error,
+                };
+                self.hold(self.beats, entry);
+            }
+        }
+    }
+
+    /// The end of the listing: the last line, then the end of every ATID's stream.
+    fn end(&mut self) {
+        if self.done {
+            return;
+        }
+        if !self.line.is_empty() {
+            let line = std::mem::take(&mut self.line);
+            self.take_line(&line);
+        }
+        self.usable();
+        self.end_streams(true);
+    }
+
+    /// The end of every ATID's stream (`at_end`), or the reader stopped early.
+    fn end_streams(&mut self, at_end: bool) {
+        let atids: Vec<u8> = self.streams.keys().copied().collect();
+        for atid in atids {
+            let mut items = Vec::new();
+            if let Some(s) = self.streams.get_mut(&atid) {
+                let mut emit = |item| items.push(item);
+                if at_end {
+                    s.deframer.finish_items(&mut emit);
+                } else {
+                    s.deframer.stop_items(&mut emit);
+                }
+            }
+            self.place(atid, items);
+        }
+        self.done = true;
+    }
+
+    /// Passes on, in order, the entries no later item can come before (all of them at
+    /// the end).
+    fn release(&mut self, all: bool, emit: &mut impl FnMut(Entry)) {
+        let limit = if all {
+            None
+        } else {
+            self.streams
+                .values()
+                .filter_map(AtidStream::pending_beat)
+                .min()
+        };
+        while let Some(entry) = self.held.first_entry() {
+            if limit.is_some_and(|beat| entry.key().0 > beat) {
+                break;
+            }
+            emit(entry.remove());
+        }
+    }
+
+    fn release_events(&mut self, all: bool, events: &mut Vec<FrameEvent>) {
+        self.release(all, &mut |entry| events.extend(entry.event()));
+    }
+}
+
+impl Deframer for AtbStream {
+    fn push(&mut self, bytes: &[u8], events: &mut Vec<FrameEvent>) {
+        for piece in bytes.split_inclusive(|&b| b == b'\n') {
+            self.line.extend_from_slice(piece);
+            if piece.ends_with(b"\n") {
+                let line = std::mem::take(&mut self.line);
+                self.take_line(&line);
+            }
+        }
+        self.release_events(false, events);
+    }
+
+    fn finish(&mut self, events: &mut Vec<FrameEvent>) {
+        self.end();
+        self.release_events(true, events);
+    }
+
+    /// Passes on what is complete; an incomplete line or packet is left undecoded.
+    fn stop(&mut self, events: &mut Vec<FrameEvent>) {
+        self.end_streams(false);
+        self.line.clear();
+        self.release_events(true, events);
+    }
+
+    fn pending(&self) -> usize {
+        self.line.len()
+            + self
+                .streams
+                .values()
+                .map(|s| s.deframer.pending())
+                .sum::<usize>()
+    }
+}
+
+/// Frames payloads into a beat listing, one [`AtbConfig::format_beat`] line per beat.
+#[derive(Debug, Clone, Copy)]
+pub struct AtbWriter {
+    /// The bus and the inner encapsulation.
+    pub config: AtbConfig,
+}
+
+impl Framer for AtbWriter {
+    /// Appends the beat lines of one packet on ATID `source`; returns the bytes the beats
+    /// occupy on the bus (beats times the bus width).
+    fn write_packet(&mut self, packet: &Outgoing, out: &mut Vec<u8>) -> Result<u64, FrameError> {
+        let atid = u8::try_from(packet.source).map_err(|_| FrameError::ValueTooWide {
+            field: "ATID",
+            value: u64::from(packet.source),
+            bits: 7,
+        })?;
+        let beats = self.config.frame(packet.payload, atid, packet.timestamp)?;
+        for beat in &beats {
+            out.extend_from_slice(self.config.format_beat(beat).as_bytes());
+            out.push(b'\n');
+        }
+        Ok(beats.len() as u64 * u64::from(self.config.data_bytes))
+    }
+
+    fn timestamp_bits(&self) -> u32 {
+        8 * u32::from(self.config.encap.timestamp_bytes)
+    }
+}
+
+/// The settings of `--framing atb` (`docs/cli.md`).
+impl Framing for AtbConfig {
+    fn from_settings(s: &FramingSettings) -> Result<Self, SettingError> {
+        if s.src_bits != 0 {
+            return Err(SettingError::new(
+                "--src-bits",
+                "atb carries the source on ATID: --src-bits must be 0",
+            ));
+        }
+        let mut cfg = AtbConfig::with_data_bits(s.atb_bits)
+            .map_err(|e| SettingError::new("--atb-bits", e))?;
+        cfg.encap = EncapConfig::from_settings(s)?;
+        Ok(cfg)
+    }
+
+    fn deframer(&self, synced: bool) -> Box<dyn Deframer> {
+        Box::new(AtbStream::new(*self, synced))
+    }
+
+    /// Checks that `--src-id` fits ATID's 8-bit field.
+    fn framer(&self, s: &FramingSettings) -> Result<Box<dyn Framer>, SettingError> {
+        if let Some(id) = s.src_id.filter(|&id| u8::try_from(id).is_err()) {
+            return Err(SettingError::new(
+                "--src-id",
+                format!("ATID {id} is too large"),
+            ));
+        }
+        Ok(Box::new(AtbWriter { config: *self }))
+    }
+
+    /// ATID 1.
+    fn default_source(&self) -> u16 {
+        1
+    }
+
+    fn position_unit(&self) -> PositionUnit {
+        PositionUnit::Beat
+    }
 }

@@ -12,9 +12,15 @@
 //! A null byte has its 5 LSBs zero. A synchronisation sequence is N = 31 + T + S
 //! `null.idle` packets and one `null.alignment` (`_section_null_encapsulation`); after at
 //! least N + 1 null bytes the first non-null byte starts a normal packet, which is how
-//! [`EncapDeframer`] finds packet boundaries in a stream entered at an arbitrary byte and
+//! [`EncapStream`] finds packet boundaries in a stream entered at an arbitrary byte and
 //! resynchronises after an error.
+//!
+//! [`EncapStream`] deframes pushed pieces of a stream, [`EncapDeframer`] a stream held in
+//! memory, [`EncapWriter`] frames payloads into a stream.
 
+use super::byte_stream::{ByteDeframer, Hunt, PacketFormat, WholeStream};
+use super::event::{Deframed, Deframer, Framer, Outgoing, PositionUnit};
+use super::registry::{Framing, FramingSettings, SettingError};
 use super::FrameError;
 use crate::packet::{significant_bits, BitReader, BitWriter};
 
@@ -215,14 +221,15 @@ impl EncapWriter {
         src_id: u16,
         timestamp: Option<u64>,
     ) -> Result<(), FrameError> {
-        let packet = self.config.frame(payload, src_id, timestamp)?;
-        if self.sync_interval > 0 && self.since_sync.is_none_or(|n| n >= self.sync_interval) {
-            self.out.extend(self.config.sync_sequence());
-            self.since_sync = Some(0);
-        }
-        self.since_sync = self.since_sync.map(|n| n + packet.len());
-        self.out.extend(packet);
-        Ok(())
+        let mut out = std::mem::take(&mut self.out);
+        let packet = Outgoing {
+            payload,
+            source: src_id,
+            timestamp,
+        };
+        let written = self.write_packet(&packet, &mut out);
+        self.out = out;
+        written.map(|_| ())
     }
 
     /// The stream written so far.
@@ -236,164 +243,196 @@ impl EncapWriter {
     }
 }
 
-/// Streaming deframer over an encap byte stream; yields items in stream order. After an
-/// error it searches for the next synchronisation sequence (N + 1 null bytes) and
-/// resumes after it; a packet cut off by the end of the stream ends the iteration with
-/// [`FrameError::Truncated`] and leaves [`EncapDeframer::position`] at its header, so a
-/// live reader can keep those bytes and retry when more arrive.
-#[derive(Debug, Clone)]
-pub struct EncapDeframer<'a> {
-    data: &'a [u8],
-    config: EncapConfig,
-    pos: usize,
-    synced: bool,
-    done: bool,
+impl Framer for EncapWriter {
+    /// Appends one normal packet to `out` (preceded by a sync sequence when one is due;
+    /// the stream kept by [`EncapWriter::write`] is left alone).
+    fn write_packet(&mut self, packet: &Outgoing, out: &mut Vec<u8>) -> Result<u64, FrameError> {
+        let framed = self
+            .config
+            .frame(packet.payload, packet.source, packet.timestamp)?;
+        let start = out.len();
+        if self.sync_interval > 0 && self.since_sync.is_none_or(|n| n >= self.sync_interval) {
+            out.extend(self.config.sync_sequence());
+            self.since_sync = Some(0);
+        }
+        self.since_sync = self.since_sync.map(|n| n + framed.len());
+        out.extend(framed);
+        Ok((out.len() - start) as u64)
+    }
+
+    fn timestamp_bits(&self) -> u32 {
+        8 * u32::from(self.config.timestamp_bytes)
+    }
 }
 
-impl<'a> EncapDeframer<'a> {
-    /// A deframer for a stream whose first byte is a packet header.
-    pub fn new(data: &'a [u8], config: EncapConfig) -> EncapDeframer<'a> {
-        EncapDeframer {
-            data,
+/// An encap stream as [`ByteDeframer`] reads it: packet sizes from the header, and the
+/// search for N + 1 null bytes ("Synchronization"), counted across pieces.
+#[derive(Debug, Clone)]
+pub struct EncapFormat {
+    config: EncapConfig,
+    /// While searching: null bytes seen in a row.
+    null_run: usize,
+}
+
+impl PacketFormat for EncapFormat {
+    type Config = EncapConfig;
+    type Item = EncapItem;
+
+    fn new(config: EncapConfig) -> Self {
+        EncapFormat {
             config,
-            pos: 0,
-            synced: true,
-            done: false,
+            null_run: 0,
         }
     }
 
-    /// A deframer for a stream entered at an arbitrary byte: it first searches for a
-    /// synchronisation sequence.
-    pub fn new_unsynced(data: &'a [u8], config: EncapConfig) -> EncapDeframer<'a> {
-        EncapDeframer {
-            synced: false,
-            ..EncapDeframer::new(data, config)
-        }
+    fn validate(&self) -> Result<(), FrameError> {
+        self.config.validate()
     }
 
-    /// Offset of the first byte not yet consumed.
-    pub fn position(&self) -> usize {
-        self.pos
-    }
-
-    fn fail(&mut self, err: FrameError) -> Option<Result<EncapItem, FrameError>> {
-        self.pos += 1;
-        self.synced = false;
-        Some(Err(err))
-    }
-
-    /// Searches from `pos` for N + 1 null bytes followed by a non-null byte.
-    fn hunt(&mut self) -> Option<Result<EncapItem, FrameError>> {
-        let start = self.pos;
-        let need = self.config.max_null_run() + 1;
-        let mut run = 0usize;
-        for (i, &b) in self.data.iter().enumerate().skip(start) {
-            if b & 0x1f == 0 {
-                run += 1;
-            } else if run >= need {
-                self.pos = i;
-                self.synced = true;
-                return Some(Ok(EncapItem::Synced {
-                    offset: i,
-                    skipped: i - start,
-                }));
-            } else {
-                run = 0;
-            }
-        }
-        self.pos = self.data.len();
-        self.done = true;
-        if run >= need || start == self.data.len() {
-            None
-        } else {
-            Some(Err(FrameError::NoSync {
-                offset: start,
-                len: self.data.len() - start,
-            }))
-        }
-    }
-
-    fn parse(&mut self) -> Option<Result<EncapItem, FrameError>> {
-        let offset = self.pos;
-        let header = self.data[offset];
+    /// One byte for a null packet, else 1 + S + T (with extend) + `header.length`.
+    fn size(&self, header: u8, offset: usize) -> Result<usize, FrameError> {
         let length = usize::from(header & 0x1f);
-        let flow = (header >> 5) & 3;
         let extend = header & 0x80 != 0;
         if length == 0 {
-            self.pos += 1;
-            return Some(Ok(if extend {
-                EncapItem::NullAlignment { offset, flow }
-            } else {
-                EncapItem::NullIdle { offset, flow }
-            }));
+            return Ok(1);
         }
-        let cfg = self.config;
-        if extend && cfg.timestamp_bytes == 0 {
-            return self.fail(FrameError::BadHeader {
+        if extend && self.config.timestamp_bytes == 0 {
+            return Err(FrameError::BadHeader {
                 offset,
                 header,
                 reason: "extend is 1 but the timestamp width is 0",
             });
         }
         let ts_bytes = if extend {
+            usize::from(self.config.timestamp_bytes)
+        } else {
+            0
+        };
+        Ok(1 + self.config.src_id_bytes() + ts_bytes + length)
+    }
+
+    fn parse(&self, packet: &[u8], offset: usize) -> Result<EncapItem, FrameError> {
+        let header = packet[0];
+        let flow = (header >> 5) & 3;
+        let extend = header & 0x80 != 0;
+        if header & 0x1f == 0 {
+            return Ok(if extend {
+                EncapItem::NullAlignment { offset, flow }
+            } else {
+                EncapItem::NullIdle { offset, flow }
+            });
+        }
+        let cfg = self.config;
+        let ts_bytes = if extend {
             usize::from(cfg.timestamp_bytes)
         } else {
             0
         };
-        let body_len = cfg.src_id_bytes() + ts_bytes + length;
-        let available = self.data.len() - offset;
-        if 1 + body_len > available {
-            self.done = true;
-            return Some(Err(FrameError::Truncated {
-                offset,
-                needed: 1 + body_len,
-                available,
-            }));
-        }
-        let body = &self.data[offset + 1..offset + 1 + body_len];
+        let body = &packet[1..];
         let lead = usize::from(cfg.src_bits) + 8 * ts_bytes + usize::from(cfg.type_bits);
-        if lead >= 8 * body_len {
-            return self.fail(FrameError::EmptyPayload { offset });
+        if lead >= 8 * body.len() {
+            return Err(FrameError::EmptyPayload { offset });
         }
         let mut r = BitReader::new(body);
         let src_id = r.read(u32::from(cfg.src_bits)) as u16;
         let timestamp = extend.then(|| r.read(8 * ts_bytes as u32));
         let packet_type = r.read(u32::from(cfg.type_bits)) as u8;
         let mut payload = BitWriter::new();
-        for _ in lead..8 * body_len {
+        for _ in lead..8 * body.len() {
             payload.push_bit(r.bit());
         }
         let mut payload = payload.into_sign_extended_bytes();
         if lead % 8 != 0 {
             crate::packet::sign_compress(&mut payload);
         }
-        self.pos = offset + 1 + body_len;
-        Some(Ok(EncapItem::Packet(EncapPacket {
+        Ok(EncapItem::Packet(EncapPacket {
             offset,
             flow,
             src_id,
             timestamp,
             packet_type,
             payload,
-        })))
+        }))
+    }
+
+    fn synced(offset: usize, skipped: usize) -> EncapItem {
+        EncapItem::Synced { offset, skipped }
+    }
+
+    fn start_hunt(&mut self) {
+        self.null_run = 0;
+    }
+
+    /// N + 1 null bytes followed by a non-null byte, which starts a packet.
+    fn hunt(&mut self, window: &[u8], _at_end: bool) -> Hunt {
+        let need = self.config.max_null_run() + 1;
+        for (i, &b) in window.iter().enumerate() {
+            if b & 0x1f == 0 {
+                self.null_run += 1;
+            } else if self.null_run >= need {
+                self.null_run = 0;
+                return Hunt::Found(i);
+            } else {
+                self.null_run = 0;
+            }
+        }
+        Hunt::Pending(window.len())
+    }
+
+    fn hunt_ends_in_sync(&self) -> bool {
+        self.null_run > self.config.max_null_run()
+    }
+
+    fn deframed(item: EncapItem) -> Option<Deframed> {
+        match item {
+            EncapItem::Packet(p) => Some(Deframed {
+                at: super::event::Position::Byte(p.offset as u64),
+                source: p.src_id,
+                timestamp: p.timestamp,
+                payload: p.payload,
+            }),
+            _ => None,
+        }
     }
 }
 
-impl Iterator for EncapDeframer<'_> {
-    type Item = Result<EncapItem, FrameError>;
+/// Push deframer of an encap stream: yields items in stream order, whatever the pieces.
+/// After an error it searches for the next synchronisation sequence (N + 1 null bytes)
+/// and resumes after it; a packet cut off by the end of the stream is reported as
+/// [`FrameError::Truncated`] at its header.
+pub type EncapStream = ByteDeframer<EncapFormat>;
 
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.done || self.pos >= self.data.len() {
-            return None;
+/// The items of an encap stream held in memory ([`EncapStream`] given the whole stream).
+pub type EncapDeframer = WholeStream<EncapFormat>;
+
+/// The settings of `--framing encap` (`docs/cli.md`).
+impl Framing for EncapConfig {
+    fn from_settings(s: &FramingSettings) -> Result<Self, SettingError> {
+        if s.timestamp && s.timestamp_bytes == 0 {
+            return Err(SettingError::new(
+                "--timestamp-bytes",
+                "--timestamp needs --timestamp-bytes of 1-8",
+            ));
         }
-        if self.config.validate().is_err() {
-            self.done = true;
-            return self.config.validate().err().map(Err);
-        }
-        if self.synced {
-            self.parse()
-        } else {
-            self.hunt()
-        }
+        let cfg = EncapConfig {
+            src_bits: s.src_bits,
+            timestamp_bytes: if s.timestamp { s.timestamp_bytes } else { 0 },
+            ..EncapConfig::default()
+        };
+        cfg.validate()
+            .map_err(|e| SettingError::new("framing options", e))?;
+        Ok(cfg)
+    }
+
+    fn deframer(&self, synced: bool) -> Box<dyn Deframer> {
+        Box::new(EncapStream::with_start(*self, synced))
+    }
+
+    fn framer(&self, s: &FramingSettings) -> Result<Box<dyn Framer>, SettingError> {
+        Ok(Box::new(EncapWriter::new(*self, s.sync_interval)))
+    }
+
+    fn position_unit(&self) -> PositionUnit {
+        PositionUnit::Byte
     }
 }

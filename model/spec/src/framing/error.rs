@@ -106,3 +106,17 @@ pub enum FrameError {
         what: &'static str,
     },
 }
+
+impl FrameError {
+    /// The byte offset the error names (in the stream of one ATID for ATB), if any.
+    pub fn offset(&self) -> Option<usize> {
+        match self {
+            FrameError::Truncated { offset, .. }
+            | FrameError::BadHeader { offset, .. }
+            | FrameError::EmptyPayload { offset }
+            | FrameError::IndexTooWide { offset, .. }
+            | FrameError::NoSync { offset, .. } => Some(*offset),
+            _ => None,
+        }
+    }
+}

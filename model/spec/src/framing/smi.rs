@@ -15,12 +15,19 @@
 //! The index precedes the timestamp, as in the spec's figure; the `riscv-etrace` crate
 //! (0.10) reads the timestamp first, so the two agree only when one of them is absent.
 //!
-//! The format has no synchronisation sequence. [`SmiDeframer`] resynchronises by
+//! The format has no synchronisation sequence. [`SmiStream`] resynchronises by
 //! heuristics: it tries each following byte as a header and accepts the first one that
 //! starts a chain of three plausible messages (length 1-31, message type instruction or
 //! data trace, index within its width, message inside the stream), or a shorter chain
-//! that ends exactly at the end of the stream.
+//! that ends exactly at the end of the stream; pushed in pieces, it waits for the bytes
+//! (or the end of the stream) that decide.
+//!
+//! [`SmiStream`] deframes pushed pieces of a stream, [`SmiDeframer`] a stream held in
+//! memory, [`SmiWriter`] frames payloads into a stream.
 
+use super::byte_stream::{ByteDeframer, Hunt, PacketFormat, WholeStream};
+use super::event::{Deframed, Deframer, Framer, Outgoing, Position, PositionUnit};
+use super::registry::{Framing, FramingSettings, SettingError};
 use super::FrameError;
 
 /// Message type (`flow`) of instruction trace messages (reference flow `msg_type_t`).
@@ -132,9 +139,9 @@ impl SmiConfig {
         Ok(out)
     }
 
-    /// Parses the message at `offset`: its total size, or why it cannot be one.
-    fn parse_at(&self, data: &[u8], offset: usize) -> Result<(SmiPacket, usize), FrameError> {
-        let header = data[offset];
+    /// The size of the message whose header is `header` at `offset`, or why the header
+    /// cannot start one.
+    fn size(&self, header: u8, offset: usize) -> Result<usize, FrameError> {
         let length = usize::from(header & 0x1f);
         let flow = (header >> 5) & 3;
         let has_ts = header & 0x80 != 0;
@@ -152,21 +159,16 @@ impl SmiConfig {
                 reason: "message type is neither instruction (0b10) nor data (0b11) trace",
             });
         }
+        Ok(1 + self.index_bytes() + if has_ts { 2 } else { 0 } + length)
+    }
+
+    /// Reads a whole message (its [`SmiConfig::size`] bytes) at `offset`.
+    fn parse(&self, message: &[u8], offset: usize) -> Result<SmiPacket, FrameError> {
+        let header = message[0];
         let ib = self.index_bytes();
-        let size = 1 + ib + if has_ts { 2 } else { 0 } + length;
-        let available = data.len() - offset;
-        if size > available {
-            return Err(FrameError::Truncated {
-                offset,
-                needed: size,
-                available,
-            });
-        }
-        let mut at = offset + 1;
         let mut index_le = [0u8; 2];
-        index_le[..ib].copy_from_slice(&data[at..at + ib]);
+        index_le[..ib].copy_from_slice(&message[1..1 + ib]);
         let index = u16::from_le_bytes(index_le);
-        at += ib;
         if u32::from(index) >> self.index_bits != 0 {
             return Err(FrameError::IndexTooWide {
                 offset,
@@ -174,130 +176,176 @@ impl SmiConfig {
                 bits: self.index_bits,
             });
         }
-        let timestamp = if has_ts {
-            let ts = u16::from_le_bytes([data[at], data[at + 1]]);
+        let mut at = 1 + ib;
+        let timestamp = (header & 0x80 != 0).then(|| {
             at += 2;
-            Some(ts)
-        } else {
-            None
-        };
-        let packet = SmiPacket {
+            u16::from_le_bytes([message[at - 2], message[at - 1]])
+        });
+        Ok(SmiPacket {
             offset,
-            flow,
+            flow: (header >> 5) & 3,
             index,
             timestamp,
-            payload: data[at..at + length].to_vec(),
-        };
-        Ok((packet, size))
+            payload: message[at..].to_vec(),
+        })
     }
 
-    /// Whether a chain of up to `depth` messages parses from `offset` (ending exactly at
-    /// the end of the stream if it is shorter).
-    fn plausible(&self, data: &[u8], offset: usize, depth: usize) -> bool {
-        let mut at = offset;
+    /// Whether a chain of up to `depth` messages parses from the start of `window`
+    /// (ending exactly at the end of the stream if it is shorter); `None` while that
+    /// depends on bytes not yet received.
+    fn plausible(&self, window: &[u8], depth: usize, at_end: bool) -> Option<bool> {
+        let mut at = 0;
         for _ in 0..depth {
-            match self.parse_at(data, at) {
-                Ok((_, size)) => at += size,
-                Err(_) => return false,
+            if at == window.len() {
+                return at_end.then_some(true);
             }
-            if at == data.len() {
-                return true;
+            let Ok(size) = self.size(window[at], at) else {
+                return Some(false);
+            };
+            if at + size > window.len() {
+                return at_end.then_some(false);
             }
+            if self.parse(&window[at..at + size], at).is_err() {
+                return Some(false);
+            }
+            at += size;
         }
-        true
+        Some(true)
     }
-}
-
-/// Streaming deframer over a Siemens message stream. After an error it resynchronises
-/// by the heuristics described in the module documentation; a message cut off by the end
-/// of the stream ends the iteration with [`FrameError::Truncated`], leaving
-/// [`SmiDeframer::position`] at its header.
-#[derive(Debug, Clone)]
-pub struct SmiDeframer<'a> {
-    data: &'a [u8],
-    config: SmiConfig,
-    pos: usize,
-    synced: bool,
-    done: bool,
 }
 
 /// Messages that must parse in a row to accept a resynchronisation point.
 const RESYNC_CHAIN: usize = 3;
 
-impl<'a> SmiDeframer<'a> {
-    /// A deframer for a stream whose first byte is a header.
-    pub fn new(data: &'a [u8], config: SmiConfig) -> SmiDeframer<'a> {
-        SmiDeframer {
-            data,
-            config,
-            pos: 0,
-            synced: true,
-            done: false,
-        }
+/// A Siemens message stream as [`ByteDeframer`] reads it.
+#[derive(Debug, Clone)]
+pub struct SmiFormat(SmiConfig);
+
+impl PacketFormat for SmiFormat {
+    type Config = SmiConfig;
+    type Item = SmiItem;
+
+    fn new(config: SmiConfig) -> Self {
+        SmiFormat(config)
     }
 
-    /// A deframer for a stream entered at an arbitrary byte.
-    pub fn new_unsynced(data: &'a [u8], config: SmiConfig) -> SmiDeframer<'a> {
-        SmiDeframer {
-            synced: false,
-            ..SmiDeframer::new(data, config)
-        }
+    fn validate(&self) -> Result<(), FrameError> {
+        self.0.validate()
     }
 
-    /// Offset of the first byte not yet consumed.
-    pub fn position(&self) -> usize {
-        self.pos
+    fn size(&self, header: u8, offset: usize) -> Result<usize, FrameError> {
+        self.0.size(header, offset)
     }
 
-    fn hunt(&mut self) -> Option<Result<SmiItem, FrameError>> {
-        let start = self.pos;
-        for p in start..self.data.len() {
-            if self.config.plausible(self.data, p, RESYNC_CHAIN) {
-                self.pos = p;
-                self.synced = true;
-                return Some(Ok(SmiItem::Synced {
-                    offset: p,
-                    skipped: p - start,
-                }));
+    fn parse(&self, packet: &[u8], offset: usize) -> Result<SmiItem, FrameError> {
+        self.0.parse(packet, offset).map(SmiItem::Packet)
+    }
+
+    fn synced(offset: usize, skipped: usize) -> SmiItem {
+        SmiItem::Synced { offset, skipped }
+    }
+
+    fn start_hunt(&mut self) {}
+
+    /// The first byte that starts a plausible chain of messages (module documentation).
+    fn hunt(&mut self, window: &[u8], at_end: bool) -> Hunt {
+        for p in 0..window.len() {
+            match self.0.plausible(&window[p..], RESYNC_CHAIN, at_end) {
+                Some(true) => return Hunt::Found(p),
+                Some(false) => {}
+                None => return Hunt::Pending(p),
             }
         }
-        self.pos = self.data.len();
-        self.done = true;
-        Some(Err(FrameError::NoSync {
-            offset: start,
-            len: self.data.len() - start,
-        }))
+        Hunt::Pending(window.len())
+    }
+
+    fn hunt_ends_in_sync(&self) -> bool {
+        false
+    }
+
+    fn deframed(item: SmiItem) -> Option<Deframed> {
+        match item {
+            SmiItem::Packet(p) => Some(Deframed {
+                at: Position::Byte(p.offset as u64),
+                source: p.index,
+                timestamp: p.timestamp.map(u64::from),
+                payload: p.payload,
+            }),
+            SmiItem::Synced { .. } => None,
+        }
     }
 }
 
-impl Iterator for SmiDeframer<'_> {
-    type Item = Result<SmiItem, FrameError>;
+/// Push deframer of a Siemens message stream. After an error it resynchronises by the
+/// heuristics of the module documentation; a message cut off by the end of the stream
+/// is reported as [`FrameError::Truncated`] at its header.
+pub type SmiStream = ByteDeframer<SmiFormat>;
 
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.done || self.pos >= self.data.len() {
-            return None;
+/// The items of a Siemens message stream held in memory ([`SmiStream`] given the whole
+/// stream).
+pub type SmiDeframer = WholeStream<SmiFormat>;
+
+/// Frames instruction trace payloads as Siemens messages, with 16-bit timestamps when
+/// `timestamps` is set.
+#[derive(Debug, Clone, Copy)]
+pub struct SmiWriter {
+    /// The message layout.
+    pub config: SmiConfig,
+    /// Whether the messages carry timestamps (for [`Framer::timestamp_bits`]).
+    pub timestamps: bool,
+}
+
+impl Framer for SmiWriter {
+    fn write_packet(&mut self, packet: &Outgoing, out: &mut Vec<u8>) -> Result<u64, FrameError> {
+        let timestamp = packet
+            .timestamp
+            .map(|t| {
+                u16::try_from(t).map_err(|_| FrameError::ValueTooWide {
+                    field: "timestamp",
+                    value: t,
+                    bits: 16,
+                })
+            })
+            .transpose()?;
+        let message = self
+            .config
+            .frame(packet.payload, packet.source, timestamp)?;
+        out.extend_from_slice(&message);
+        Ok(message.len() as u64)
+    }
+
+    fn timestamp_bits(&self) -> u32 {
+        if self.timestamps {
+            16
+        } else {
+            0
         }
-        if let Err(e) = self.config.validate() {
-            self.done = true;
-            return Some(Err(e));
-        }
-        if !self.synced {
-            return self.hunt();
-        }
-        match self.config.parse_at(self.data, self.pos) {
-            Ok((packet, size)) => {
-                self.pos += size;
-                Some(Ok(SmiItem::Packet(packet)))
-            }
-            Err(e @ FrameError::Truncated { .. }) => {
-                self.done = true;
-                Some(Err(e))
-            }
-            Err(e) => {
-                self.pos += 1;
-                self.synced = false;
-                Some(Err(e))
-            }
-        }
+    }
+}
+
+/// The settings of `--framing smi` (`docs/cli.md`).
+impl Framing for SmiConfig {
+    fn from_settings(s: &FramingSettings) -> Result<Self, SettingError> {
+        let cfg = SmiConfig {
+            index_bits: s.src_bits,
+        };
+        cfg.validate()
+            .map_err(|e| SettingError::new("--src-bits", e))?;
+        Ok(cfg)
+    }
+
+    fn deframer(&self, synced: bool) -> Box<dyn Deframer> {
+        Box::new(SmiStream::with_start(*self, synced))
+    }
+
+    fn framer(&self, s: &FramingSettings) -> Result<Box<dyn Framer>, SettingError> {
+        Ok(Box::new(SmiWriter {
+            config: *self,
+            timestamps: s.timestamp,
+        }))
+    }
+
+    fn position_unit(&self) -> PositionUnit {
+        PositionUnit::Byte
     }
 }
