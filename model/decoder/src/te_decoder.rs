@@ -15,11 +15,12 @@
 //!
 //! Where the pseudo code says `ERROR`, or the program image has no instruction at an
 //! address the trace reaches, or an address is not reached within a bound, the decoder
-//! emits a [`TraceElement::DecodeError`] and waits for the next format 3 synchronisation
-//! packet.
+//! emits a [`TraceElement::DecodeError`] (its [`DecodeCause`]) and waits for the next
+//! format 3 synchronisation packet.
 
 use super::branches::{BranchQueue, Outcome};
 use super::element::{RangeEnd, TraceElement};
+use super::error::{DecodeCause, DecodeError};
 use super::image::{Hot, HotKind, Insn, ProgramImage};
 use etrace_spec::ingress::Privilege;
 use etrace_spec::isa::Xlen;
@@ -78,24 +79,12 @@ impl TrapVectors {
 /// Why decoding of a packet failed (boxed: one pointer, so that the decoder's results
 /// fit in registers).
 #[derive(Debug)]
-#[allow(clippy::box_collection)] // a thin pointer on purpose (`Box<str>` is two words)
-struct Fail(Box<String>);
+struct Fail(Box<DecodeCause>);
 
-impl From<String> for Fail {
-    fn from(reason: String) -> Fail {
-        Fail(Box::new(reason))
-    }
-}
-
-impl From<&str> for Fail {
-    fn from(reason: &str) -> Fail {
-        Fail(Box::new(reason.to_string()))
-    }
-}
-
-impl From<Fail> for String {
-    fn from(fail: Fail) -> String {
-        *fail.0
+impl From<DecodeCause> for Fail {
+    #[cold]
+    fn from(cause: DecodeCause) -> Fail {
+        Fail(Box::new(cause))
     }
 }
 
@@ -256,22 +245,30 @@ impl<'a> TeDecoder<'a> {
             }
             return;
         }
-        if let Err(reason) = self.process_te_inst(packet) {
-            self.fail(index, offset, reason.into());
+        if let Err(fail) = self.process_te_inst(packet) {
+            self.fail(index, offset, *fail.0);
         }
     }
 
-    /// Reports a packet that could not be read or decoded: a decode-error element, then
+    /// Reports a packet that could not be read or decoded (`cause`: a [`DecodeCause`], or
+    /// the message of the layer that could not read it): a decode-error element, then
     /// nothing until the next format 3 synchronisation packet.
-    pub fn fail(&mut self, index: u64, offset: Option<u64>, reason: String) {
+    pub fn fail(&mut self, index: u64, offset: Option<u64>, cause: impl Into<DecodeCause>) {
+        self.place = PacketPlace { index, offset };
         self.resyncing = true;
-        self.close_range();
-        self.elements.push(TraceElement::DecodeError {
-            packet_index: index,
-            byte_offset: offset,
-            reason,
-        });
+        self.push_error(cause.into());
         self.restart();
+    }
+
+    /// Closes the open range and reports `cause` at the current packet.
+    fn push_error(&mut self, cause: DecodeCause) {
+        self.close_range();
+        self.elements
+            .push(TraceElement::DecodeError(Box::new(DecodeError {
+                packet_index: self.place.index,
+                byte_offset: self.place.offset,
+                cause,
+            })));
     }
 
     fn restart(&mut self) {
@@ -328,19 +325,10 @@ impl<'a> TeDecoder<'a> {
                     (None, Some(v)) => v
                         .handler(t.privilege, t.ecause, t.interrupt)
                         .map(|a| (a & self.addr_mask) >> self.lsb)
-                        .ok_or_else(|| {
-                            format!(
-                                "no trap vector for privilege {} (implicit exception)",
-                                t.privilege
-                            )
+                        .ok_or(DecodeCause::NoTrapVector {
+                            privilege: t.privilege,
                         })?,
-                    (None, None) => {
-                        return Err(
-                            "trap packet without handler address (implicit exception mode \
-                             needs the trap vectors, which this decoder is not given)"
-                                .into(),
-                        )
-                    }
+                    (None, None) => return Err(DecodeCause::NoTrapVectors.into()),
                 };
                 self.sync(address, t.branch, t.privilege, t.context, true)
             }
@@ -382,15 +370,13 @@ impl<'a> TeDecoder<'a> {
                 }
                 self.follow_execution_path(&info, None)
             }
-            TeInst::JumpTargetIndex(_) => {
-                Err("format 0 subformat 1 (jump target cache) is not supported".into())
-            }
+            TeInst::JumpTargetIndex(_) => Err(DecodeCause::JumpTargetCache.into()),
         }
     }
 
     fn expect_synced(&self) -> Result<(), Fail> {
         if self.start_of_trace {
-            Err("expecting trace to start with format 3".into())
+            Err(DecodeCause::NotSynchronised.into())
         } else {
             Ok(())
         }
@@ -494,13 +480,8 @@ impl<'a> TeDecoder<'a> {
                             break;
                         }
                     }
-                    Err(reason) => {
-                        self.close_range();
-                        self.elements.push(TraceElement::DecodeError {
-                            packet_index: self.place.index,
-                            byte_offset: self.place.offset,
-                            reason: reason.into(),
-                        });
+                    Err(fail) => {
+                        self.push_error(*fail.0);
                         break;
                     }
                 }
@@ -595,10 +576,10 @@ impl<'a> TeDecoder<'a> {
     /// The error of an address not reached within the step bound.
     #[cold]
     fn not_reached(&self) -> Fail {
-        format!(
-            "address {:#x} not reached within {} instructions",
-            self.address, self.config.max_steps_per_packet
-        )
+        DecodeCause::NotReached {
+            address: self.address,
+            within: self.config.max_steps_per_packet,
+        }
         .into()
     }
 
@@ -758,7 +739,7 @@ impl<'a> TeDecoder<'a> {
                 let unprocessed = self.branches() != u64::from(is_branch);
                 if stop_here {
                     if unprocessed {
-                        break 'run Err("unprocessed branches at an uninferable jump target".into());
+                        break 'run Err(DecodeCause::UnprocessedBranches.into());
                     }
                     break 'run Ok(());
                 }
@@ -854,7 +835,7 @@ impl<'a> TeDecoder<'a> {
                     RangeEnd::UninferableJump
                 };
                 if self.stop_at_last_branch {
-                    return Err("unexpected uninferable discontinuity".into());
+                    return Err(DecodeCause::UnexpectedDiscontinuity.into());
                 }
                 stop_here = true;
                 address
@@ -1032,11 +1013,11 @@ impl<'a> TeDecoder<'a> {
 /// The error of a branch without a reported outcome (kept out of the hot path).
 #[cold]
 fn no_branch(address: u64) -> Fail {
-    format!("cannot resolve branch at {address:#x}").into()
+    DecodeCause::BranchesExhausted { address }.into()
 }
 
 /// The error of an address outside the program image (kept out of the hot path).
 #[cold]
 fn no_insn(address: u64) -> Fail {
-    format!("no instruction in the program image at {address:#x}").into()
+    DecodeCause::NoInstruction { address }.into()
 }
