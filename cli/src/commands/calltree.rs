@@ -14,7 +14,7 @@ use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::calltree::{folded_lines, from_elements, write_flamegraph, SymbolTable};
 use etrace_decoder::stream::decode_payloads;
-use etrace_decoder::{DecoderConfig, TeDecoder, TraceElement};
+use etrace_decoder::{DecodeError, DecoderConfig, TeDecoder, TraceElement};
 use etrace_spec::isa::Xlen;
 use std::io::Write;
 use std::path::PathBuf;
@@ -71,9 +71,9 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
     let (events, _) = payload_events(&args.framing, &data)?;
     let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
     let elements = decode_payloads(&mut decoder, &params, &events);
-    let errors: Vec<&TraceElement> = elements
+    let errors: Vec<&DecodeError> = elements
         .iter()
-        .filter(|e| matches!(e, TraceElement::DecodeError { .. }))
+        .filter_map(TraceElement::decode_error)
         .collect();
     let tree = from_elements(&elements, &image, &symbols).at(args.input.display())?;
 
@@ -135,17 +135,7 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
         args.input.display(),
     );
     for e in errors.iter().take(20) {
-        if let TraceElement::DecodeError {
-            packet_index,
-            byte_offset,
-            reason,
-        } = e
-        {
-            err = err.with_context(format!(
-                "packet {packet_index} at {}: {reason}",
-                byte_offset.map_or("?".to_string(), |o| o.to_string())
-            ));
-        }
+        err = err.with_context(e);
     }
     Err(err)
 }

@@ -85,13 +85,11 @@ pub fn element_line(e: &TraceElement, unit: OffsetUnit) -> String {
         TraceElement::Context { context } => format!("context {context:#x}"),
         TraceElement::TraceOff => "trace-off".to_string(),
         TraceElement::TraceLost => "trace-lost".to_string(),
-        TraceElement::DecodeError {
-            packet_index,
-            byte_offset,
-            reason,
-        } => format!(
-            "decode-error packet #{packet_index} @{}: {reason}",
-            place(*byte_offset, unit)
+        TraceElement::DecodeError(e) => format!(
+            "decode-error packet #{} @{}: {}",
+            e.packet_index,
+            place(e.byte_offset, unit),
+            e.cause
         ),
     }
 }
@@ -135,13 +133,9 @@ pub fn element_json(e: &TraceElement) -> Value {
         }),
         TraceElement::TraceOff => json!({ "element": "trace-off" }),
         TraceElement::TraceLost => json!({ "element": "trace-lost" }),
-        TraceElement::DecodeError {
-            packet_index,
-            byte_offset,
-            reason,
-        } => json!({
-            "element": "decode-error", "packet": packet_index, "offset": byte_offset,
-            "reason": reason
+        TraceElement::DecodeError(e) => json!({
+            "element": "decode-error", "packet": e.packet_index, "offset": e.byte_offset,
+            "reason": e.cause.to_string()
         }),
     }
 }

@@ -11,14 +11,15 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use etrace_decoder::pcs::steps;
 use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_encoder::{Encoder, EncoderOptions};
-use etrace_hart::{Hart, HartConfig};
-use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::{pack, TeInst};
 use etrace_spec::params::Params;
 use riscv_etrace::packet::payload::InstructionTrace;
 
+#[path = "../tests/common/mod.rs"]
+mod common;
 #[path = "../tests/support/riscv_etrace_glue.rs"]
 mod glue;
+use common::{params_for, program};
 use glue::{their_trace_count, unpack_both};
 
 /// Everything a measurement needs, prepared once.
@@ -32,27 +33,21 @@ struct Prepared {
 }
 
 fn prepare(target: &str) -> Prepared {
-    let path = etrace_programs::elf_dir().join(format!("workload-{target}.elf"));
-    let elf = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut hart = Hart::from_elf(&elf, HartConfig::default()).expect("workload loads");
-    let mut records: Vec<IngressRecord> = Vec::new();
-    let retired = hart.run(&mut records).expect("workload exits").retired;
-    let params = if target == "rv32" {
-        Params::rv32()
-    } else {
-        Params::rv64()
-    };
-    let payloads: Vec<Vec<u8>> = Encoder::encode_all(&params, EncoderOptions::default(), &records)
-        .unwrap()
-        .iter()
-        .map(|p| pack(&p.packet, &params).unwrap().bytes)
-        .collect();
+    let stem = format!("workload-{target}");
+    let program = program(&stem);
+    let retired = program.records.iter().filter(|r| r.iretire != 0).count() as u64;
+    let params = params_for(&stem);
+    let payloads: Vec<Vec<u8>> =
+        Encoder::encode_all(&params, EncoderOptions::default(), &program.records)
+            .unwrap()
+            .iter()
+            .map(|p| pack(&p.packet, &params).unwrap().bytes)
+            .collect();
     let (packets, theirs) = unpack_both(&payloads, &params).unwrap();
-    let image = ProgramImage::from_elf(&elf).unwrap();
     Prepared {
-        elf,
+        elf: program.elf,
         params,
-        image,
+        image: program.image,
         packets,
         theirs,
         retired,

@@ -6,6 +6,7 @@
 //! The per-instruction PC stream is derived from the elements ([`super::pcs`]), not the
 //! other way round.
 
+use crate::error::DecodeError;
 use etrace_spec::ingress::Privilege;
 
 /// What ended an instruction range: the class of its last instruction.
@@ -75,14 +76,18 @@ pub enum TraceElement {
     /// Packets were lost (`qual_status = trace_lost`) or skipped after an error: the trace
     /// has a gap and resumes at the next synchronisation packet.
     TraceLost,
-    /// The packet stream contradicts the program, or the program is missing; decoding
-    /// resumes at the next format 3 synchronisation packet.
-    DecodeError {
-        /// Index of the packet (0-based) being processed.
-        packet_index: u64,
-        /// Byte offset of that packet in the stream, when known.
-        byte_offset: Option<u64>,
-        /// What was wrong.
-        reason: String,
-    },
+    /// The packet stream contradicts the program, or the program is missing, or a packet
+    /// could not be read: where and why (boxed: errors are rare, the other elements stay
+    /// small); decoding resumes at the next format 3 synchronisation packet.
+    DecodeError(Box<DecodeError>),
+}
+
+impl TraceElement {
+    /// The decode error of a [`TraceElement::DecodeError`], else `None`.
+    pub fn decode_error(&self) -> Option<&DecodeError> {
+        match self {
+            TraceElement::DecodeError(e) => Some(e),
+            _ => None,
+        }
+    }
 }

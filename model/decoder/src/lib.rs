@@ -7,11 +7,13 @@
 pub mod branches;
 pub mod calltree;
 pub mod element;
+pub mod error;
 pub mod image;
 pub mod pcs;
 pub mod stream;
 pub mod te_decoder;
 
 pub use element::{RangeEnd, TraceElement};
+pub use error::{DecodeCause, DecodeError};
 pub use image::{ImageError, ProgramImage};
 pub use te_decoder::{DecoderConfig, TeDecoder, TrapVectors};

@@ -3,36 +3,22 @@
 //! trace elements), and its nesting is compared with the nesting the C / assembly sources
 //! of `programs/src` imply.
 
+mod common;
+
+use common::{decode_payloads, program};
 use etrace_decoder::calltree::{
     folded_lines, from_elements, from_steps, write_flamegraph, CallKind, CallTree, Ending,
     SymbolTable,
 };
 use etrace_decoder::pcs::{record_steps, Step};
-use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder};
 use etrace_encoder::{Encoder, EncoderOptions};
-use etrace_hart::{Hart, HartConfig};
-use etrace_spec::ingress::IngressRecord;
-use etrace_spec::packet::{pack, unpack_with, IOptions, TeInst};
 use etrace_spec::params::Params;
 
-fn elf(name: &str) -> Vec<u8> {
-    let dir = etrace_programs::elf_dir();
-    std::fs::read(dir.join(format!("{name}.elf"))).unwrap()
-}
-
-fn run(bytes: &[u8]) -> Vec<IngressRecord> {
-    let mut hart = Hart::from_elf(bytes, HartConfig::default()).unwrap();
-    let mut records: Vec<IngressRecord> = Vec::new();
-    hart.run(&mut records).unwrap();
-    records
-}
-
 fn tree_of(name: &str) -> (CallTree, u64) {
-    let bytes = elf(name);
-    let steps = record_steps(&run(&bytes));
-    let image = ProgramImage::from_elf(&bytes).unwrap();
-    let symbols = SymbolTable::from_elf(&bytes).unwrap();
-    let tree = from_steps(&steps, &image, &symbols).unwrap();
+    let program = program(name);
+    let steps = record_steps(&program.records);
+    let symbols = SymbolTable::from_elf(&program.elf).unwrap();
+    let tree = from_steps(&steps, &program.image, &symbols).unwrap();
     let total = steps
         .iter()
         .filter(|s| matches!(s, Step::Instruction { .. }))
@@ -335,25 +321,15 @@ fn seed004_traps_open_handler_frames() {
 
 #[test]
 fn seed004_decoded_elements_give_the_same_tree() {
-    let bytes = elf("tailcall-rv64");
-    let records = run(&bytes);
-    let image = ProgramImage::from_elf(&bytes).unwrap();
-    let symbols = SymbolTable::from_elf(&bytes).unwrap();
+    let program = program("tailcall-rv64");
+    let image = &program.image;
+    let symbols = SymbolTable::from_elf(&program.elf).unwrap();
     let params = Params::rv64();
-    let packets = Encoder::encode_all(&params, EncoderOptions::default(), &records).unwrap();
-    let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
-    let mut ioptions = IOptions::default();
-    for (i, p) in packets.iter().enumerate() {
-        let payload = pack(&p.packet, &params).unwrap().bytes;
-        let packet = unpack_with(&payload, &params, &ioptions).unwrap();
-        if let TeInst::Support(s) = &packet {
-            ioptions = s.ioptions;
-        }
-        decoder.process(&packet, i as u64, None);
-    }
-    let elements = decoder.take_elements(true);
-    let decoded = from_elements(&elements, &image, &symbols).unwrap();
-    let direct = from_steps(&record_steps(&records), &image, &symbols).unwrap();
+    let packets =
+        Encoder::encode_all(&params, EncoderOptions::default(), &program.records).unwrap();
+    let elements = decode_payloads(image, &params, packets.iter().map(|p| &p.packet));
+    let decoded = from_elements(&elements, image, &symbols).unwrap();
+    let direct = from_steps(&record_steps(&program.records), image, &symbols).unwrap();
     assert_eq!(decoded, direct);
 }
 

@@ -3,12 +3,15 @@
 //! the reconstructed instruction addresses, privileges and traps must equal the hart's, in
 //! order, under every option set of the encoder issue, for RV32 and RV64.
 
+mod common;
+
+use common::{
+    assert_no_decode_error, assert_same_steps, decode, decode_payloads, params_for, program,
+};
 use etrace_decoder::pcs::{record_steps, steps, StepWalker};
-use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
+use etrace_decoder::{DecoderConfig, TeDecoder, TraceElement};
 use etrace_encoder::{Encoder, EncoderOptions};
-use etrace_hart::{Hart, HartConfig};
-use etrace_spec::ingress::IngressRecord;
-use etrace_spec::packet::{pack, unpack_with, IOptions, TeInst};
+use etrace_spec::packet::TeInst;
 use etrace_spec::params::Params;
 
 const PROGRAMS: [&str; 9] = [
@@ -90,24 +93,16 @@ fn option_sets() -> Vec<(&'static str, EncoderOptions, bool)> {
 
 #[test]
 fn decoder_adoc_round_trip_of_every_program() {
-    let dir = etrace_programs::elf_dir();
     for name in PROGRAMS {
         for xlen in ["rv32", "rv64"] {
-            let bytes = std::fs::read(dir.join(format!("{name}-{xlen}.elf"))).unwrap();
-            let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
-            let mut records: Vec<IngressRecord> = Vec::new();
-            hart.run(&mut records).unwrap();
-            let want = record_steps(&records);
-            let image = ProgramImage::from_elf(&bytes).unwrap();
+            let stem = format!("{name}-{xlen}");
+            let program = program(&stem);
+            let want = record_steps(&program.records);
             for (set, options, sijump) in option_sets() {
                 if name == "workload" && !matches!(set, "differential" | "full-noresync") {
                     continue;
                 }
-                let mut params = if xlen == "rv32" {
-                    Params::rv32()
-                } else {
-                    Params::rv64()
-                };
+                let mut params: Params = params_for(&stem);
                 if sijump {
                     params.sijump_p = 1;
                 }
@@ -117,35 +112,13 @@ fn decoder_adoc_round_trip_of_every_program() {
                 } else {
                     params.return_stack_size_p = 4;
                 }
-                let packets = Encoder::encode_all(&params, options, &records).unwrap();
-                let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
-                let mut ioptions = IOptions::default();
-                for (i, p) in packets.iter().enumerate() {
-                    let payload = pack(&p.packet, &params).unwrap().bytes;
-                    let packet = unpack_with(&payload, &params, &ioptions).unwrap();
-                    if let TeInst::Support(s) = &packet {
-                        ioptions = s.ioptions;
-                    }
-                    decoder.process(&packet, i as u64, None);
-                }
-                let elements = decoder.take_elements(true);
-                if let Some(e) = elements
-                    .iter()
-                    .find(|e| matches!(e, TraceElement::DecodeError { .. }))
-                {
-                    panic!("{name}-{xlen} {set}: {e:?}");
-                }
-                let got = steps(&elements, &image).unwrap();
-                let first_diff = got.iter().zip(&want).position(|(a, b)| a != b);
-                if let Some(i) = first_diff {
-                    panic!(
-                        "{name}-{xlen} {set}: step {i} differs: decoded {:?}, hart {:?} (context {:?})",
-                        got[i],
-                        want[i],
-                        &want[i.saturating_sub(3)..(i + 3).min(want.len())]
-                    );
-                }
-                assert_eq!(got.len(), want.len(), "{name}-{xlen} {set}: length");
+                let packets = Encoder::encode_all(&params, options, &program.records).unwrap();
+                let elements =
+                    decode_payloads(&program.image, &params, packets.iter().map(|p| &p.packet));
+                let what = format!("{stem} {set}");
+                assert_no_decode_error(&elements, &what);
+                let got = steps(&elements, &program.image).unwrap();
+                assert_same_steps(&got, &want, &what);
             }
         }
     }
@@ -153,16 +126,12 @@ fn decoder_adoc_round_trip_of_every_program() {
 
 #[test]
 fn decoder_adoc_a_flipped_branch_bit_is_detected() {
-    let dir = etrace_programs::elf_dir();
-    let bytes = std::fs::read(dir.join("loops-rv32.elf")).unwrap();
-    let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
-    let mut records: Vec<IngressRecord> = Vec::new();
-    hart.run(&mut records).unwrap();
-    let want = record_steps(&records);
+    let program = program("loops-rv32");
+    let want = record_steps(&program.records);
     assert!(want.len() > 10_000);
-    let image = ProgramImage::from_elf(&bytes).unwrap();
     let params = Params::rv32();
-    let mut packets = Encoder::encode_all(&params, EncoderOptions::default(), &records).unwrap();
+    let mut packets =
+        Encoder::encode_all(&params, EncoderOptions::default(), &program.records).unwrap();
     let victim = packets
         .iter()
         .position(|p| matches!(&p.packet, TeInst::Branch(b) if b.branches > 3))
@@ -170,16 +139,17 @@ fn decoder_adoc_a_flipped_branch_bit_is_detected() {
     if let TeInst::Branch(b) = &mut packets[victim].packet {
         b.branch_map ^= 1;
     }
-    let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
-    for (i, p) in packets.iter().enumerate() {
-        decoder.process(&p.packet, i as u64, None);
-    }
-    let elements = decoder.take_elements(true);
+    let elements = decode(
+        &program.image,
+        &params,
+        DecoderConfig::default(),
+        packets.iter().map(|p| &p.packet),
+    );
     let errors = elements
         .iter()
         .filter(|e| matches!(e, TraceElement::DecodeError { .. }))
         .count();
-    let got = steps(&elements, &image).unwrap();
+    let got = steps(&elements, &program.image).unwrap();
     assert!(
         errors > 0 || got != want,
         "a corrupted branch map must not decode to the hart's sequence"
@@ -191,33 +161,26 @@ fn decoder_adoc_a_flipped_branch_bit_is_detected() {
 /// with the privilege carried across pieces (programs that change privilege and trap).
 #[test]
 fn decoder_adoc_streamed_in_pieces_equals_the_hart() {
-    let dir = etrace_programs::elf_dir();
     for name in ["privilege-rv32", "traps-rv64", "timer-rv32"] {
-        let bytes = std::fs::read(dir.join(format!("{name}.elf"))).unwrap();
-        let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
-        let mut records: Vec<IngressRecord> = Vec::new();
-        hart.run(&mut records).unwrap();
-        let want = record_steps(&records);
-        let image = ProgramImage::from_elf(&bytes).unwrap();
-        let params = if name.ends_with("rv32") {
-            Params::rv32()
-        } else {
-            Params::rv64()
-        };
-        let packets = Encoder::encode_all(&params, EncoderOptions::default(), &records).unwrap();
+        let program = program(name);
+        let want = record_steps(&program.records);
+        let image = &program.image;
+        let params = params_for(name);
+        let packets =
+            Encoder::encode_all(&params, EncoderOptions::default(), &program.records).unwrap();
         for every in [1, 3, 64] {
-            let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
+            let mut decoder = TeDecoder::new(image, &params, DecoderConfig::default());
             let mut walker = StepWalker::new();
             let mut got = Vec::new();
             for (i, p) in packets.iter().enumerate() {
                 decoder.process(&p.packet, i as u64, None);
                 if i % every == 0 {
                     let piece = decoder.take_elements(false);
-                    walker.walk(&piece, &image, |s| got.push(s)).unwrap();
+                    walker.walk(&piece, image, |s| got.push(s)).unwrap();
                 }
             }
             let piece = decoder.take_elements(true);
-            walker.walk(&piece, &image, |s| got.push(s)).unwrap();
+            walker.walk(&piece, image, |s| got.push(s)).unwrap();
             assert_eq!(got, want, "{name}, elements taken every {every} packets");
         }
     }

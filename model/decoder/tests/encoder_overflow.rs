@@ -3,38 +3,16 @@
 //! packet with `qual_status` = trace_lost and a sync, from which a decoder resumes and
 //! reconstructs the hart's execution again.
 
+mod common;
+
+use common::{assert_no_decode_error, decode, params_for, program};
 use etrace_decoder::pcs::{push_record_steps, steps, Step};
-use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
+use etrace_decoder::{DecoderConfig, TraceElement};
 use etrace_encoder::{EncodedPacket, Encoder, EncoderOptions, OUTPUT_QUEUE_ENTRIES};
-use etrace_hart::{Hart, HartConfig};
+use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::{QualStatus, TeInst};
 use etrace_spec::params::Params;
-
-/// A small deterministic generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-fn program(name: &str) -> (Vec<u8>, Vec<IngressRecord>) {
-    let path = etrace_programs::elf_path(name);
-    let bytes = std::fs::read(path).unwrap();
-    let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
-    let mut records = Vec::new();
-    hart.run(&mut records).unwrap();
-    (bytes, records)
-}
 
 /// Encodes `records` with output stalls: now and then the queue reports 0 or 1 free
 /// entries for a run of decisions.
@@ -44,7 +22,7 @@ fn encode_with_stalls(
     records: &[IngressRecord],
     seed: u64,
 ) -> (Vec<EncodedPacket>, u64) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut enc = Encoder::new(params, options).unwrap();
     let mut stall = 0u64;
     let mut stalled_free = 0u8;
@@ -71,7 +49,7 @@ fn encode_with_stalls(
 
 #[test]
 fn full_queue_never_drops_and_changes_nothing() {
-    let (_, records) = program("loops-rv32");
+    let records = program("loops-rv32").records;
     let params = Params::rv32();
     let plain = Encoder::encode_all(&params, EncoderOptions::default(), &records).unwrap();
     let mut enc = Encoder::new(&params, EncoderOptions::default()).unwrap();
@@ -86,7 +64,7 @@ fn full_queue_never_drops_and_changes_nothing() {
 
 #[test]
 fn a_decision_that_does_not_fit_is_dropped_whole_and_recovered_with_trace_lost_and_sync() {
-    let (_, records) = program("fnptr_switch-rv32");
+    let records = program("fnptr_switch-rv32").records;
     let params = Params::rv32();
     let mut enc = Encoder::new(&params, EncoderOptions::default()).unwrap();
     // Room for nothing while the first hundred records are decided.
@@ -130,14 +108,11 @@ fn decoding_resumes_at_every_recovery_sync() {
         ("recursion-rv64", 4),
         ("timer-rv32", 5),
     ] {
-        let (bytes, records) = program(name);
-        let params = if name.ends_with("rv32") {
-            Params::rv32()
-        } else {
-            Params::rv64()
-        };
+        let program = program(name);
+        let records = &program.records;
+        let params = params_for(name);
         let (packets, dropped) =
-            encode_with_stalls(&params, EncoderOptions::default(), &records, seed);
+            encode_with_stalls(&params, EncoderOptions::default(), records, seed);
         let losses = packets
             .iter()
             .filter(|p| matches!(&p.packet, TeInst::Support(s) if s.qual_status == QualStatus::TraceLost))
@@ -150,7 +125,7 @@ fn decoding_resumes_at_every_recovery_sync() {
         // Where each run of the trace starts, as a step index of the hart's execution.
         let mut first_step = Vec::with_capacity(records.len() + 1);
         let mut all = Vec::new();
-        for rec in &records {
+        for rec in records {
             first_step.push(all.len());
             push_record_steps(&mut all, rec);
         }
@@ -168,25 +143,21 @@ fn decoding_resumes_at_every_recovery_sync() {
             "{name}: each loss is followed by a sync"
         );
 
-        let image = ProgramImage::from_elf(&bytes).unwrap();
-        let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
-        for (i, p) in packets.iter().enumerate() {
-            decoder.process(&p.packet, i as u64, None);
-        }
-        let elements = decoder.take_elements(true);
-        assert!(
-            !elements
-                .iter()
-                .any(|e| matches!(e, TraceElement::DecodeError { .. })),
-            "{name}: decode error"
+        let image = &program.image;
+        let elements = decode(
+            image,
+            &params,
+            DecoderConfig::default(),
+            packets.iter().map(|p| &p.packet),
         );
+        assert_no_decode_error(&elements, name);
         let runs: Vec<&[TraceElement]> = elements
             .split(|e| matches!(e, TraceElement::TraceLost))
             .collect();
         assert_eq!(runs.len(), starts.len(), "{name}: runs of the trace");
         let mut decoded = 0;
         for (k, (run, &start)) in runs.iter().zip(&starts).enumerate() {
-            let got: Vec<Step> = steps(run, &image).unwrap();
+            let got: Vec<Step> = steps(run, image).unwrap();
             let want = &all[start..(start + got.len()).min(all.len())];
             assert_eq!(
                 got.as_slice(),

@@ -11,14 +11,15 @@
 
 use std::sync::OnceLock;
 
+mod common;
+
+use common::{params_for, program};
 use etrace_decoder::pcs::{record_steps, steps, Step};
 use etrace_decoder::stream::{decode_payloads, payloads, Framing, PayloadEvent};
 use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_encoder::{Encoder, EncoderOptions};
-use etrace_hart::{Hart, HartConfig};
 use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
 use etrace_spec::framing::smi::SmiConfig;
-use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::{pack, unpack_with, IOptions, TeInst};
 use etrace_spec::params::Params;
 use proptest::prelude::*;
@@ -48,21 +49,13 @@ fn cases() -> &'static [Case] {
         ["recursion-rv32", "traps-rv64", "fnptr_switch-rv32"]
             .into_iter()
             .map(|name| {
-                let path = etrace_programs::elf_dir().join(format!("{name}.elf"));
-                let elf = std::fs::read(&path).unwrap();
-                let mut hart = Hart::from_elf(&elf, HartConfig::default()).unwrap();
-                let mut records: Vec<IngressRecord> = Vec::new();
-                hart.run(&mut records).unwrap();
-                let params = if name.ends_with("rv32") {
-                    Params::rv32()
-                } else {
-                    Params::rv64()
-                };
+                let program = program(name);
+                let params = params_for(name);
                 let options = EncoderOptions {
                     resync_max: RESYNC_MAX,
                     ..EncoderOptions::default()
                 };
-                let payloads = Encoder::encode_all(&params, options, &records)
+                let payloads = Encoder::encode_all(&params, options, &program.records)
                     .unwrap()
                     .iter()
                     .map(|p| pack(&p.packet, &params).unwrap().bytes)
@@ -70,8 +63,8 @@ fn cases() -> &'static [Case] {
                 Case {
                     name,
                     params,
-                    image: ProgramImage::from_elf(&elf).unwrap(),
-                    want: record_steps(&records),
+                    want: record_steps(&program.records),
+                    image: program.image,
                     payloads,
                 }
             })

@@ -19,9 +19,11 @@
 
 use std::io::Cursor;
 
+mod common;
+
+use common::{assert_same_steps, first_error, params_for, program};
 use etrace_decoder::pcs::{record_steps, steps, Step as OurStep};
-use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
-use etrace_hart::{Hart, HartConfig};
+use etrace_decoder::{DecoderConfig, TeDecoder};
 use etrace_spec::formats::encoder_input::{read_all, EncoderInputOptions, EncoderInputWriter};
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::{unpack_with, IOptions, TeInst};
@@ -32,10 +34,7 @@ use glue::{their_params, their_payloads};
 use riscv_etrace::packet::unit::ReferenceIOptions;
 
 /// The hart's run of `name`, through the encoder-input CSV and back.
-fn ingress_via_csv(name: &str, elf: &[u8], params: &Params) -> Vec<IngressRecord> {
-    let mut hart = Hart::from_elf(elf, HartConfig::default()).unwrap();
-    let mut records: Vec<IngressRecord> = Vec::new();
-    hart.run(&mut records).unwrap();
+fn ingress_via_csv(name: &str, records: &[IngressRecord], params: &Params) -> Vec<IngressRecord> {
     // Every optional column, so that the round trip keeps the hart's `sijump` flags (they
     // matter only with `sijump_p` = 1, but the CSV must not lose them).
     let options = EncoderInputOptions {
@@ -43,12 +42,12 @@ fn ingress_via_csv(name: &str, elf: &[u8], params: &Params) -> Vec<IngressRecord
         ..EncoderInputOptions::from_params(params)
     };
     let mut writer = EncoderInputWriter::new(Vec::new(), options).unwrap();
-    for r in &records {
+    for r in records {
         writer.write_record(r).unwrap();
     }
     let csv = writer.into_inner().unwrap();
     let back = read_all(Cursor::new(csv)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    if let Some(i) = back.iter().zip(&records).position(|(a, b)| a != b) {
+    if let Some(i) = back.iter().zip(records).position(|(a, b)| a != b) {
         panic!(
             "{name}: encoder-input CSV line {}: read {:?}, written {:?}",
             i + 2,
@@ -79,16 +78,11 @@ struct Variant {
 /// What our decoder makes of riscv-etrace's payloads for `name` under `variant`: the
 /// reconstructed steps (or the first decode error) and the hart's expected steps.
 fn run(name: &str, variant: Variant) -> (Result<Vec<OurStep>, String>, Vec<OurStep>) {
-    let path = etrace_programs::elf_dir().join(format!("{name}.elf"));
-    let elf = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut params = if name.ends_with("rv32") {
-        Params::rv32()
-    } else {
-        Params::rv64()
-    };
+    let program = program(name);
+    let mut params = params_for(name);
     params.sijump_p = u64::from(variant.sijump);
     let tp = their_params(&params);
-    let records = ingress_via_csv(name, &elf, &params);
+    let records = ingress_via_csv(name, &program.records, &params);
     let their_ioptions = ReferenceIOptions {
         full_address: variant.full_address,
         ..ReferenceIOptions::default()
@@ -97,8 +91,8 @@ fn run(name: &str, variant: Variant) -> (Result<Vec<OurStep>, String>, Vec<OurSt
     let payloads =
         their_payloads(&records, &tp, their_ioptions, 0).unwrap_or_else(|e| panic!("{name}: {e}"));
 
-    let image = ProgramImage::from_elf(&elf).unwrap();
-    let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
+    let image = &program.image;
+    let mut decoder = TeDecoder::new(image, &params, DecoderConfig::default());
     let mut ioptions = IOptions::default();
     for (i, bytes) in payloads.iter().enumerate() {
         let mut packet = unpack_with(bytes, &params, &ioptions)
@@ -114,13 +108,10 @@ fn run(name: &str, variant: Variant) -> (Result<Vec<OurStep>, String>, Vec<OurSt
     }
     let elements = decoder.take_elements(true);
     let want = record_steps(&records);
-    if let Some(e) = elements
-        .iter()
-        .find(|e| matches!(e, TraceElement::DecodeError { .. }))
-    {
-        return (Err(format!("{e:?}")), want);
+    if let Some(e) = first_error(&elements) {
+        return (Err(e.to_string()), want);
     }
-    (Ok(steps(&elements, &image).unwrap()), want)
+    (Ok(steps(&elements, image).unwrap()), want)
 }
 
 const PROGRAMS: [&str; 18] = [
@@ -158,15 +149,7 @@ fn decoder_adoc_our_decoder_reads_riscv_etrace_generator_packets() {
             };
             let (got, want) = run(name, variant);
             let got = got.unwrap_or_else(|e| panic!("{name} {variant:?}: {e}"));
-            if let Some(i) = got.iter().zip(&want).position(|(a, b)| a != b) {
-                panic!(
-                    "{name} {variant:?}: step {i} differs: decoded {:?}, hart {:?} (hart context {:?})",
-                    got[i],
-                    want[i],
-                    &want[i.saturating_sub(3)..(i + 3).min(want.len())]
-                );
-            }
-            assert_eq!(got.len(), want.len(), "{name} {variant:?}: number of steps");
+            assert_same_steps(&got, &want, &format!("{name} {variant:?}"));
         }
     }
 }
@@ -217,14 +200,6 @@ fn decoder_adoc_sijump_with_riscv_etrace_generator() {
         };
         let (got, want) = run(name, variant);
         let got = got.unwrap_or_else(|e| panic!("{name} {variant:?}: {e}"));
-        if let Some(i) = got.iter().zip(&want).position(|(a, b)| a != b) {
-            panic!(
-                "{name} {variant:?}: step {i} differs: decoded {:?}, hart {:?} (hart context {:?})",
-                got[i],
-                want[i],
-                &want[i.saturating_sub(3)..(i + 3).min(want.len())],
-            );
-        }
-        assert_eq!(got.len(), want.len(), "{name} {variant:?}: number of steps");
+        assert_same_steps(&got, &want, &format!("{name} {variant:?}"));
     }
 }

@@ -7,19 +7,20 @@
 //! Packets travel as te_inst payload bytes (`pack` / its payload decoder and encoder), the
 //! framing layer being covered by `framing::interop_tests`.
 
+mod common;
+
+use common::{assert_no_decode_error, decode, params_for, program};
 use etrace_decoder::pcs::{record_steps, steps};
-use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
+use etrace_decoder::DecoderConfig;
 use etrace_encoder::{Encoder, EncoderOptions};
-use etrace_hart::{Hart, HartConfig};
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::{pack, unpack_with, IOptions, TeInst};
 use etrace_spec::params::Params;
-use riscv_etrace::packet::payload::InstructionTrace;
-use riscv_etrace::tracer::{self, item, Tracer};
+use riscv_etrace::tracer::item;
 
 #[path = "support/riscv_etrace_glue.rs"]
 mod glue;
-use glue::{their_params, Code};
+use glue::{their_bytes, their_params, their_payload, their_tracer};
 
 struct Run {
     name: String,
@@ -30,26 +31,18 @@ struct Run {
 }
 
 fn run(name: &str) -> Run {
-    let path = etrace_programs::elf_dir().join(format!("{name}.elf"));
-    let elf = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut hart = Hart::from_elf(&elf, HartConfig::default()).unwrap();
-    let mut records: Vec<IngressRecord> = Vec::new();
-    hart.run(&mut records).unwrap();
-    let params = if name.ends_with("rv32") {
-        Params::rv32()
-    } else {
-        Params::rv64()
-    };
-    let packets = Encoder::encode_all(&params, EncoderOptions::default(), &records)
+    let program = program(name);
+    let params = params_for(name);
+    let packets = Encoder::encode_all(&params, EncoderOptions::default(), &program.records)
         .unwrap()
         .into_iter()
         .map(|p| p.packet)
         .collect();
     Run {
         name: name.to_string(),
-        elf,
+        elf: program.elf,
         params,
-        records,
+        records: program.records,
         packets,
     }
 }
@@ -65,20 +58,13 @@ fn hart_pcs(records: &[IngressRecord]) -> Vec<u64> {
 /// What riscv-etrace's tracer reconstructs: retired PCs, and traps as (EPC, cause).
 fn their_trace(run: &Run) -> (Vec<u64>, Vec<(u64, u16)>) {
     let tp = their_params(&run.params);
-    let mut tracer: Tracer<Code> = tracer::builder()
-        .with_binary(Code::from_elf(&run.elf))
-        .with_params(&tp)
-        .build()
-        .unwrap();
+    let mut tracer = their_tracer(&run.elf, &run.params).unwrap();
     let mut pcs = Vec::new();
     let mut traps = Vec::new();
     for (i, inst) in run.packets.iter().enumerate() {
         let bytes = pack(inst, &run.params).unwrap().bytes;
-        let payload: InstructionTrace = riscv_etrace::packet::builder()
-            .with_params(&tp)
-            .decoder(&bytes)
-            .decode_payload()
-            .unwrap_or_else(|e| panic!("{} packet {i} {inst:?}: {e:?}", run.name));
+        let payload = their_payload(&tp, &bytes)
+            .unwrap_or_else(|e| panic!("{} packet {i} {inst:?}: {e}", run.name));
         tracer
             .process_te_inst(&payload)
             .unwrap_or_else(|e| panic!("{} packet {i} {inst:?}: {e:?}", run.name));
@@ -154,39 +140,23 @@ fn decoder_adoc_our_decoder_reads_riscv_etrace_serialised_packets() {
     for name in ["recursion-rv32", "loops-rv64", "traps-rv32", "minimal-rv64"] {
         let run = run(name);
         let tp = their_params(&run.params);
-        let image = ProgramImage::from_elf(&run.elf).unwrap();
-        let mut decoder = TeDecoder::new(&image, &run.params, DecoderConfig::default());
+        let image = etrace_decoder::ProgramImage::from_elf(&run.elf).unwrap();
         let mut ioptions = IOptions::default();
+        let mut packets = Vec::with_capacity(run.packets.len());
         for (i, inst) in run.packets.iter().enumerate() {
             let ours = pack(inst, &run.params).unwrap().bytes;
-            let theirs: InstructionTrace = riscv_etrace::packet::builder()
-                .with_params(&tp)
-                .decoder(&ours)
-                .decode_payload()
-                .unwrap();
-            let mut buf = [0u8; 64];
-            let len = {
-                let mut enc = riscv_etrace::packet::builder()
-                    .with_params(&tp)
-                    .encoder(&mut buf);
-                enc.encode(&theirs).unwrap();
-                64 - enc.uncommitted()
-            };
-            let packet = unpack_with(&buf[..len], &run.params, &ioptions)
+            let theirs = their_payload(&tp, &ours).unwrap();
+            let bytes = their_bytes(&tp, &theirs).unwrap();
+            let packet = unpack_with(&bytes, &run.params, &ioptions)
                 .unwrap_or_else(|e| panic!("{name} packet {i}: {e}"));
             assert_eq!(&packet, inst, "{name} packet {i}");
             if let TeInst::Support(s) = &packet {
                 ioptions = s.ioptions;
             }
-            decoder.process(&packet, i as u64, None);
+            packets.push(packet);
         }
-        let elements = decoder.take_elements(true);
-        assert!(
-            !elements
-                .iter()
-                .any(|e| matches!(e, TraceElement::DecodeError { .. })),
-            "{name}: {elements:?}"
-        );
+        let elements = decode(&image, &run.params, DecoderConfig::default(), &packets);
+        assert_no_decode_error(&elements, name);
         assert_eq!(
             steps(&elements, &image).unwrap(),
             record_steps(&run.records),
@@ -208,11 +178,7 @@ fn decoder_adoc_our_decoder_reads_riscv_etrace_serialised_packets() {
 fn decoder_adoc_riscv_etrace_tracer_stops_after_an_interrupt_packet() {
     let run = run("timer-rv32");
     let tp = their_params(&run.params);
-    let mut tracer: Tracer<Code> = tracer::builder()
-        .with_binary(Code::from_elf(&run.elf))
-        .with_params(&tp)
-        .build()
-        .unwrap();
+    let mut tracer = their_tracer(&run.elf, &run.params).unwrap();
     let first_interrupt = run
         .packets
         .iter()
@@ -222,11 +188,7 @@ fn decoder_adoc_riscv_etrace_tracer_stops_after_an_interrupt_packet() {
     let mut failed_at = None;
     'packets: for (i, inst) in run.packets.iter().enumerate() {
         let bytes = pack(inst, &run.params).unwrap().bytes;
-        let payload: InstructionTrace = riscv_etrace::packet::builder()
-            .with_params(&tp)
-            .decoder(&bytes)
-            .decode_payload()
-            .unwrap();
+        let payload = their_payload(&tp, &bytes).unwrap();
         if let Err(e) = tracer.process_te_inst(&payload) {
             failed_at = Some((i, format!("{e:?}")));
             break;

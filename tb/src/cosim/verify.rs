@@ -82,17 +82,10 @@ pub fn check_decoded(
 ) -> Result<DecodeSummary, DecodeMismatch> {
     let mut decoder = TeDecoder::new(&expected.image, params, expected.decoder);
     let elements = decode_payloads(&mut decoder, params, events);
-    if let Some(TraceElement::DecodeError {
-        packet_index,
-        reason,
-        ..
-    }) = elements
-        .iter()
-        .find(|e| matches!(e, TraceElement::DecodeError { .. }))
-    {
+    if let Some(e) = elements.iter().find_map(TraceElement::decode_error) {
         return Err(DecodeMismatch::Decode {
-            packet: *packet_index,
-            reason: reason.clone(),
+            packet: e.packet_index,
+            reason: e.cause.to_string(),
         });
     }
     let all = &expected.steps;

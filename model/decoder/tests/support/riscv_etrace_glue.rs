@@ -182,18 +182,40 @@ pub fn their_payloads(
     for p in generator.end_qualification(false) {
         payloads.push(p.map_err(|e| format!("end of trace: {e}"))?);
     }
-    payloads
-        .iter()
-        .map(|p| {
-            let mut buf = [0u8; 64];
-            let mut enc = riscv_etrace::packet::builder()
-                .with_params(tp)
-                .encoder(&mut buf);
-            enc.encode(p).map_err(|e| format!("{p:?}: {e:?}"))?;
-            let len = 64 - enc.uncommitted();
-            Ok(buf[..len].to_vec())
-        })
-        .collect()
+    payloads.iter().map(|p| their_bytes(tp, p)).collect()
+}
+
+/// A te_inst payload serialised by riscv-etrace's packet encoder.
+#[allow(dead_code)]
+pub fn their_bytes(tp: &Parameters, payload: &InstructionTrace) -> Result<Vec<u8>, String> {
+    let mut buf = [0u8; 64];
+    let mut enc = riscv_etrace::packet::builder()
+        .with_params(tp)
+        .encoder(&mut buf);
+    enc.encode(payload)
+        .map_err(|e| format!("{payload:?}: {e:?}"))?;
+    let len = 64 - enc.uncommitted();
+    Ok(buf[..len].to_vec())
+}
+
+/// A te_inst payload read by riscv-etrace's payload decoder.
+#[allow(dead_code)]
+pub fn their_payload(tp: &Parameters, bytes: &[u8]) -> Result<InstructionTrace, String> {
+    riscv_etrace::packet::builder()
+        .with_params(tp)
+        .decoder(bytes)
+        .decode_payload()
+        .map_err(|e| format!("riscv-etrace's payload decoder: {e}"))
+}
+
+/// riscv-etrace's tracer (its decoder) for the program `elf` and our `params`.
+#[allow(dead_code)]
+pub fn their_tracer(elf: &[u8], params: &Params) -> Result<Tracer<Code>, String> {
+    tracer::builder()
+        .with_binary(Code::from_elf(elf))
+        .with_params(&their_params(params))
+        .build()
+        .map_err(|e| format!("tracer: {e:?}"))
 }
 
 /// riscv-etrace's tracer (its decoder) over `payloads` with the program `elf`: the number
@@ -204,11 +226,7 @@ pub fn their_trace_count(
     params: &Params,
     payloads: &[InstructionTrace],
 ) -> Result<u64, String> {
-    let mut tracer: Tracer<Code> = tracer::builder()
-        .with_binary(Code::from_elf(elf))
-        .with_params(&their_params(params))
-        .build()
-        .map_err(|e| format!("tracer: {e:?}"))?;
+    let mut tracer = their_tracer(elf, params)?;
     let mut n = 0u64;
     for (i, payload) in payloads.iter().enumerate() {
         tracer
@@ -242,13 +260,7 @@ pub fn unpack_both(
             ioptions = s.ioptions;
         }
         ours.push(packet);
-        theirs.push(
-            riscv_etrace::packet::builder()
-                .with_params(&tp)
-                .decoder(bytes)
-                .decode_payload()
-                .map_err(|e| format!("riscv-etrace's payload decoder, payload {i}: {e}"))?,
-        );
+        theirs.push(their_payload(&tp, bytes).map_err(|e| format!("payload {i}: {e}"))?);
     }
     Ok((ours, theirs))
 }

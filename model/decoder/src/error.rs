@@ -1,0 +1,87 @@
+//! Why decoding a packet failed (`decoder.adoc` "Decoder pseudo code": the places where
+//! the pseudo code says `ERROR`, and those of this project's extensions), as values that
+//! callers can tell apart; the one-line message of each is its `Display`.
+
+/// A decode error: the packet it happened at, and its cause. The decoder reports it as a
+/// [`crate::TraceElement::DecodeError`] and waits for the next format 3 synchronisation
+/// packet.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("packet {packet_index} at {}: {cause}", byte_offset.map_or("?".to_string(), |o| o.to_string()))]
+pub struct DecodeError {
+    /// Index (0-based) of the packet being processed.
+    pub packet_index: u64,
+    /// Byte offset of that packet in the stream (for ATB: the index of its first beat),
+    /// when known.
+    pub byte_offset: Option<u64>,
+    /// What was wrong.
+    pub cause: DecodeCause,
+}
+
+/// What was wrong with a packet, or with the packet stream against the program image.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeCause {
+    /// The layers below the decoder (deframing, unpacking) could not read the packet; their
+    /// message.
+    #[error("{reason}")]
+    Unreadable {
+        /// The lower layer's message.
+        reason: String,
+    },
+    /// A packet other than format 3 before the first synchronisation (`decoder.adoc`
+    /// `process_te_inst`: "expecting trace to start with format 3").
+    #[error("expecting trace to start with format 3")]
+    NotSynchronised,
+    /// Format 0 subformat 1 (`sec:format0`): this decoder has no jump target cache.
+    #[error("format 0 subformat 1 (jump target cache) is not supported")]
+    JumpTargetCache,
+    /// A trap packet without handler address (`sec:implicit-exception`) and no trap
+    /// vectors given to the decoder ([`crate::DecoderConfig::trap_vectors`]).
+    #[error(
+        "trap packet without handler address (implicit exception mode needs the trap \
+         vectors, which this decoder is not given)"
+    )]
+    NoTrapVectors,
+    /// A trap packet without handler address into a privilege level that has no trap
+    /// vector (only M and S have one).
+    #[error("no trap vector for privilege {privilege} (implicit exception)")]
+    NoTrapVector {
+        /// The `privilege` field of the trap packet.
+        privilege: u8,
+    },
+    /// The trace reaches an address where the program image has no instruction.
+    #[error("no instruction in the program image at {address:#x}")]
+    NoInstruction {
+        /// The address.
+        address: u64,
+    },
+    /// A branch whose outcome no packet reported (`decoder.adoc` `is_taken_branch`: the
+    /// branch map, predicted and mispredicted branches are used up).
+    #[error("cannot resolve branch at {address:#x}")]
+    BranchesExhausted {
+        /// The address of the branch.
+        address: u64,
+    },
+    /// An uninferable discontinuity while following a branch map that ends with a branch
+    /// (`decoder.adoc` `next_pc`: `stop_at_last_branch`).
+    #[error("unexpected uninferable discontinuity")]
+    UnexpectedDiscontinuity,
+    /// Branches left over at the target of an uninferable jump (`decoder.adoc`
+    /// `follow_execution_path`: "unprocessed branches").
+    #[error("unprocessed branches at an uninferable jump target")]
+    UnprocessedBranches,
+    /// The reported address was not reached within the bound of instructions per packet
+    /// ([`crate::DecoderConfig::max_steps_per_packet`]).
+    #[error("address {address:#x} not reached within {within} instructions")]
+    NotReached {
+        /// The reported address.
+        address: u64,
+        /// The bound.
+        within: u64,
+    },
+}
+
+impl From<String> for DecodeCause {
+    fn from(reason: String) -> DecodeCause {
+        DecodeCause::Unreadable { reason }
+    }
+}
