@@ -4,14 +4,9 @@
 //! never exits.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn etrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_etrace"))
-        .args(args)
-        .output()
-        .expect("etrace runs")
-}
+mod common;
+use common::{assert_input_error, elf, etrace};
 
 fn tmp(name: &str, contents: &[u8]) -> String {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bad_input");
@@ -19,22 +14,6 @@ fn tmp(name: &str, contents: &[u8]) -> String {
     let path = dir.join(name);
     std::fs::write(&path, contents).unwrap();
     path.display().to_string()
-}
-
-fn elf(name: &str) -> PathBuf {
-    etrace_programs::elf_dir().join(name)
-}
-
-/// Exit code 2 and a first stderr line `error: ...` containing every `needle`.
-fn assert_input_error(out: &Output, needles: &[&str]) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-    let first = stderr.lines().next().unwrap_or("");
-    assert!(first.starts_with("error: "), "first line: {first}");
-    for n in needles {
-        assert!(stderr.contains(n), "`{n}` not in: {stderr}");
-    }
-    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 fn out_path(name: &str) -> String {
@@ -65,7 +44,7 @@ fn iss_rejects_a_truncated_elf() {
 fn iss_stops_a_program_that_never_exits_at_max_instructions() {
     let out = etrace(&[
         "iss",
-        &elf("workload-rv64.elf").display().to_string(),
+        &elf("workload-rv64.elf"),
         "--max-instructions",
         "1000",
     ]);

@@ -7,45 +7,25 @@
 use std::fs::File;
 use std::io::Write;
 use std::os::fd::FromRawFd;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
-use etrace_hart::{Hart, HartConfig};
+use etrace_hart::HartConfig;
 use etrace_spec::ingress::IngressRecord;
 use etrace_tb::{Inputs, Rtl, Variant};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::{assert_code, etrace, out_dir};
 
 fn elf() -> String {
-    root()
-        .join("programs/elf/fnptr_switch-rv32.elf")
-        .display()
-        .to_string()
-}
-
-fn out_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("capture_cli");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-fn etrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_etrace"))
-        .args(args)
-        .output()
-        .expect("etrace runs")
+    common::elf("fnptr_switch-rv32.elf")
 }
 
 /// The hart model's ingress records of the program.
 fn records() -> Vec<IngressRecord> {
-    let bytes = std::fs::read(elf()).expect("program");
-    let mut hart = Hart::from_elf(&bytes, HartConfig::default()).expect("ELF loads");
-    let mut records = Vec::new();
-    hart.run(&mut records).expect("program runs");
-    records
+    etrace_programs::records("fnptr_switch-rv32", HartConfig::default(), usize::MAX)
+        .expect("program runs")
 }
 
 /// The RTL's byte stream for the program: reset, one block every 41 cycles (no packet is
@@ -148,15 +128,6 @@ fn capture_pty(bytes: &[u8], args: &[&str]) -> Output {
     writer.join().unwrap();
     drop(pty);
     out
-}
-
-fn assert_code(out: &Output, code: i32, what: &str) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "{what}: stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 /// `etrace decode` of `bytes` (saved as `name`) with `format`.

@@ -3,33 +3,14 @@
 //! faulty build is a failed check (exit 1) with the mismatch report and a waveform; bad
 //! options and a program of the wrong width are usage errors (exit 2).
 
-use std::process::{Command, Output};
-
-fn etrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_etrace"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn elf(name: &str) -> String {
-    etrace_programs::elf_path(name).display().to_string()
-}
-
-/// The value of the statistics line `key: value`.
-fn stat(stdout: &str, key: &str) -> u64 {
-    let line = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix(&format!("{key}: ")))
-        .unwrap_or_else(|| panic!("no `{key}:` in\n{stdout}"));
-    line.split_whitespace().next().unwrap().parse().unwrap()
-}
+mod common;
+use common::{elf, etrace, stat};
 
 #[test]
 fn program_under_back_pressure_matches_and_prints_statistics() {
     let out = etrace(&[
         "cosim",
-        &elf("traps-rv32"),
+        &elf("traps-rv32.elf"),
         "--config",
         "rv32",
         "--stall-probability",
@@ -58,7 +39,7 @@ fn program_under_back_pressure_matches_and_prints_statistics() {
 fn rv64_program_with_encoder_options() {
     let out = etrace(&[
         "cosim",
-        &elf("recursion-rv64"),
+        &elf("recursion-rv64.elf"),
         "--full-address",
         "--implicit-exception",
         "--resync-max",
@@ -103,7 +84,7 @@ fn injected_fault_is_a_failed_check_with_report_and_waveform() {
     let wave = dir.join("fault.vcd");
     let out = etrace(&[
         "cosim",
-        &elf("fnptr_switch-rv32"),
+        &elf("fnptr_switch-rv32.elf"),
         "--variant",
         "rv32-fault",
         "--wave",
@@ -153,7 +134,7 @@ fn bad_options_are_usage_errors() {
 
 #[test]
 fn program_of_the_wrong_width_is_a_usage_error() {
-    let out = etrace(&["cosim", &elf("loops-rv64"), "--config", "rv32"]);
+    let out = etrace(&["cosim", &elf("loops-rv64.elf"), "--config", "rv32"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(

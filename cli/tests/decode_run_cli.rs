@@ -4,40 +4,12 @@
 //! exactly the hart's retired addresses and spike CSV; corrupted and missing inputs give the
 //! exit codes of the convention (1 failed check, 2 bad input).
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+use common::{assert_code, elf, etrace, out_dir, stat};
 
-fn etrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_etrace"))
-        .args(args)
-        .output()
-        .expect("etrace runs")
-}
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn elf(name: &str) -> String {
-    root().join("programs/elf").join(name).display().to_string()
-}
-
-fn out_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("decode_run_cli");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// The program names of `programs/manifest.toml` (the `name = "..."` key of each
-/// `[[program]]` table).
+/// The program names of `programs/manifest.toml`.
 fn manifest_programs() -> Vec<String> {
-    let text = std::fs::read_to_string(root().join("programs/manifest.toml")).expect("manifest");
-    let names: Vec<String> = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("name = \""))
-        .filter_map(|l| l.strip_suffix('"'))
-        .map(str::to_string)
-        .collect();
+    let names = etrace_programs::manifest_names(&etrace_programs::dir()).expect("manifest");
     assert!(names.len() >= 9, "programs in the manifest: {names:?}");
     names
 }
@@ -53,26 +25,6 @@ fn sijump_params() -> String {
     let p = out_dir().join("sijump.toml");
     std::fs::write(&p, "sijump_p = 1\n").expect("params file");
     p.display().to_string()
-}
-
-fn assert_code(out: &Output, code: i32, what: &str) {
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "{what}\nstdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// The value of a `name: N` line of `etrace run`'s statistics.
-fn stat(stdout: &str, name: &str) -> u64 {
-    stdout
-        .lines()
-        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
-        .unwrap_or_else(|| panic!("no `{name}:` line in\n{stdout}"))
-        .parse()
-        .expect("a number")
 }
 
 #[test]

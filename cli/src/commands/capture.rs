@@ -24,16 +24,16 @@ use clap::Args;
 use etrace_decoder::stream::{feed_payloads, PayloadEvent, PayloadStream};
 use etrace_decoder::{ProgramImage, TeDecoder, TraceElement};
 use etrace_spec::framing::{FramingKind, FramingSettings};
-use etrace_spec::isa::Xlen;
 use etrace_spec::params::Params;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::decode::{decoder_config, load_image, parse_address, DecodeFormat};
+use super::decode::{decoder_config, parse_address, DecodeFormat};
 use super::element_text::{
     element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
 };
 use super::framing_args::setting_error;
-use super::io::{create_output, load_params, output_or_stdout};
+use super::io::{create_output, load_params_for, output_or_stdout};
+use super::trace_args::load_image;
 use crate::error::{CliError, InputContext};
 use serial::{ReadOutcome, Source};
 
@@ -263,12 +263,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     let timeout = seconds(args.timeout, "--timeout")?;
     let duration = seconds(args.duration, "--duration")?;
     let image = load_image(&args.elf)?;
-    let xlen = if image.xlen() == Some(Xlen::X32) {
-        32
-    } else {
-        64
-    };
-    let params = load_params(args.params.as_deref(), xlen)?;
+    let params = load_params_for(args.params.as_deref(), &image)?;
     let device = args.serial.display().to_string();
     let mut source = Source::open(&args.serial, args.baud).map_err(|e| {
         let place = if matches!(e, serial::SerialError::Baud(_)) {

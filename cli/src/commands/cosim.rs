@@ -14,7 +14,7 @@ use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
 use etrace_hart::{Hart, HartConfig};
 use etrace_hdl::config::Config;
 use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
-use etrace_spec::ingress::{IngressRecord, ItypeWidth};
+use etrace_spec::ingress::IngressRecord;
 use etrace_spec::isa::Xlen;
 use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
 use etrace_tb::cosim::{self, CosimConfig, CosimError, Outcome, StallConfig};
@@ -22,6 +22,7 @@ use etrace_tb::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::encoder_args::EncoderArgs;
+use super::hart_args::HartArgs;
 use crate::error::{CliError, InputContext};
 
 /// Arguments of `etrace cosim`.
@@ -61,9 +62,9 @@ pub struct CosimArgs {
     /// around it (default then: a file in the temporary directory).
     #[arg(long, value_name = "OUT")]
     pub wave: Option<PathBuf>,
-    /// Stop with an error after this many retired instructions of the program.
-    #[arg(long, default_value_t = 100_000_000)]
-    pub max_instructions: u64,
+    /// Hart model options.
+    #[command(flatten)]
+    pub hart: HartArgs,
 }
 
 fn probability(p: f64, option: &str) -> Result<f64, CliError> {
@@ -109,20 +110,12 @@ struct Program {
     expected: ExpectedExecution,
 }
 
-fn load_program(path: &PathBuf, variant: Variant, max: u64) -> Result<Program, CliError> {
+fn load_program(path: &PathBuf, variant: Variant, hart: &HartArgs) -> Result<Program, CliError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).at(&name)?;
     let image = ProgramImage::from_elf(&bytes).at(&name)?;
     let params = variant.config().params();
-    let config = HartConfig {
-        max_instructions: max,
-        itype_width: if params.itype_width_p == 3 {
-            ItypeWidth::W3
-        } else {
-            ItypeWidth::W4
-        },
-        ..HartConfig::default()
-    };
+    let config = hart.config(params.itype_width());
     let mut hart = Hart::from_elf(&bytes, config).at(&name)?;
     let bits = xlen_bits(hart.xlen());
     if bits != variant.config().address_width() {
@@ -195,7 +188,7 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
 
     let start = Instant::now();
     let program = match &args.elf {
-        Some(path) => Some(load_program(path, variant, args.max_instructions)?),
+        Some(path) => Some(load_program(path, variant, &args.hart)?),
         None => None,
     };
     let hart_seconds = start.elapsed().as_secs_f64();

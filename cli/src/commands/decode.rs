@@ -11,16 +11,14 @@
 use super::element_text::{
     element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
 };
-use super::framing_args::FramingArgs;
-use super::io::{load_params, output_or_stdout};
-use crate::error::{CliError, InputContext};
+use super::io::output_or_stdout;
+use super::trace_args::{LoadedTrace, TraceArgs};
+use crate::error::CliError;
 use clap::{Args, ValueEnum};
-use etrace_decoder::stream::{decode_payloads, payloads, PayloadEvent};
+use etrace_decoder::stream::decode_payloads;
 use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
-use etrace_spec::framing::PositionUnit;
-use etrace_spec::isa::Xlen;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The output formats of `etrace decode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -38,17 +36,9 @@ pub enum DecodeFormat {
 /// Arguments of `etrace decode`.
 #[derive(Args)]
 pub struct DecodeArgs {
-    /// The framed stream (for atb: one beat per line, as `etrace encode` writes it).
-    pub input: PathBuf,
-    /// The traced program (statically linked ELF); repeat for more programs.
-    #[arg(long, value_name = "PROG.elf", required = true)]
-    pub elf: Vec<PathBuf>,
-    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN.
-    #[arg(long, value_name = "P")]
-    pub params: Option<PathBuf>,
-    /// Framing options.
+    /// The trace and its programs.
     #[command(flatten)]
-    pub framing: FramingArgs,
+    pub trace: TraceArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = DecodeFormat::Elements)]
     pub format: DecodeFormat,
@@ -74,30 +64,6 @@ pub(super) fn parse_address(text: &str) -> Result<u64, String> {
     .map_err(|e| format!("`{text}` is not an address: {e}"))
 }
 
-/// The program image of one or more ELF files.
-pub(super) fn load_image(elfs: &[PathBuf]) -> Result<ProgramImage, CliError> {
-    let mut image = ProgramImage::new();
-    for elf in elfs {
-        let bytes = std::fs::read(elf).at(elf.display())?;
-        image.add_elf(&bytes).at(elf.display())?;
-    }
-    Ok(image)
-}
-
-/// Deframes a whole stream into te_inst payloads with the deframer of `--framing`; also
-/// the unit of the offsets they name.
-pub(super) fn payload_events(
-    framing: &FramingArgs,
-    data: &[u8],
-) -> Result<(Vec<PayloadEvent>, OffsetUnit), CliError> {
-    let config = framing.config()?;
-    let unit = match config.position_unit() {
-        PositionUnit::Byte => OffsetUnit::Byte,
-        PositionUnit::Beat => OffsetUnit::Beat,
-    };
-    Ok((payloads(&config, data), unit))
-}
-
 /// The decoder configuration of `--mtvec` / `--stvec` (trap vectors given when either is).
 pub(super) fn decoder_config(mtvec: Option<u64>, stvec: Option<u64>) -> DecoderConfig {
     DecoderConfig {
@@ -111,15 +77,12 @@ pub(super) fn decoder_config(mtvec: Option<u64>, stvec: Option<u64>) -> DecoderC
 
 /// Runs `etrace decode`.
 pub fn run(args: DecodeArgs) -> Result<(), CliError> {
-    let image = load_image(&args.elf)?;
-    let xlen = if image.xlen() == Some(Xlen::X32) {
-        32
-    } else {
-        64
-    };
-    let params = load_params(args.params.as_deref(), xlen)?;
-    let data = std::fs::read(&args.input).at(args.input.display())?;
-    let (events, unit) = payload_events(&args.framing, &data)?;
+    let LoadedTrace {
+        image,
+        params,
+        events,
+        unit,
+    } = args.trace.load()?;
     let config = decoder_config(args.mtvec, args.stvec);
     let mut decoder = TeDecoder::new(&image, &params, config);
     let elements = decode_payloads(&mut decoder, &params, &events);
@@ -142,16 +105,12 @@ pub fn run(args: DecodeArgs) -> Result<(), CliError> {
     }
     let mut err = CliError::check(
         format!("{} decode errors", errors.len()),
-        place(&args.input),
+        args.trace.place(),
     );
     for line in errors.iter().take(20) {
         err = err.with_context(line);
     }
     Err(err)
-}
-
-fn place(p: &Path) -> String {
-    p.display().to_string()
 }
 
 fn write_output(

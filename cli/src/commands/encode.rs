@@ -2,18 +2,19 @@
 //! te_inst packets of the golden encoder (`exampleAlgorithm.adoc`, `payload.adoc`) ->
 //! a framed stream (`--framing encap|smi|atb`).
 
-use super::encoder_args::EncoderArgs;
+use super::encoder_args::PipelineArgs;
 use super::framing_args::{setting_error, FramingArgs};
 use super::io::{create_output, finish_output, load_params};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_encoder::{EncodedPacket, Encoder, EncoderOptions};
-use etrace_hart::{Hart, HartConfig};
+use etrace_hart::Hart;
+use etrace_spec::elf::parse_elf;
 use etrace_spec::formats::convert::{ConvertOptions, SpikeToIngress};
 use etrace_spec::formats::encoder_input::EncoderInputReader;
 use etrace_spec::formats::spike_csv::SpikeReader;
 use etrace_spec::framing::Outgoing;
-use etrace_spec::ingress::{IngressRecord, ItypeWidth};
+use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::pack;
 use etrace_spec::params::Params;
 use std::collections::BTreeMap;
@@ -34,19 +35,9 @@ pub struct EncodeArgs {
     /// Encoder-input CSV.
     #[arg(long, value_name = "IN")]
     pub encoder_input: Option<PathBuf>,
-    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN, RV64
-    /// for CSV input.
-    #[arg(long, value_name = "P")]
-    pub params: Option<PathBuf>,
-    /// ELF input: stop with an error after this many retired instructions.
-    #[arg(long, default_value_t = 100_000_000)]
-    pub max_instructions: u64,
-    /// Encoder run-time options.
+    /// Parameters, hart, encoder and framing options.
     #[command(flatten)]
-    pub encoder: EncoderArgs,
-    /// Framing options.
-    #[command(flatten)]
-    pub framing: FramingArgs,
+    pub pipeline: PipelineArgs,
     /// Output: the framed byte stream (encap, smi) or one ATB beat per line (atb).
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     pub output: PathBuf,
@@ -57,9 +48,9 @@ pub struct EncodeArgs {
 
 /// Runs `etrace encode`.
 pub fn run(args: EncodeArgs) -> Result<(), CliError> {
-    let options = args.encoder.options()?;
+    let options = args.pipeline.encoder.options()?;
     let (params, packets, retired, exit) = encode_input(&args, options)?;
-    let framed = frame(&args.framing, &params, &packets)?;
+    let framed = frame(&args.pipeline.framing, &params, &packets)?;
     let mut out = create_output(&args.output)?;
     out.write_all(&framed.output).at(args.output.display())?;
     finish_output(Ok(out), &args.output)?;
@@ -75,15 +66,6 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The ELF's XLEN from its `EI_CLASS` byte (1 = 32-bit), 64 otherwise.
-fn elf_xlen(bytes: &[u8]) -> u32 {
-    if bytes.get(4) == Some(&1) {
-        32
-    } else {
-        64
-    }
-}
-
 /// Parameters, packets, retired instructions and (for an ELF that exited non-zero) its
 /// exit code.
 type Encoded = (Params, Vec<EncodedPacket>, u64, Option<(u64, PathBuf)>);
@@ -92,18 +74,11 @@ fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, C
     let mut retired = 0u64;
     if let Some(elf) = &args.elf {
         let bytes = std::fs::read(elf).at(elf.display())?;
-        let params = load_params(args.params.as_deref(), elf_xlen(&bytes))?;
+        let image = parse_elf(&bytes).at(elf.display())?;
+        let params = load_params(args.pipeline.params.as_deref(), image.xlen.bits())?;
         let mut enc = Encoder::new(&params, options).at("encoder options")?;
-        let config = HartConfig {
-            max_instructions: args.max_instructions,
-            itype_width: if params.itype_width_p == 3 {
-                ItypeWidth::W3
-            } else {
-                ItypeWidth::W4
-            },
-            ..HartConfig::default()
-        };
-        let mut hart = Hart::from_elf(&bytes, config).at(elf.display())?;
+        let config = args.pipeline.hart.config(params.itype_width());
+        let mut hart = Hart::from_image(&image, config).at(elf.display())?;
         let mut sink = |rec: &IngressRecord, _insn: u32| {
             retired += u64::from(rec.iretire != 0);
             enc.push(rec);
@@ -113,7 +88,7 @@ fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, C
         let exit = (outcome.exit_code != 0).then(|| (outcome.exit_code, elf.clone()));
         return Ok((params, enc.take_packets(), retired, exit));
     }
-    let params = load_params(args.params.as_deref(), 64)?;
+    let params = load_params(args.pipeline.params.as_deref(), 64)?;
     let mut enc = Encoder::new(&params, options).at("encoder options")?;
     let mut push = |rec: IngressRecord| {
         retired += u64::from(rec.iretire != 0);

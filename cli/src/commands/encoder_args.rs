@@ -1,10 +1,32 @@
-//! The encoder's run-time options on the command line, shared by `encode` and `run`
-//! (`branchTrace.adoc`, "Optional and run-time configurable modes"; names from
-//! `docs/cli.md`).
+//! The software encoder pipeline's options on the command line, shared by `encode` and
+//! `run`: parameters, hart model, the encoder's run-time options (`branchTrace.adoc`,
+//! "Optional and run-time configurable modes") and framing; names from `docs/cli.md`.
 
+use super::framing_args::FramingArgs;
+use super::hart_args::HartArgs;
 use crate::error::CliError;
 use clap::Args;
 use etrace_encoder::EncoderOptions;
+use std::path::PathBuf;
+
+/// Options of hart -> encoder -> framing.
+#[derive(Args)]
+pub struct PipelineArgs {
+    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN, RV64
+    /// for CSV input.
+    #[arg(long, value_name = "P")]
+    pub params: Option<PathBuf>,
+    /// Hart model options (ELF input).
+    #[command(flatten)]
+    pub hart: HartArgs,
+    /// Encoder run-time options (for `run` with `--implicit-exception` the decoder is
+    /// given the program's trap vectors).
+    #[command(flatten)]
+    pub encoder: EncoderArgs,
+    /// Framing options.
+    #[command(flatten)]
+    pub framing: FramingArgs,
+}
 
 /// Run-time options of the encoder.
 #[derive(Args, Debug, Clone)]

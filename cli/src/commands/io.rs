@@ -1,7 +1,9 @@
 //! File helpers shared by the sub-commands: output files, parameter files.
 
 use crate::error::{CliError, InputContext};
+use etrace_decoder::ProgramImage;
 use etrace_spec::formats::params_file::load_params as load_params_file;
+use etrace_spec::isa::Xlen;
 use etrace_spec::params::Params;
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -33,6 +35,16 @@ pub fn output_or_stdout(path: Option<&Path>) -> Result<(String, Box<dyn Write>),
 /// Flushes an output file taken back from a writer.
 pub fn finish_output(inner: std::io::Result<BufWriter<File>>, path: &Path) -> Result<(), CliError> {
     inner.and_then(|mut f| f.flush()).at(path.display())
+}
+
+/// The parameters of `--params`, or the defaults of the XLEN of the programs in `image`.
+pub fn load_params_for(path: Option<&Path>, image: &ProgramImage) -> Result<Params, CliError> {
+    let xlen = if image.xlen() == Some(Xlen::X32) {
+        32
+    } else {
+        64
+    };
+    load_params(path, xlen)
 }
 
 /// The parameters of `--params`, or the defaults for an `xlen`-bit hart.

@@ -1,6 +1,7 @@
 //! `etrace iss`: run an ELF on the hart model and write its instruction trace as a spike CSV
 //! and / or an encoder-input CSV.
 
+use super::hart_args::HartArgs;
 use super::io::{create_output, finish_output};
 use crate::error::{CliError, InputContext};
 use clap::Args;
@@ -19,9 +20,9 @@ use std::time::Instant;
 pub struct IssArgs {
     /// Statically linked RISC-V ELF program (RV32 or RV64, detected from the file).
     pub elf: PathBuf,
-    /// Stop with an error after this many retired instructions.
-    #[arg(long, default_value_t = 100_000_000)]
-    pub max_instructions: u64,
+    /// Hart model options.
+    #[command(flatten)]
+    pub hart: HartArgs,
     /// Start at spike's boot ROM (0x1000) so that traces line up with spike's.
     #[arg(long)]
     pub spike_bootrom: bool,
@@ -66,16 +67,11 @@ impl IngressSink for FileSinks {
 /// Runs `etrace iss`.
 pub fn run(args: IssArgs) -> Result<(), CliError> {
     let bytes = std::fs::read(&args.elf).at(args.elf.display())?;
-    let itype_width = if args.itype_width == 3 {
-        ItypeWidth::W3
-    } else {
-        ItypeWidth::W4
-    };
+    // clap keeps the value in 3..=4.
+    let itype_width = ItypeWidth::from_bits(u64::from(args.itype_width)).unwrap_or_default();
     let config = HartConfig {
-        max_instructions: args.max_instructions,
         spike_bootrom: args.spike_bootrom,
-        itype_width,
-        ..HartConfig::default()
+        ..args.hart.config(itype_width)
     };
     let mut hart = Hart::from_elf(&bytes, config).at(args.elf.display())?;
     let mut sinks = FileSinks {

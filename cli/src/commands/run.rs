@@ -10,21 +10,19 @@
 //! the program's trap vectors (`mtvec` / `stvec` as the hart left them), as a debugger that
 //! knows the target's vector table would.
 
-use super::decode::{load_image, payload_events};
 use super::element_text::{element_line, privilege_name};
 use super::encode::frame;
-use super::encoder_args::EncoderArgs;
-use super::framing_args::FramingArgs;
-use super::io::load_params;
+use super::encoder_args::PipelineArgs;
+use super::io::load_params_for;
+use super::trace_args::{load_image, payload_events};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::pcs::{push_record_steps, steps, Step};
 use etrace_decoder::stream::decode_payloads;
 use etrace_decoder::{DecoderConfig, TeDecoder, TraceElement, TrapVectors};
 use etrace_encoder::Encoder;
-use etrace_hart::{Hart, HartConfig};
-use etrace_spec::ingress::{IngressRecord, ItypeWidth};
-use etrace_spec::isa::Xlen;
+use etrace_hart::Hart;
+use etrace_spec::ingress::IngressRecord;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -34,19 +32,9 @@ use std::time::Instant;
 pub struct RunArgs {
     /// Statically linked RISC-V ELF program, run on the hart model.
     pub elf: PathBuf,
-    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN.
-    #[arg(long, value_name = "P")]
-    pub params: Option<PathBuf>,
-    /// Stop with an error after this many retired instructions.
-    #[arg(long, default_value_t = 100_000_000)]
-    pub max_instructions: u64,
-    /// Encoder run-time options (with `--implicit-exception` the decoder is given the
-    /// program's trap vectors).
+    /// Parameters, hart, encoder and framing options (default `--framing encap`).
     #[command(flatten)]
-    pub encoder: EncoderArgs,
-    /// Framing options (default `--framing encap`).
-    #[command(flatten)]
-    pub framing: FramingArgs,
+    pub pipeline: PipelineArgs,
 }
 
 fn step_text(s: Option<&Step>) -> String {
@@ -64,27 +52,14 @@ fn step_text(s: Option<&Step>) -> String {
 /// Runs `etrace run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let elf_name = args.elf.display().to_string();
-    let options = args.encoder.options()?;
+    let options = args.pipeline.encoder.options()?;
     let bytes = std::fs::read(&args.elf).at(&elf_name)?;
     let image = load_image(std::slice::from_ref(&args.elf))?;
-    let xlen = if image.xlen() == Some(Xlen::X32) {
-        32
-    } else {
-        64
-    };
-    let params = load_params(args.params.as_deref(), xlen)?;
+    let params = load_params_for(args.pipeline.params.as_deref(), &image)?;
 
     // Hart -> encoder, keeping the steps a decoder must reproduce.
     let mut enc = Encoder::new(&params, options).at("encoder options")?;
-    let config = HartConfig {
-        max_instructions: args.max_instructions,
-        itype_width: if params.itype_width_p == 3 {
-            ItypeWidth::W3
-        } else {
-            ItypeWidth::W4
-        },
-        ..HartConfig::default()
-    };
+    let config = args.pipeline.hart.config(params.itype_width());
     let mut hart = Hart::from_elf(&bytes, config).at(&elf_name)?;
     let mut expected: Vec<Step> = Vec::new();
     let mut retired = 0u64;
@@ -96,11 +71,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let outcome = hart.run(&mut sink).at(&elf_name)?;
     enc.finish();
     let packets = enc.take_packets();
-    let framed = frame(&args.framing, &params, &packets)?;
+    let framed = frame(&args.pipeline.framing, &params, &packets)?;
 
     // Deframe -> unpack -> decode -> instruction steps.
     let start = Instant::now();
-    let (events, unit) = payload_events(&args.framing, &framed.output)?;
+    let (events, unit) = payload_events(&args.pipeline.framing, &framed.output)?;
     let config = DecoderConfig {
         trap_vectors: Some(TrapVectors {
             mtvec: hart.read_csr(0x305).unwrap_or(0),

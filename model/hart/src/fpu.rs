@@ -82,14 +82,33 @@ pub trait Fp:
     fn product_cmp(a: Self, b: Self, p: Self) -> Ordering;
 }
 
+/// The [`Fp`] items that are Rust's own operations on the type, the same for both formats.
+macro_rules! native_fp_items {
+    ($t:ident) => {
+        const MIN_NORMAL: $t = $t::MIN_POSITIVE;
+        const ZERO: $t = 0.0;
+        fn sqrt(self) -> $t {
+            $t::sqrt(self)
+        }
+        fn mul_add(self, b: $t, c: $t) -> $t {
+            $t::mul_add(self, b, c)
+        }
+        fn from_i128(v: i128) -> $t {
+            v as $t
+        }
+        fn to_i128(self) -> i128 {
+            self as i128
+        }
+    };
+}
+
 impl Fp for f32 {
+    native_fp_items!(f32);
     const SIGN: u64 = 0x8000_0000;
     const EXP: u64 = 0x7f80_0000;
     const FRAC: u64 = 0x007f_ffff;
     const QUIET: u64 = 0x0040_0000;
     const CANONICAL_NAN: u64 = 0x7fc0_0000;
-    const MIN_NORMAL: f32 = f32::MIN_POSITIVE;
-    const ZERO: f32 = 0.0;
     fn from_raw(bits: u64) -> f32 {
         f32::from_bits(bits as u32)
     }
@@ -106,20 +125,8 @@ impl Fp for f32 {
     fn boxed(self) -> u64 {
         0xffff_ffff_0000_0000 | u64::from(self.to_bits())
     }
-    fn sqrt(self) -> f32 {
-        f32::sqrt(self)
-    }
-    fn mul_add(self, b: f32, c: f32) -> f32 {
-        f32::mul_add(self, b, c)
-    }
     fn to_f64(self) -> f64 {
         f64::from(self)
-    }
-    fn from_i128(v: i128) -> f32 {
-        v as f32
-    }
-    fn to_i128(self) -> i128 {
-        self as i128
     }
     fn product_cmp(a: f32, b: f32, p: f32) -> Ordering {
         // The product of two singles is exact in double precision.
@@ -129,13 +136,12 @@ impl Fp for f32 {
 }
 
 impl Fp for f64 {
+    native_fp_items!(f64);
     const SIGN: u64 = 0x8000_0000_0000_0000;
     const EXP: u64 = 0x7ff0_0000_0000_0000;
     const FRAC: u64 = 0x000f_ffff_ffff_ffff;
     const QUIET: u64 = 0x0008_0000_0000_0000;
     const CANONICAL_NAN: u64 = 0x7ff8_0000_0000_0000;
-    const MIN_NORMAL: f64 = f64::MIN_POSITIVE;
-    const ZERO: f64 = 0.0;
     fn from_raw(bits: u64) -> f64 {
         f64::from_bits(bits)
     }
@@ -148,20 +154,8 @@ impl Fp for f64 {
     fn boxed(self) -> u64 {
         self.to_bits()
     }
-    fn sqrt(self) -> f64 {
-        f64::sqrt(self)
-    }
-    fn mul_add(self, b: f64, c: f64) -> f64 {
-        f64::mul_add(self, b, c)
-    }
     fn to_f64(self) -> f64 {
         self
-    }
-    fn from_i128(v: i128) -> f64 {
-        v as f64
-    }
-    fn to_i128(self) -> i128 {
-        self as i128
     }
     fn product_cmp(a: f64, b: f64, p: f64) -> Ordering {
         if p.abs() >= f64::MIN_POSITIVE {
@@ -757,21 +751,21 @@ mod tests {
         (Bin::Div, ONE, INF64, RNE, 0, 0),
     ];
 
-    #[test]
-    fn binary_operations_double() {
-        for &(op, a, b, rm, bits, flags) in BINARY64 {
-            let (a, b) = (f64::from_bits(a), f64::from_bits(b));
-            let (r, fl) = op.apply(a, b, rm);
-            assert_eq!(
-                (r.to_bits(), fl),
-                (bits, flags),
-                "{op:?} {a:e} {b:e} rm {rm}"
-            );
+    /// Checks `cases` (operation, a, b, rm, result bits, flags) in format `F`.
+    fn check_binary<F: Fp>(cases: &[(Bin, u64, u64, u8, u64, u8)]) {
+        for &(op, a, b, rm, bits, flags) in cases {
+            let (r, fl) = op.apply(F::from_raw(a), F::from_raw(b), rm);
+            assert_eq!((r.raw(), fl), (bits, flags), "{op:?} {a:#x} {b:#x} rm {rm}");
         }
     }
 
+    #[test]
+    fn binary_operations_double() {
+        check_binary::<f64>(BINARY64);
+    }
+
     /// (operation, a, b, rm, result bits, flags) on singles.
-    const BINARY32: &[(Bin, u32, u32, u8, u32, u8)] = &[
+    const BINARY32: &[(Bin, u64, u64, u8, u64, u8)] = &[
         (Bin::Add, 0x3dcc_cccd, 0x3e4c_cccd, RNE, 0x3e99_999a, NX),
         (Bin::Add, 0x3dcc_cccd, 0x3e4c_cccd, RDN, 0x3e99_9999, NX),
         (
@@ -798,15 +792,7 @@ mod tests {
 
     #[test]
     fn binary_operations_single() {
-        for &(op, a, b, rm, bits, flags) in BINARY32 {
-            let (a, b) = (f32::from_bits(a), f32::from_bits(b));
-            let (r, fl) = op.apply(a, b, rm);
-            assert_eq!(
-                (r.to_bits(), fl),
-                (bits, flags),
-                "{op:?} {a:e} {b:e} rm {rm}"
-            );
-        }
+        check_binary::<f32>(BINARY32);
     }
 
     #[test]

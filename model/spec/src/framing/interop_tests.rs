@@ -3,10 +3,7 @@
 //! read what its encoder produces. Field by field comparison through a conversion of our
 //! packets into its types.
 
-use std::num::NonZeroU8;
-
 use proptest::prelude::*;
-use riscv_etrace::config::Parameters;
 use riscv_etrace::packet::payload::{self as their, InstructionTrace, Payload};
 use riscv_etrace::packet::{self as rp, encap as their_encap, ext, smi as their_smi, sync, unit};
 use riscv_etrace::types::{branch, trap, Privilege};
@@ -27,27 +24,13 @@ fn mask(bits: u32) -> u64 {
     }
 }
 
-fn nz(v: u64) -> NonZeroU8 {
-    NonZeroU8::new(v as u8).unwrap()
-}
+/// The riscv-etrace glue of the decoder's interoperability tests (our parameters in its
+/// terms), shared rather than written again.
+#[path = "../../../decoder/tests/support/riscv_etrace_glue.rs"]
+#[allow(dead_code, unused_imports)]
+mod glue;
 
-fn their_params(p: &Params) -> Parameters {
-    Parameters {
-        cache_size_p: p.cache_size_p as u8,
-        call_counter_size_p: p.call_counter_size_p as u8,
-        context_width_p: nz(p.context_width_p),
-        time_width_p: nz(p.time_width_p),
-        ecause_width_p: nz(p.ecause_width_p),
-        f0s_width_p: p.f0s_width_p as u8,
-        iaddress_lsb_p: p.iaddress_lsb_p as u8,
-        iaddress_width_p: nz(p.iaddress_width_p),
-        nocontext_p: p.nocontext_p == 1,
-        notime_p: p.notime_p == 1,
-        privilege_width_p: nz(p.privilege_width_p),
-        return_stack_size_p: p.return_stack_size_p as u8,
-        sijump_p: p.sijump_p == 1,
-    }
-}
+use glue::their_params;
 
 fn map(count: u8, bits: u32) -> branch::Map {
     let mut m = branch::Map::default();

@@ -1,0 +1,70 @@
+//! Helpers of the command-line tests: running the built `etrace`, the test programs, a
+//! scratch folder per test binary, and the checks of the error contract (`docs/cli.md`,
+//! "Exit codes and errors").
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs the built `etrace` with `args`.
+pub fn etrace(args: &[&str]) -> Output {
+    etrace_env(args, &[])
+}
+
+/// Runs the built `etrace` with `args` and extra environment variables.
+pub fn etrace_env(args: &[&str], env: &[(&str, &Path)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_etrace"));
+    command.args(args);
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    command.output().expect("etrace runs")
+}
+
+/// The path of a built test program, `programs/elf/<file>` (e.g. `traps-rv32.elf`).
+pub fn elf(file: &str) -> String {
+    etrace_programs::elf_dir().join(file).display().to_string()
+}
+
+/// A scratch folder of this test binary (created).
+pub fn out_dir() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(env!("CARGO_CRATE_NAME"));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+/// The number of the statistics line `key: N ...` of a command's output.
+pub fn stat(stdout: &str, key: &str) -> u64 {
+    let rest = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix(&format!("{key}: ")))
+        .unwrap_or_else(|| panic!("no `{key}:` line in\n{stdout}"));
+    rest.split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("`{key}:` is not a number in\n{stdout}"))
+}
+
+/// The exit code is `code` (`what` is said, with both outputs, if not).
+pub fn assert_code(out: &Output, code: i32, what: &str) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{what}\nstdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Exit code 2, a first stderr line `error: ...`, every `needle` in stderr, no panic.
+pub fn assert_input_error(out: &Output, needles: &[&str]) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    let first = stderr.lines().next().unwrap_or("");
+    assert!(first.starts_with("error: "), "first line: {first}");
+    for n in needles {
+        assert!(stderr.contains(n), "`{n}` not in: {stderr}");
+    }
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
