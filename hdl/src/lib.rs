@@ -9,5 +9,6 @@ pub mod logic;
 pub mod output;
 pub mod packer;
 pub mod packet_kind;
+pub mod param;
 pub mod top;
 pub mod verilog;

@@ -43,7 +43,8 @@ pub fn flags_word(record: &IngressRecord) -> u64 {
         | (u64::from(record.privilege.code()) & 3) << flags::PRIVILEGE
 }
 
-/// Replay phases (`phase` register values; the kernel uses the literals).
+/// Replay phases: the values of the `phase` register, which the kernel reads and writes as
+/// the replay's `phase_*` constants (`localparam`s of its Verilog).
 pub mod phase {
     /// Presenting the records of a pass.
     pub const RUN: u64 = 0;
@@ -96,6 +97,10 @@ pub struct IngressReplay<const A: usize, const E: usize, const IT: usize, const 
     flags_rom: SyncROM<Bits<{ flags::WIDTH }>, D>,
     index: DFF<Bits<D>>,
     timer: DFF<Bits<16>>,
+    // The replay phases ([`phase`]).
+    phase_run: Constant<Bits<2>>,
+    phase_drain: Constant<Bits<2>>,
+    phase_gap: Constant<Bits<2>>,
     phase: DFF<Bits<2>>,
     step: Signal<Local, Bit>,
 }
@@ -166,6 +171,9 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> IngressRep
             flags_rom: SyncROM::new(flag_words),
             index: Default::default(),
             timer: Default::default(),
+            phase_run: Constant::new(phase::RUN.into()),
+            phase_drain: Constant::new(phase::DRAIN.into()),
+            phase_gap: Constant::new(phase::GAP.into()),
             phase: Default::default(),
             step: Default::default(),
         })
@@ -193,29 +201,28 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> Logic
         if !self.timer.q.val().all() {
             self.timer.d.next = self.timer.q.val() + 1;
         }
-        // Phases: 0 run, 1 drain, 2 gap (`phase`).
         self.step.next = false;
         self.trace_enable.next = true;
-        if self.phase.q.val() == 0 {
+        if self.phase.q.val() == self.phase_run.val() {
             if (self.timer.q.val() >= self.period.val()) & !self.hold.val() {
                 self.step.next = true;
                 self.timer.d.next = 0.into();
                 if self.index.q.val() == self.last.val() {
-                    self.phase.d.next = 1.into();
+                    self.phase.d.next = self.phase_drain.val();
                     self.index.d.next = 0.into();
                 } else {
                     self.index.d.next = self.index.q.val() + 1;
                 }
             }
-        } else if self.phase.q.val() == 1 {
+        } else if self.phase.q.val() == self.phase_drain.val() {
             if (self.timer.q.val() >= self.period.val()) & !self.hold.val() {
-                self.phase.d.next = 2.into();
+                self.phase.d.next = self.phase_gap.val();
                 self.timer.d.next = 0.into();
             }
         } else {
             self.trace_enable.next = false;
             if (self.timer.q.val() >= self.gap.val()) & !self.hold.val() {
-                self.phase.d.next = 0.into();
+                self.phase.d.next = self.phase_run.val();
                 self.timer.d.next = 0.into();
             }
         }
@@ -235,7 +242,7 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> Logic
         if self.reset.val() {
             self.index.d.next = 0.into();
             self.timer.d.next = 0.into();
-            self.phase.d.next = 0.into();
+            self.phase.d.next = self.phase_run.val();
         }
     }
 }

@@ -16,7 +16,8 @@
 //! chart's outcomes from them and the keys (each an AND of a key with some of them), and
 //! the payload layout of the packet one-hot ([`crate::packer::layout`]).
 
-use crate::packer::layout::{LAYOUTS, MAP_LENGTHS};
+use crate::packer::layout::{bit, one_hot, LAYOUTS, MAP_LENGTHS};
+use crate::param::LocalParam;
 use rust_hdl::prelude::*;
 
 /// Which packets the chart produces for the current instruction and how the encoder state
@@ -161,6 +162,17 @@ pub struct Decision {
     l_branch: Signal<Local, Bits<LAYOUTS>>,
     l_branch_map: Signal<Local, Bits<LAYOUTS>>,
     x_map_length: crate::packer::ZeroExtend<MAP_LENGTHS, LAYOUTS>,
+    // The layouts (`packer::layout::bit`) one-hot, and the first format 1 with address.
+    support_layout: LocalParam<LAYOUTS, { one_hot(bit::SUPPORT) }>,
+    sync_layout: LocalParam<LAYOUTS, { one_hot(bit::SYNC) }>,
+    trap_layout: LocalParam<LAYOUTS, { one_hot(bit::TRAP) }>,
+    trap_address_layout: LocalParam<LAYOUTS, { one_hot(bit::TRAP_ADDRESS) }>,
+    trap_address_tval_layout: LocalParam<LAYOUTS, { one_hot(bit::TRAP_ADDRESS_TVAL) }>,
+    trap_tval_layout: LocalParam<LAYOUTS, { one_hot(bit::TRAP_TVAL) }>,
+    context_layout: LocalParam<LAYOUTS, { one_hot(bit::CONTEXT) }>,
+    address_layout: LocalParam<LAYOUTS, { one_hot(bit::ADDRESS) }>,
+    branch_map_layout: LocalParam<LAYOUTS, { one_hot(bit::BRANCH_MAP) }>,
+    branch31_bit: LocalParam<4, { bit::BRANCH31 as u64 }>,
 }
 
 impl Logic for Decision {
@@ -255,44 +267,44 @@ impl Logic for Decision {
         self.with_address.next = !(self.thaddr.val() && self.implicit_exception.val());
         self.l_support.next = 0.into();
         if self.key_support.val() || self.enable.val() || self.recover.val() {
-            self.l_support.next = 1.into();
+            self.l_support.next = self.support_layout.val();
         }
         self.l_sync.next = 0.into();
         if self.sync_action.val() {
-            self.l_sync.next = 2.into();
+            self.l_sync.next = self.sync_layout.val();
         }
         self.l_trap.next = 0.into();
         if self.trap_action.val() && !self.with_address.val() && self.is_interrupt.val() {
-            self.l_trap.next = 4.into();
+            self.l_trap.next = self.trap_layout.val();
         }
         self.l_trap_address.next = 0.into();
         if self.trap_action.val() && self.with_address.val() && self.is_interrupt.val() {
-            self.l_trap_address.next = 8.into();
+            self.l_trap_address.next = self.trap_address_layout.val();
         }
         self.l_trap_address_tval.next = 0.into();
         if self.trap_action.val() && self.with_address.val() && !self.is_interrupt.val() {
-            self.l_trap_address_tval.next = 16.into();
+            self.l_trap_address_tval.next = self.trap_address_tval_layout.val();
         }
         self.l_trap_tval.next = 0.into();
         if self.trap_action.val() && !self.with_address.val() && !self.is_interrupt.val() {
-            self.l_trap_tval.next = 32.into();
+            self.l_trap_tval.next = self.trap_tval_layout.val();
         }
         self.l_context.next = 0.into();
         if self.context_action.val() {
-            self.l_context.next = 64.into();
+            self.l_context.next = self.context_layout.val();
         }
         self.l_address.next = 0.into();
         if self.address_action.val() && !self.held.val() {
-            self.l_address.next = 128.into();
+            self.l_address.next = self.address_layout.val();
         }
         self.x_map_length.narrow.next = self.map_length.val();
         self.l_branch.next = 0.into();
         if self.address_action.val() && self.held.val() {
-            self.l_branch.next = self.x_map_length.wide.val() << 8;
+            self.l_branch.next = self.x_map_length.wide.val() << self.branch31_bit.val();
         }
         self.l_branch_map.next = 0.into();
         if self.map_action.val() {
-            self.l_branch_map.next = 8192.into();
+            self.l_branch_map.next = self.branch_map_layout.val();
         }
         self.layout.next = self.l_support.val()
             | self.l_sync.val()
