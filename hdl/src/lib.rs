@@ -2,8 +2,11 @@
 //! Architecture and the cycle contract shared with the golden model: `hdl/DESIGN.md`.
 
 pub mod board;
+mod bundle;
 pub mod config;
+pub mod encoder_core;
 pub mod fusesoc;
+pub mod generics;
 pub mod ingress;
 pub mod logic;
 pub mod output;

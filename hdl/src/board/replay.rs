@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use etrace_spec::ingress::IngressRecord;
 
 use super::BoardError;
+use crate::ingress::inputs::IngressSource;
 
 /// Bit positions of the one-bit and two-bit ingress fields in the flags table.
 pub mod flags {
@@ -64,24 +65,8 @@ pub struct IngressReplay<const A: usize, const E: usize, const IT: usize, const 
     pub reset: Signal<In, Bit>,
     /// Wait: no record is presented and the phase does not change in this cycle.
     pub hold: Signal<In, Bit>,
-    /// Ingress: one instruction retired.
-    pub iretire: Signal<Out, Bit>,
-    /// Ingress: instruction type (0 in cycles without a record).
-    pub itype: Signal<Out, Bits<IT>>,
-    /// Ingress: instruction address.
-    pub iaddr: Signal<Out, Bits<A>>,
-    /// Ingress: privilege (`priv`).
-    pub privilege: Signal<Out, Bits<2>>,
-    /// Ingress: trap cause.
-    pub cause: Signal<Out, Bits<E>>,
-    /// Ingress: trap value.
-    pub tval: Signal<Out, Bits<A>>,
-    /// Ingress: context.
-    pub hart_context: Signal<Out, Bits<1>>,
-    /// Ingress: context type.
-    pub ctype: Signal<Out, Bits<1>>,
-    /// Ingress: sequentially inferable jump.
-    pub sijump: Signal<Out, Bit>,
+    /// The ingress block (`itype` 0 in cycles without a record).
+    pub block: IngressSource<A, E, IT>,
     /// Trace enable.
     pub trace_enable: Signal<Out, Bit>,
     /// Index of the last record.
@@ -151,15 +136,7 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> IngressRep
             clock: Default::default(),
             reset: Default::default(),
             hold: Default::default(),
-            iretire: Default::default(),
-            itype: Default::default(),
-            iaddr: Default::default(),
-            privilege: Default::default(),
-            cause: Default::default(),
-            tval: Default::default(),
-            hart_context: Default::default(),
-            ctype: Default::default(),
-            sijump: Default::default(),
+            block: Default::default(),
             trace_enable: Default::default(),
             last: Constant::new(((records.len() - 1) as u64).into()),
             period: Constant::new(u64::from(period - 1).into()),
@@ -227,18 +204,18 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> Logic
             }
         }
         // Literal bit positions: the kernel cannot name constants (see [`flags`]).
-        self.iretire.next = self.step.val() & self.flags_rom.data.val().get_bit(0);
-        self.itype.next = 0.into();
+        self.block.iretire.next = self.step.val() & self.flags_rom.data.val().get_bit(0);
+        self.block.itype.next = 0.into();
         if self.step.val() {
-            self.itype.next = self.itype_rom.data.val();
+            self.block.itype.next = self.itype_rom.data.val();
         }
-        self.iaddr.next = self.iaddr_rom.data.val();
-        self.tval.next = self.tval_rom.data.val();
-        self.cause.next = self.cause_rom.data.val();
-        self.sijump.next = self.flags_rom.data.val().get_bit(1);
-        self.hart_context.next = self.flags_rom.data.val().get_bits::<1>(2);
-        self.ctype.next = self.flags_rom.data.val().get_bits::<1>(3);
-        self.privilege.next = self.flags_rom.data.val().get_bits::<2>(4);
+        self.block.iaddr.next = self.iaddr_rom.data.val();
+        self.block.tval.next = self.tval_rom.data.val();
+        self.block.cause.next = self.cause_rom.data.val();
+        self.block.sijump.next = self.flags_rom.data.val().get_bit(1);
+        self.block.hart_context.next = self.flags_rom.data.val().get_bits::<1>(2);
+        self.block.ctype.next = self.flags_rom.data.val().get_bits::<1>(3);
+        self.block.privilege.next = self.flags_rom.data.val().get_bits::<2>(4);
         if self.reset.val() {
             self.index.d.next = 0.into();
             self.timer.d.next = 0.into();
