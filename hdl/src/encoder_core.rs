@@ -105,13 +105,16 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const ID: 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
     use crate::verilog::{generate, lint_with_waivers, yosys_check};
 
     #[test]
     fn encoder_core_verilog() {
-        let mut uut = EncoderCore::<32, 5, 4, 80, 16>::new(false);
-        uut.connect_all();
-        let v = generate(&uut);
+        let v = crate::with_config!(Config::Rv32, [A, E, IT, P] => {
+            let mut uut = EncoderCore::<A, E, IT, P, 16>::new(false);
+            uut.connect_all();
+            generate(&uut)
+        });
         yosys_check("encoder_core", &v).unwrap();
         lint_with_waivers("encoder_core", &v).unwrap();
     }

@@ -1,5 +1,5 @@
 //! The encoder tops (`hdl/DESIGN.md`, "Data path"): an [`EncoderCore`] joined to one
-//! output path, declared by [`encoder_top!`] in the output path's file
+//! output path, declared by `encoder_top!` in the output path's file
 //! (`crate::output::path::Encoder`, `crate::output::atb_path::AtbEncoder`), and the
 //! generation of their Verilog per named configuration ([`generate`], with the table of
 //! output paths in [`OutputKind`]).

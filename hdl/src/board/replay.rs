@@ -18,6 +18,7 @@ use etrace_spec::ingress::IngressRecord;
 
 use super::BoardError;
 use crate::ingress::inputs::IngressSource;
+use crate::param::LocalParam;
 
 /// Bit positions of the one-bit and two-bit ingress fields in the flags table.
 pub mod flags {
@@ -83,9 +84,9 @@ pub struct IngressReplay<const A: usize, const E: usize, const IT: usize, const 
     index: DFF<Bits<D>>,
     timer: DFF<Bits<16>>,
     // The replay phases ([`phase`]).
-    phase_run: Constant<Bits<2>>,
-    phase_drain: Constant<Bits<2>>,
-    phase_gap: Constant<Bits<2>>,
+    phase_run: LocalParam<2, { phase::RUN }>,
+    phase_drain: LocalParam<2, { phase::DRAIN }>,
+    phase_gap: LocalParam<2, { phase::GAP }>,
     phase: DFF<Bits<2>>,
     step: Signal<Local, Bit>,
 }
@@ -148,9 +149,9 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> IngressRep
             flags_rom: SyncROM::new(flag_words),
             index: Default::default(),
             timer: Default::default(),
-            phase_run: Constant::new(phase::RUN.into()),
-            phase_drain: Constant::new(phase::DRAIN.into()),
-            phase_gap: Constant::new(phase::GAP.into()),
+            phase_run: Default::default(),
+            phase_drain: Default::default(),
+            phase_gap: Default::default(),
             phase: Default::default(),
             step: Default::default(),
         })

@@ -111,13 +111,16 @@ impl<const A: usize, const E: usize, const IT: usize, const ID: usize> Logic
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
     use crate::verilog::{generate, lint, yosys_check};
 
     #[test]
     fn input_stage_verilog() {
-        let mut uut = InputStage::<32, 5, 4, 16>::default();
-        uut.connect_all();
-        let v = generate(&uut);
+        let v = crate::with_config!(Config::Rv32, [A, E, IT, P] => {
+            let mut uut = InputStage::<A, E, IT, 16>::default();
+            uut.connect_all();
+            generate(&uut)
+        });
         yosys_check("input_stage", &v).unwrap();
         lint("input_stage", &v).unwrap();
     }

@@ -351,23 +351,27 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
     use crate::verilog::{generate, lint, yosys_check};
 
-    fn check<const A: usize, const E: usize, const IT: usize>(name: &str) {
-        let mut uut = IngressPort::<A, E, IT>::default();
-        uut.connect_all();
-        let v = generate(&uut);
-        yosys_check(name, &v).unwrap();
-        lint(name, &v).unwrap();
+    fn check(config: Config) {
+        let name = format!("ingress_{}", config.name());
+        let v = crate::with_config!(config, [A, E, IT, P] => {
+            let mut uut = IngressPort::<A, E, IT>::default();
+            uut.connect_all();
+            generate(&uut)
+        });
+        yosys_check(&name, &v).unwrap();
+        lint(&name, &v).unwrap();
     }
 
     #[test]
     fn ingress_port_verilog_rv32_itype3() {
-        check::<32, 5, 3>("ingress_rv32_itype3");
+        check(Config::Rv32Itype3);
     }
 
     #[test]
     fn ingress_port_verilog_rv64() {
-        check::<64, 6, 4>("ingress_rv64");
+        check(Config::Rv64);
     }
 }

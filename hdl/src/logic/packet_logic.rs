@@ -350,33 +350,37 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
     use crate::verilog::{generate, lint_with_waivers, yosys_check};
 
-    fn check<const A: usize, const E: usize, const IT: usize>(name: &str) {
-        let mut uut = PacketLogic::<A, E, IT>::default();
-        uut.connect_all();
-        let v = generate(&uut);
-        yosys_check(name, &v).unwrap();
-        lint_with_waivers(name, &v).unwrap();
+    fn check(config: Config) {
+        let name = format!("packet_logic_{}", config.name());
+        let v = crate::with_config!(config, [A, E, IT, P] => {
+            let mut uut = PacketLogic::<A, E, IT>::default();
+            uut.connect_all();
+            generate(&uut)
+        });
+        yosys_check(&name, &v).unwrap();
+        lint_with_waivers(&name, &v).unwrap();
     }
 
     #[test]
     fn packet_logic_verilog_rv32() {
-        check::<32, 5, 4>("packet_logic_rv32");
+        check(Config::Rv32);
     }
 
     #[test]
     fn packet_logic_verilog_rv32_itype3() {
-        check::<32, 5, 3>("packet_logic_rv32_itype3");
+        check(Config::Rv32Itype3);
     }
 
     #[test]
     fn packet_logic_verilog_rv64() {
-        check::<64, 6, 4>("packet_logic_rv64");
+        check(Config::Rv64);
     }
 
     #[test]
     fn packet_logic_verilog_rv64_itype3() {
-        check::<64, 6, 3>("packet_logic_rv64_itype3");
+        check(Config::Rv64Itype3);
     }
 }

@@ -13,6 +13,7 @@
 use rust_hdl::prelude::*;
 
 use crate::packer::ZeroExtend;
+use crate::param::LocalParam;
 
 /// Compile-time framing settings (`encapsulation.adoc`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,11 +113,11 @@ pub struct Framer<const P: usize> {
     // The serializer phases ([`phase`]). Not a rust-hdl `LogicState` enum: its
     // `localparam`s would be declared in the register's module too, where Verilator's
     // lint reports them unused (UNUSEDPARAM is not waived).
-    phase_idle: Constant<Bits<3>>,
-    phase_sync: Constant<Bits<3>>,
-    phase_header: Constant<Bits<3>>,
-    phase_source: Constant<Bits<3>>,
-    phase_body: Constant<Bits<3>>,
+    phase_idle: LocalParam<3, { phase::IDLE }>,
+    phase_sync: LocalParam<3, { phase::SYNC }>,
+    phase_header: LocalParam<3, { phase::HEADER }>,
+    phase_source: LocalParam<3, { phase::SOURCE }>,
+    phase_body: LocalParam<3, { phase::BODY }>,
     phase: DFF<Bits<3>>,
     count: DFF<Bits<6>>,
     header: DFF<Bits<8>>,
@@ -190,11 +191,11 @@ impl<const P: usize> Framer<P> {
             overhead: Constant::new((1 + whole + t).into()),
             msb: Constant::new(msb),
             fill: Constant::new(fill),
-            phase_idle: Constant::new(phase::IDLE.into()),
-            phase_sync: Constant::new(phase::SYNC.into()),
-            phase_header: Constant::new(phase::HEADER.into()),
-            phase_source: Constant::new(phase::SOURCE.into()),
-            phase_body: Constant::new(phase::BODY.into()),
+            phase_idle: Default::default(),
+            phase_sync: Default::default(),
+            phase_header: Default::default(),
+            phase_source: Default::default(),
+            phase_body: Default::default(),
             phase: Default::default(),
             count: Default::default(),
             header: Default::default(),

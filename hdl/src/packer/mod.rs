@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | 3.3 support | format 0, subformat 2, ienable 4, encoder_mode 5, qual_status 6, ioptions 8 | ioptions (14) |
 //! | 3.0 sync | format 0, subformat 2, branch 4, privilege 5, address 7 | address |
-//! | 3.1 trap | format, subformat, branch, privilege, ecause 7, interrupt 7+E, thaddr 8+E, [address 9+E], [tval] | tval / address / thaddr |
+//! | 3.1 trap | format, subformat, branch, privilege, ecause 7, interrupt 7+E, thaddr 8+E, \[address 9+E\], \[tval\] | tval / address / thaddr |
 //! | 3.2 context | format, subformat, privilege 4 | privilege (6) |
 //! | 2 | format 0, address 2, notify, updiscon, irreport | irreport |
 //! | 1 with address | format 0, branches 2, branch_map 7 (L bits), address 7+L, notify, updiscon, irreport | irreport |
