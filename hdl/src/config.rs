@@ -18,6 +18,16 @@ pub enum Config {
     Rv64Itype3,
 }
 
+/// Width in bits of the payload port for `iaddress_width_p` = `address_width` and
+/// `ecause_width_p` = `ecause_width`: the longest te_inst of the hardware configurations,
+/// format 3 subformat 1 with `address` and `tval` (`sec:format31`), rounded up to whole
+/// bytes.
+pub const fn payload_width(address_width: u32, ecause_width: u32) -> u32 {
+    // format 2 + subformat 2 + branch 1 + privilege 2 + ecause + interrupt 1 + thaddr 1
+    // + address (a - 1) + tval a.
+    (8 + ecause_width + 2 * address_width).div_ceil(8) * 8
+}
+
 /// A configuration name that is not one of [`Config::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown configuration `{0}` (expected one of rv32, rv64, rv32-itype3, rv64-itype3)")]
@@ -50,12 +60,27 @@ impl Config {
             .ok_or_else(|| UnknownConfig(name.to_string()))
     }
 
-    /// `iaddress_width_p`.
-    pub fn address_width(self) -> u32 {
+    /// `iaddress_width_p` (the const generic `A` of the blocks).
+    pub const fn address_width(self) -> u32 {
         match self {
             Config::Rv32 | Config::Rv32Itype3 => 32,
             Config::Rv64 | Config::Rv64Itype3 => 64,
         }
+    }
+
+    /// `ecause_width_p` (the const generic `E`): that of the model's [`Params`] for the
+    /// XLEN.
+    pub const fn ecause_width(self) -> u32 {
+        match self {
+            Config::Rv32 | Config::Rv32Itype3 => 5,
+            Config::Rv64 | Config::Rv64Itype3 => 6,
+        }
+    }
+
+    /// Width `P` of the payload port (the const generic `P`): [`payload_width`] of this
+    /// configuration's widths. 80 for RV32, 144 for RV64.
+    pub const fn payload_width(self) -> u32 {
+        payload_width(self.address_width(), self.ecause_width())
     }
 
     /// The XLEN of the harts it traces (from `iaddress_width_p`).
@@ -76,8 +101,8 @@ impl Config {
         }
     }
 
-    /// `itype_width_p`.
-    pub fn itype_width(self) -> u32 {
+    /// `itype_width_p` (the const generic `IT`: the itype width of the ingress port).
+    pub const fn itype_width(self) -> u32 {
         match self {
             Config::Rv32 | Config::Rv64 => 4,
             Config::Rv32Itype3 | Config::Rv64Itype3 => 3,
@@ -125,5 +150,17 @@ mod tests {
             (64, 6, 3)
         );
         assert_eq!((p.bpred_size_p, p.return_stack_size_p), (0, 0));
+    }
+
+    #[test]
+    fn widths_are_those_of_the_parameters() {
+        for c in Config::ALL {
+            let p = c.params();
+            assert_eq!(u64::from(c.address_width()), p.iaddress_width_p, "{c:?}");
+            assert_eq!(u64::from(c.ecause_width()), p.ecause_width_p, "{c:?}");
+            assert_eq!(u64::from(c.itype_width()), p.itype_width_p, "{c:?}");
+        }
+        assert_eq!(Config::Rv32.payload_width(), 80);
+        assert_eq!(Config::Rv64Itype3.payload_width(), 144);
     }
 }

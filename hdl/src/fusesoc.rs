@@ -1,9 +1,11 @@
 //! FuseSoC CAPI2 core description of a generated encoder (`etrace gen-verilog`), so that
 //! the Verilog drops into a FuseSoC project as one core.
 
-/// The `.core` file text for the Verilog file `verilog_file` whose top module is `top`.
+/// The `.core` file text for the Verilog file `verilog_file` whose top module is `top`
+/// (its lint target: Verilator with the waivers of `scripts/check-verilog.sh`).
 pub fn core_file(top: &str, verilog_file: &str, description: &str) -> String {
     let version = env!("CARGO_PKG_VERSION");
+    let waivers = crate::verilog::CHECK_WAIVERS.join(", ");
     format!(
         "CAPI=2:\n\
          name: etrace:trace:{top}:{version}\n\
@@ -26,7 +28,7 @@ pub fn core_file(top: &str, verilog_file: &str, description: &str) -> String {
          \x20   tools:\n\
          \x20     verilator:\n\
          \x20       mode: lint-only\n\
-         \x20       verilator_options: [-Wall, -Wno-DECLFILENAME, -Wno-UNUSEDPARAM, -Wno-UNOPTFLAT]\n"
+         \x20       verilator_options: [-Wall, {waivers}]\n"
     )
 }
 
@@ -45,5 +47,6 @@ mod tests {
         assert!(text.contains("name: etrace:trace:etrace_encoder_rv32:"));
         assert!(text.contains("      - etrace_encoder_rv32.v\n"));
         assert_eq!(text.matches("toplevel: etrace_encoder_rv32\n").count(), 2);
+        assert!(text.contains("verilator_options: [-Wall, -Wno-DECLFILENAME, -Wno-UNOPTFLAT]\n"));
     }
 }

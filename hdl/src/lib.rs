@@ -2,12 +2,16 @@
 //! Architecture and the cycle contract shared with the golden model: `hdl/DESIGN.md`.
 
 pub mod board;
+mod bundle;
 pub mod config;
+pub mod encoder_core;
 pub mod fusesoc;
+pub mod generics;
 pub mod ingress;
 pub mod logic;
 pub mod output;
 pub mod packer;
 pub mod packet_kind;
+pub mod param;
 pub mod top;
 pub mod verilog;

@@ -1,5 +1,6 @@
 //! Verilog generation and checks for every block: rust-hdl's generator, one literal
-//! rewrite, `yosys_validate`, and Verilator's lint.
+//! rewrite, the flat pins of a top ([`flatten_ports`]), `yosys_validate`, and Verilator's
+//! lint.
 //!
 //! rust-hdl 0.46 prints every integer literal of an `#[hdl_gen]` kernel as a 32-bit sized
 //! constant (`32'h5`), which makes Verilator report a WIDTH warning wherever the literal
@@ -43,8 +44,9 @@ pub enum VerilogCheckError {
 }
 
 /// Rewrites rust-hdl's 32-bit sized literals (`32'h1f`) as unsized unsigned ones (`'d31`),
-/// and its zero literals of other widths (`64'h0`, the reset value it gives an enum
-/// register) as `'d0`: a zero fits any width, so no width warning is left.
+/// its 64-bit offsets of packed struct fields (`x[(64'h3)+:(1)]`) as `x[('d3)+:(1)]`, and
+/// its zero literals of other widths (`64'h0`, the reset value it gives an enum register)
+/// as `'d0`: a zero fits any width, so no width warning is left.
 pub fn unsize_literals(verilog: &str) -> String {
     const MARK: &str = "'h";
     let mut out = String::with_capacity(verilog.len());
@@ -64,9 +66,13 @@ pub fn unsize_literals(verilog: &str) -> String {
             .find(|c: char| !c.is_ascii_hexdigit())
             .unwrap_or(after.len());
         out.push_str(prefix);
+        // The offset of a packed struct's field (`x[(64'h3)+:(1)]`) is printed 64 bits wide.
+        let offset = prefix.ends_with("[(") && width == "64";
         match u64::from_str_radix(&after[..digits], 16) {
             Ok(value)
-                if !glued && digits > 0 && (width == "32" || (value == 0 && !width.is_empty())) =>
+                if !glued
+                    && digits > 0
+                    && (width == "32" || offset || (value == 0 && !width.is_empty())) =>
             {
                 out.push_str(&format!("'d{value}"));
             }
@@ -128,6 +134,136 @@ fn rename_line(line: &str, name: &str) -> String {
     out
 }
 
+/// One port of a generated top module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Port {
+    /// The port name (a bundle's signal: the signal's own name, [`flatten_ports`]).
+    pub name: String,
+    /// Width in bits.
+    pub width: usize,
+    /// An input (else an output).
+    pub input: bool,
+}
+
+/// Collects the ports of the top block: the atoms of depth 1 that are module arguments,
+/// with the names of the bundles they are in.
+#[derive(Default)]
+struct TopPorts {
+    depth: usize,
+    bundles: Vec<String>,
+    ports: Vec<(String, Port)>,
+}
+
+impl Probe for TopPorts {
+    fn visit_start_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.depth += 1;
+    }
+
+    fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
+        if self.depth == 1 {
+            self.bundles.push(name.to_string());
+        }
+    }
+
+    fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+        let kind = signal.kind();
+        if self.depth == 1 && kind.is_parameter() {
+            let full = self
+                .bundles
+                .iter()
+                .map(String::as_str)
+                .chain([name])
+                .collect::<Vec<_>>()
+                .join("$");
+            let port = Port {
+                name: name.to_string(),
+                width: signal.bits(),
+                input: kind == AtomKind::InputParameter,
+            };
+            self.ports.push((full, port));
+        }
+    }
+
+    fn visit_end_namespace(&mut self, _name: &str, _node: &dyn Block) {
+        if self.depth == 1 {
+            self.bundles.pop();
+        }
+    }
+
+    fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.depth -= 1;
+    }
+}
+
+/// The ports of `uut`'s module in declaration order, each with its name in rust-hdl's
+/// Verilog (`bundle$signal` for a signal of a bundle, `bundle$inner$signal` for a bundle in
+/// a bundle) and as a [`Port`] named after the signal alone.
+pub fn top_ports<U: Block>(uut: &U) -> Vec<(String, Port)> {
+    let mut probe = TopPorts::default();
+    uut.accept("top", &mut probe);
+    probe.ports
+}
+
+/// Renames the ports of module `top` in `verilog` from their rust-hdl names to their
+/// [`Port`] names ([`top_ports`]): the pins of a top are flat, named as their signals, as
+/// tools and users expect. Only module `top` changes (a sub-module's port of the same
+/// name, after a `.` in an instance, stays).
+///
+/// # Panics
+///
+/// If two ports would get the same name, or a port's name is taken by another signal of
+/// the module: a design error of the top, not an input.
+pub fn flatten_ports(verilog: &str, top: &str, ports: &[(String, Port)]) -> String {
+    let renames: std::collections::HashMap<&str, &str> = ports
+        .iter()
+        .filter(|(full, port)| *full != port.name)
+        .map(|(full, port)| (full.as_str(), port.name.as_str()))
+        .collect();
+    let header = format!("\nmodule {top}(");
+    let footer = format!("endmodule // {top}\n");
+    let (Some(start), Some(end)) = (verilog.find(&header), verilog.find(&footer)) else {
+        return verilog.to_string();
+    };
+    let module = &verilog[start..end];
+    let mut names: Vec<&str> = ports.iter().map(|(_, p)| p.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(
+        names.len(),
+        ports.len(),
+        "two pins of {top} have the same name"
+    );
+    let mut out = String::with_capacity(verilog.len());
+    out.push_str(&verilog[..start]);
+    let mut rest = module;
+    while let Some(at) = rest.find(is_identifier_char) {
+        let (before, from) = rest.split_at(at);
+        let len = from.find(|c| !is_identifier_char(c)).unwrap_or(from.len());
+        let (word, tail) = from.split_at(len);
+        // A sub-module's port in an instance (`.name(signal)`) keeps its name.
+        let dot = before.ends_with('.');
+        out.push_str(before);
+        match renames.get(word) {
+            Some(flat) if !dot => out.push_str(flat),
+            _ => {
+                assert!(
+                    dot || renames.contains_key(word) || !renames.values().any(|f| *f == word),
+                    "pin `{word}` of {top} is also the name of another signal"
+                );
+                out.push_str(word);
+            }
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out.push_str(&verilog[end..]);
+    out
+}
+
+fn is_identifier_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '$'
+}
+
 /// Runs rust-hdl's `yosys_validate` (read, hierarchy check, `proc`; fails on latches,
 /// implicit declarations, undriven wires) on `verilog` whose top module is `top`.
 pub fn yosys_check(name: &str, verilog: &str) -> Result<(), VerilogCheckError> {
@@ -181,35 +317,57 @@ pub fn yosys_check_top(top: &str, verilog: &str) -> Result<(), VerilogCheckError
     }
 }
 
-/// Runs `verilator --lint-only -Wall` on `verilog` (top module `top`), waiving only
-/// DECLFILENAME (module names are chosen by configuration, not by file name).
+/// Verilator's lint waivers of `scripts/check-verilog.sh` (see there why): DECLFILENAME
+/// (one file holds a top and its sub-modules) and UNOPTFLAT (rust-hdl writes one always
+/// block per module, which Verilator sees as loops between always blocks; real logic
+/// loops fail yosys `check -assert`).
+pub const CHECK_WAIVERS: [&str; 2] = ["-Wno-DECLFILENAME", "-Wno-UNOPTFLAT"];
+
+/// Runs `verilator --lint-only -Wall` on `verilog` (top module `top`, as rust-hdl names
+/// it), waiving only DECLFILENAME (module names are chosen by configuration, not by file
+/// name).
 pub fn lint(name: &str, verilog: &str) -> Result<(), VerilogCheckError> {
+    lint_text(name, verilog, "top", &CHECK_WAIVERS[..1])
+}
+
+/// As [`lint`], with the waivers of `scripts/check-verilog.sh` ([`CHECK_WAIVERS`]): for a
+/// block whose kernel drives children's inputs from other children's outputs.
+pub fn lint_with_waivers(name: &str, verilog: &str) -> Result<(), VerilogCheckError> {
+    lint_text(name, verilog, "top", &CHECK_WAIVERS)
+}
+
+/// Lints a generated design whose top module is `top` with the waivers of
+/// `scripts/check-verilog.sh` ([`CHECK_WAIVERS`]).
+pub fn lint_top(top: &str, verilog: &str) -> Result<(), VerilogCheckError> {
+    lint_text(top, verilog, top, &CHECK_WAIVERS)
+}
+
+fn lint_text(
+    name: &str,
+    verilog: &str,
+    top: &str,
+    waivers: &[&str],
+) -> Result<(), VerilogCheckError> {
     let dir = std::env::temp_dir().join(format!("etrace-lint-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|source| VerilogCheckError::Tool {
+    let tool_error = |source| VerilogCheckError::Tool {
         tool: "verilator",
         source,
-    })?;
+    };
+    std::fs::create_dir_all(&dir).map_err(tool_error)?;
     let file = dir.join(format!("{name}.v"));
     let write = std::fs::File::create(&file).and_then(|mut f| f.write_all(verilog.as_bytes()));
-    write.map_err(|source| VerilogCheckError::Tool {
-        tool: "verilator",
-        source,
-    })?;
-    let result = lint_file(&file, "top");
+    write.map_err(tool_error)?;
+    let result = lint_file(&file, top, waivers);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
-/// Runs `verilator --lint-only -Wall -Wno-DECLFILENAME --top-module TOP FILE`.
-pub fn lint_file(file: &Path, top: &str) -> Result<(), VerilogCheckError> {
+/// Runs `verilator --lint-only -Wall WAIVERS --top-module TOP FILE`.
+pub fn lint_file(file: &Path, top: &str, waivers: &[&str]) -> Result<(), VerilogCheckError> {
     let output = Command::new("verilator")
-        .args([
-            "--lint-only",
-            "-Wall",
-            "-Wno-DECLFILENAME",
-            "--top-module",
-            top,
-        ])
+        .args(["--lint-only", "-Wall"])
+        .args(waivers)
+        .args(["--top-module", top])
         .arg(file)
         .output()
         .map_err(|source| VerilogCheckError::Tool {
@@ -233,10 +391,12 @@ mod tests {
 
     #[test]
     fn literals_become_unsized_unsigned() {
-        let v = "a = b + 32'h1f; c = d[32'h7]; e = 64'h32; f = x132'h5; q = 64'h0; g = 8'h00;";
+        let v = "a = b + 32'h1f; c = d[32'h7]; e = 64'h32; f = x132'h5; q = 64'h0; g = 8'h00; \
+                 k[(64'h12)+:(1)] = 1;";
         assert_eq!(
             unsize_literals(v),
-            "a = b + 'd31; c = d['d7]; e = 64'h32; f = x132'h5; q = 'd0; g = 'd0;"
+            "a = b + 'd31; c = d['d7]; e = 64'h32; f = x132'h5; q = 'd0; g = 'd0; \
+             k[('d18)+:(1)] = 1;"
         );
     }
 

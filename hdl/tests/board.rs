@@ -4,66 +4,27 @@
 //! `Encoder::encode_all` per replay pass); and the Verilog of every board top passes yosys
 //! and Verilator's lint.
 
-use etrace_encoder::{Encoder, EncoderOptions};
+mod common;
+
+use etrace_encoder::EncoderOptions;
 use etrace_hdl::board::board_top::{BoardSettings, BoardTop};
 use etrace_hdl::board::replay::IngressReplay;
 use etrace_hdl::board::uart_tx::UartTx;
 use etrace_hdl::board::{self, Board, BoardError, BoardOptions, REPLAY_DEPTH};
 use etrace_hdl::config::Config;
+use etrace_hdl::with_config;
 use etrace_programs::replay;
-use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
 use etrace_spec::ingress::{IngressRecord, Itype, Privilege};
-use etrace_spec::packet::pack;
 use rust_hdl::prelude::*;
-use std::process::Command;
 use std::sync::{Arc, Mutex};
 
-/// Decodes an 8N1 line sampled once per clock cycle, `c` cycles per bit: every falling
-/// edge from idle starts a frame, sampled in the middle of each bit. Panics on a frame
-/// whose stop bit is 0 (a framing error).
-fn decode_uart(line: &[bool], c: usize) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let mut t = 1;
-    while t < line.len() {
-        if line[t - 1] && !line[t] {
-            let mid = |bit: usize| t + c / 2 + bit * c;
-            if mid(9) >= line.len() {
-                break;
-            }
-            assert!(
-                !line[mid(0)],
-                "start bit at cycle {t} does not last half a bit"
-            );
-            let byte = (0..8).fold(0u8, |b, i| b | (u8::from(line[mid(i + 1)]) << i));
-            assert!(
-                line[mid(9)],
-                "framing error: stop bit of the frame at cycle {t}"
-            );
-            bytes.push(byte);
-            t = mid(9);
-        }
-        t += 1;
-    }
-    bytes
-}
-
 /// The model's encap stream of `passes` replay passes over `records` (one encoder run per
-/// pass, one framer for the whole stream: sync sequence every 4096 bytes).
+/// pass), and the length of the first pass.
 fn model_stream(records: &[IngressRecord], passes: usize) -> (Vec<u8>, usize) {
-    let params = Config::Rv32.params();
-    let options = EncoderOptions::default();
-    let mut writer = EncapWriter::new(EncapConfig::default(), 4096);
-    let mut first_pass = 0;
-    for pass in 0..passes {
-        for p in Encoder::encode_all(&params, options, records).unwrap() {
-            let payload = pack(&p.packet, &params).unwrap().bytes;
-            writer.write(&payload, 0, None).unwrap();
-        }
-        if pass == 0 {
-            first_pass = writer.clone().into_bytes().len();
-        }
-    }
-    (writer.into_bytes(), first_pass)
+    let runs = vec![records; passes];
+    let (stream, ends) =
+        common::encap_stream(&Config::Rv32.params(), EncoderOptions::default(), &runs);
+    (stream, ends[0])
 }
 
 /// UartTx outputs of one cycle: (ready, tx).
@@ -131,7 +92,11 @@ fn uart_8n1_frames_bit_time_and_ready() {
         let ready: Vec<bool> = got.iter().map(|&(r, _)| r).collect();
         assert_eq!(tx, want_tx, "{c} cycles per bit: the line");
         assert_eq!(ready, want_ready, "{c} cycles per bit: ready");
-        assert_eq!(decode_uart(&tx, c), bytes, "{c} cycles per bit: decoded");
+        assert_eq!(
+            common::decode_uart(&tx, c),
+            bytes,
+            "{c} cycles per bit: decoded"
+        );
     }
 }
 
@@ -151,14 +116,25 @@ fn replay_cycles(
     gap: u32,
     hold: &[bool],
 ) -> Vec<ReplayCycle> {
-    type Replay = IngressReplay<32, 5, 4, 4>;
+    with_config!(Config::Rv32, [A, E, IT, P] => replay_widths::<A, E, IT>(records, period, gap, hold))
+}
+
+fn replay_widths<const A: usize, const E: usize, const IT: usize>(
+    records: &[IngressRecord],
+    period: u32,
+    gap: u32,
+    hold: &[bool],
+) -> Vec<ReplayCycle> {
+    type Replay<const A: usize, const E: usize, const IT: usize> = IngressReplay<A, E, IT, 4>;
     let out = Arc::new(Mutex::new(Vec::new()));
     let out_tb = out.clone();
     let cycles = hold.len() as u64;
     let hold = hold.to_vec();
     let mut sim = Simulation::new();
-    sim.add_clock(5, |x: &mut Box<Replay>| x.clock.next = !x.clock.val());
-    sim.add_testbench(move |mut sim: Sim<Replay>| {
+    sim.add_clock(5, |x: &mut Box<Replay<A, E, IT>>| {
+        x.clock.next = !x.clock.val()
+    });
+    sim.add_testbench(move |mut sim: Sim<Replay<A, E, IT>>| {
         let mut x = sim.init()?;
         x.reset.next = true;
         wait_clock_true!(sim, clock, x);
@@ -167,20 +143,20 @@ fn replay_cycles(
         for &h in &hold {
             x.hold.next = h;
             x = sim.wait(1, x)?;
-            let itype = x.itype.val().index() as u64;
+            let b = &x.block;
+            let itype = b.itype.val().to_u64();
             let record = IngressRecord {
-                iretire: u8::from(x.iretire.val()),
+                iretire: u8::from(b.iretire.val()),
                 itype: Itype::from_code(itype).unwrap_or_default(),
-                iaddr: x.iaddr.val().index() as u64,
+                iaddr: b.iaddr.val().to_u64(),
                 ilastsize: 1,
-                privilege: Privilege::from_code(x.privilege.val().index() as u64)
-                    .unwrap_or_default(),
-                cause: x.cause.val().index() as u64,
-                tval: x.tval.val().index() as u64,
+                privilege: Privilege::from_code(b.privilege.val().to_u64()).unwrap_or_default(),
+                cause: b.cause.val().to_u64(),
+                tval: b.tval.val().to_u64(),
                 interrupt: itype == 2,
-                context: x.hart_context.val().index() as u64,
-                ctype: x.ctype.val().index() as u8,
-                sijump: x.sijump.val(),
+                context: b.hart_context.val().to_u64(),
+                ctype: b.ctype.val().to_u64() as u8,
+                sijump: b.sijump.val(),
             };
             out_tb.lock().unwrap().push(ReplayCycle {
                 // Every test record has `iretire` or a nonzero `itype`.
@@ -192,7 +168,7 @@ fn replay_cycles(
         }
         sim.done(x)
     });
-    let mut uut = Replay::new(records, period, gap).unwrap();
+    let mut uut = Replay::<A, E, IT>::new(records, period, gap).unwrap();
     uut.connect_all();
     sim.run(Box::new(uut), 10 * cycles + 100).unwrap();
     let v = out.lock().unwrap().clone();
@@ -352,12 +328,23 @@ fn board_cycles(
     settings: BoardSettings,
     cycles: usize,
 ) -> Vec<BoardCycle> {
-    type Top = BoardTop<32, 5, 4, 80, 9>;
+    with_config!(Config::Rv32, [A, E, IT, P] => board_widths::<A, E, IT, P>(records, settings, cycles))
+}
+
+fn board_widths<const A: usize, const E: usize, const IT: usize, const P: usize>(
+    records: &[IngressRecord],
+    settings: BoardSettings,
+    cycles: usize,
+) -> Vec<BoardCycle> {
+    type Top<const A: usize, const E: usize, const IT: usize, const P: usize> =
+        BoardTop<A, E, IT, P, { board::REPLAY_ADDRESS_BITS }>;
     let out = Arc::new(Mutex::new(Vec::new()));
     let out_tb = out.clone();
     let mut sim = Simulation::new();
-    sim.add_clock(5, |x: &mut Box<Top>| x.clock.next = !x.clock.val());
-    sim.add_testbench(move |mut sim: Sim<Top>| {
+    sim.add_clock(5, |x: &mut Box<Top<A, E, IT, P>>| {
+        x.clock.next = !x.clock.val()
+    });
+    sim.add_testbench(move |mut sim: Sim<Top<A, E, IT, P>>| {
         let mut x = sim.init()?;
         for _ in 0..cycles {
             wait_clock_cycle!(sim, clock, x);
@@ -368,7 +355,7 @@ fn board_cycles(
         }
         sim.done(x)
     });
-    let mut uut = Top::new(records, &settings).unwrap();
+    let mut uut = Top::<A, E, IT, P>::new(records, &settings).unwrap();
     uut.connect_all();
     sim.run(Box::new(uut), 10 * cycles as u64 + 100).unwrap();
     let v = out.lock().unwrap().clone();
@@ -394,7 +381,7 @@ fn board_top_sends_the_models_encap_stream_on_the_uart() {
     let pass_cycles = 41 * first_pass + 8 * records.len() + 64;
     let got_cycles = board_cycles(&records, settings, pass_cycles * 3 / 2);
     let line: Vec<bool> = got_cycles.iter().map(|c| c.0).collect();
-    let got = decode_uart(&line, 4);
+    let got = common::decode_uart(&line, 4);
     // The first pass starts with the sync sequence; the others are alike.
     let pass = (want.len() - first_pass) / 2;
     assert!(pass > 20, "a real stream: {pass} bytes per pass");
@@ -450,35 +437,6 @@ fn board_names_round_trip() {
     assert!(Board::from_name("arty").is_err());
 }
 
-/// Verilator's lint with the waivers of `scripts/check-verilog.sh` (the encoder's
-/// UNUSEDPARAM / UNOPTFLAT, explained there) and DECLFILENAME.
-fn lint(top: &str, verilog: &str) -> Result<(), String> {
-    let dir = std::env::temp_dir().join(format!("etrace-board-lint-{}-{top}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{top}.v"));
-    std::fs::write(&file, verilog).unwrap();
-    let output = Command::new("verilator")
-        .args([
-            "--lint-only",
-            "-Wall",
-            "-Wno-DECLFILENAME",
-            "-Wno-UNUSEDPARAM",
-            "-Wno-UNOPTFLAT",
-            "--top-module",
-            top,
-        ])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    let report = String::from_utf8_lossy(&output.stderr).into_owned();
-    if output.status.success() && !report.contains("%Warning") {
-        Ok(())
-    } else {
-        Err(report)
-    }
-}
-
 #[test]
 fn board_tops_pass_yosys_and_verilator_lint() {
     for (board, config) in [
@@ -491,7 +449,7 @@ fn board_tops_pass_yosys_and_verilator_lint() {
         assert_eq!(g.top, board.top_name());
         assert_eq!(g.records.len(), REPLAY_DEPTH);
         etrace_hdl::verilog::yosys_check_top(&g.top, &g.verilog).unwrap();
-        if let Err(report) = lint(&g.top, &g.verilog) {
+        if let Err(report) = etrace_hdl::verilog::lint_top(&g.top, &g.verilog) {
             panic!("{} {}: {report}", board.name(), config.name());
         }
     }

@@ -5,54 +5,13 @@
 //! checks what the FPGA tools read: the tables' initial contents, the literal rewrite of
 //! `etrace_hdl::verilog`, the power-up values.
 
-use etrace_encoder::{Encoder, EncoderOptions};
+mod common;
+
+use etrace_encoder::EncoderOptions;
 use etrace_hdl::board::{self, Board, BoardOptions};
 use etrace_hdl::config::Config;
 use etrace_programs::replay;
-use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
-use etrace_spec::ingress::IngressRecord;
-use etrace_spec::packet::pack;
 use std::process::Command;
-
-/// The model's encap stream of `passes` passes over `records`, and the length of the
-/// first pass.
-fn model_stream(records: &[IngressRecord], passes: usize) -> (Vec<u8>, usize) {
-    let params = Config::Rv32.params();
-    let mut writer = EncapWriter::new(EncapConfig::default(), 4096);
-    let mut first = 0;
-    for pass in 0..passes {
-        for p in Encoder::encode_all(&params, EncoderOptions::default(), records).unwrap() {
-            writer
-                .write(&pack(&p.packet, &params).unwrap().bytes, 0, None)
-                .unwrap();
-        }
-        if pass == 0 {
-            first = writer.clone().into_bytes().len();
-        }
-    }
-    (writer.into_bytes(), first)
-}
-
-/// Decodes an 8N1 line sampled once per cycle, `c` cycles per bit (mid-bit sampling);
-/// panics on a framing error.
-fn decode_uart(line: &[bool], c: usize) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    let mut t = 1;
-    while t < line.len() {
-        if line[t - 1] && !line[t] {
-            let mid = |bit: usize| t + c / 2 + bit * c;
-            if mid(9) >= line.len() {
-                break;
-            }
-            let byte = (0..8).fold(0u8, |b, i| b | (u8::from(line[mid(i + 1)]) << i));
-            assert!(line[mid(9)], "framing error: frame at cycle {t}");
-            bytes.push(byte);
-            t = mid(9);
-        }
-        t += 1;
-    }
-    bytes
-}
 
 const TESTBENCH: &str = "
 `timescale 1ns/1ns
@@ -86,7 +45,9 @@ fn icebreaker_verilog_sends_the_models_stream_under_icarus() {
     let records = replay::replayed_records(config.xlen(), config.itype()).unwrap();
     let g = board::generate(Board::Icebreaker, config, &options, records).unwrap();
     assert_eq!(g.settings.cycles_per_bit, 4);
-    let (want, first) = model_stream(&g.records, 3);
+    let runs = vec![g.records.as_slice(); 3];
+    let (want, ends) = common::encap_stream(&config.params(), EncoderOptions::default(), &runs);
+    let first = ends[0];
     let second = (want.len() - first) / 2;
     // Two passes: 41 cycles a byte, a record every 8 cycles or more, the enable gaps.
     let cycles = 41 * (first + second) + 2 * 8 * g.records.len() + 2000;
@@ -120,7 +81,7 @@ fn icebreaker_verilog_sends_the_models_stream_under_icarus() {
         .map(|c| c == '1')
         .collect();
     assert_eq!(line.len(), cycles, "one sample per cycle");
-    let got = decode_uart(&line, 4);
+    let got = common::decode_uart(&line, 4);
     assert!(
         got.len() >= first + second,
         "two whole passes: {} bytes, passes of {first} and {second}",

@@ -3,13 +3,17 @@
 //! hardware pushes, in order, equal the model's `Encoder::packets()` (with `context` set to 0:
 //! `nocontext_p` = 1, the field is not transmitted).
 
+mod common;
+
 use etrace_encoder::qualification::{Qualification, TRIGGER_NOTIFY, TRIGGER_START, TRIGGER_STOP};
 use etrace_encoder::{Encoder, EncoderOptions};
-use etrace_hart::{Hart, HartConfig};
+use etrace_hart::HartConfig;
 use etrace_hdl::config::Config;
 use etrace_hdl::logic::PacketLogic;
-use etrace_hdl::packer::layout;
+use etrace_hdl::packer::{layout, PacketFieldsSource};
 use etrace_hdl::packet_kind::PacketKind;
+use etrace_hdl::with_config;
+use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::packet::{
     AddressInfo, Branch, Context, IOptions, QualStatus, Start, Support, TeInst, Trap,
@@ -123,54 +127,47 @@ fn kind_of(layout_bits: u64) -> PacketKind {
     layout::kind(bit).unwrap_or_else(|| panic!("layout bit {bit}"))
 }
 
-/// Packet 0 as field values: the kind from the layout; formats 1 / 2 take their address
-/// field from `pkt0_address_f12` and `notify` / `updiscon` from the bits as sent (each
+/// A packet slot as field values: the kind from the layout; formats 1 / 2 take their
+/// address field from `address_f12` and `notify` / `updiscon` from the bits as sent (each
 /// relative to the bit before: the field's top bit, the sent `notify`).
-fn read0<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, IT>) -> Fields {
-    let kind = kind_of(bits(x.pkt0_layout.val()));
+fn read<const A: usize, const E: usize>(x: &PacketFieldsSource<A, E>) -> Fields {
+    let kind = kind_of(bits(x.layout.val()));
     let f12 = matches!(kind, PacketKind::Address | PacketKind::BranchAddress);
     let address = if f12 {
-        bits(x.pkt0_address_f12.val())
+        bits(x.address_f12.val())
     } else {
-        bits(x.pkt0_address.val())
+        bits(x.address.val())
     };
     let msb = (address >> (A - 2)) & 1 == 1;
-    let notify_bit = x.pkt0_notify_bit.val();
-    let updiscon_bit = x.pkt0_updiscon_bit.val();
-    let interrupt = x.pkt0_interrupt.val();
+    let notify_bit = x.notify_bit.val();
+    let updiscon_bit = x.updiscon_bit.val();
+    let interrupt = x.is_interrupt.val();
     Fields {
         kind,
-        branch: x.pkt0_branch.val(),
-        privilege: bits(x.pkt0_privilege.val()),
-        ecause: bits(x.pkt0_ecause.val()),
+        branch: x.branch.val(),
+        privilege: bits(x.privilege.val()),
+        ecause: bits(x.ecause.val()),
         interrupt,
-        thaddr: x.pkt0_thaddr.val(),
+        thaddr: x.thaddr.val(),
         address,
         // An interrupt's packet has no `tval` (the model's field is 0).
-        tval: if interrupt {
-            0
-        } else {
-            bits(x.pkt0_tval.val())
-        },
+        tval: if interrupt { 0 } else { bits(x.tval.val()) },
         notify: notify_bit ^ msb,
         updiscon: updiscon_bit ^ notify_bit,
         irreport: false,
-        branches: bits(x.pkt0_branches.val()),
-        branch_map: bits(x.pkt0_branch_map.val()),
-        ienable: x.pkt0_ienable.val(),
-        qual_status: bits(x.pkt0_qual_status.val()),
-        ioptions: bits(x.pkt0_ioptions.val()),
+        branches: bits(x.branches.val()),
+        branch_map: bits(x.branch_map.val()),
+        ienable: x.ienable.val(),
+        qual_status: bits(x.qual_status.val()),
+        ioptions: bits(x.ioptions.val()),
     }
 }
 
-/// Checks packet 0's layout variant (`packer::layout`) against its fields: the format 3.1
+/// Checks a packet's layout variant (`packer::layout`) against its fields: the format 3.1
 /// variant of its `thaddr`, implicit-exception option and `interrupt`, the format 1
 /// `branch_map` length of its `branches`.
-fn check_variants0<const A: usize, const E: usize, const IT: usize>(
-    x: &PacketLogic<A, E, IT>,
-    f: &Fields,
-) {
-    let layout_bits = bits(x.pkt0_layout.val());
+fn check_variant<const A: usize, const E: usize>(x: &PacketFieldsSource<A, E>, f: &Fields) {
+    let layout_bits = bits(x.layout.val());
     let with_address = !(f.thaddr && IOptions::from_bits(f.ioptions).implicit_exception);
     if f.kind == PacketKind::Trap {
         assert_eq!(
@@ -188,52 +185,14 @@ fn check_variants0<const A: usize, const E: usize, const IT: usize>(
     }
 }
 
-/// Packet 1 is a context or a sync packet (`PacketLogic` docs): its other fields are 0.
-fn read1<const A: usize, const E: usize, const IT: usize>(x: &PacketLogic<A, E, IT>) -> Fields {
-    Fields {
-        kind: if x.pkt1_sync.val() {
-            PacketKind::Sync
-        } else {
-            PacketKind::Context
-        },
-        branch: x.pkt1_branch.val(),
-        privilege: bits(x.pkt1_privilege.val()),
-        address: bits(x.pkt1_address.val()),
-        ..Fields::default()
-    }
-}
-
-fn mask(value: u64, width: usize) -> u64 {
-    if width >= 64 {
-        value
-    } else {
-        value & ((1u64 << width) - 1)
-    }
-}
-
 fn drive<const A: usize, const E: usize, const IT: usize>(
     x: &mut PacketLogic<A, E, IT>,
     c: &CycleIn,
 ) {
-    let r = c.block.unwrap_or_default();
-    let present = c.block.is_some();
-    x.trace_enable.next = c.trace_enable;
-    x.iretire.next = present && r.iretire != 0;
-    x.itype.next = (if present {
-        u64::from(r.itype.code())
-    } else {
-        0
-    })
-    .into();
-    x.iaddr.next = mask(r.iaddr, A).into();
-    x.privilege.next = u64::from(r.privilege.code()).into();
-    x.cause.next = mask(r.cause, E).into();
-    x.tval.next = mask(r.tval, A).into();
-    x.hart_context.next = (r.context & 1).into();
-    x.ctype.next = u64::from(r.ctype & 1).into();
-    x.sijump.next = r.sijump;
-    x.trigger.next = u64::from(c.trigger).into();
-    x.halted.next = c.halted;
+    common::drive_block(&mut x.block, c.block.as_ref());
+    x.control.trace_enable.next = c.trace_enable;
+    x.control.trigger.next = u64::from(c.trigger).into();
+    x.control.halted.next = c.halted;
 }
 
 /// Runs `PacketLogic` on the cycles and returns the pushed packets in order.
@@ -264,10 +223,10 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
     });
     sim.add_testbench(move |mut sim: Sim<PacketLogic<A, E, IT>>| {
         let mut x = sim.init()?;
-        x.full_address.next = o.full_address;
-        x.implicit_exception.next = o.implicit_exception;
-        x.sijump_option.next = o.sijump;
-        x.resync_max_ahead.next = u64::from(o.resync_max).into();
+        x.options.full_address.next = o.full_address;
+        x.options.implicit_exception.next = o.implicit_exception;
+        x.options.sijump_option.next = o.sijump;
+        x.options.resync_max.next = u64::from(o.resync_max).into();
         x.reset.next = true;
         x.reset_ahead.next = true;
         wait_clock_true!(sim, clock, x);
@@ -285,13 +244,10 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
             x = sim.wait(1, x)?;
             let count = x.count.val().index();
             let mut pkts = out_tb.lock().unwrap();
-            if count >= 1 {
-                let fields = read0(&*x);
-                check_variants0(&*x, &fields);
+            for slot in [&x.pkt0, &x.pkt1].into_iter().take(count) {
+                let fields = read(slot);
+                check_variant(slot, &fields);
                 pkts.push(to_te_inst(&fields));
-            }
-            if count == 2 {
-                pkts.push(to_te_inst(&read1(&*x)));
             }
             drop(pkts);
             wait_clock_cycle!(sim, clock, x);
@@ -363,34 +319,14 @@ fn run_model(config: Config, cycles: &[CycleIn], options: &EncoderOptions) -> Ve
         .collect()
 }
 
-/// A small xorshift generator (fixed seeds keep the tests reproducible).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-/// Ingress records of the first `limit` instructions of a program in `programs/elf`.
-fn program_records(name: &str, width: ItypeWidth, limit: u64) -> Vec<IngressRecord> {
-    let path = etrace_programs::elf_dir().join(name);
-    let bytes = std::fs::read(&path).unwrap();
+/// The ingress records of the first `limit` instructions of a program in
+/// `programs/elf` (`<name>.elf`), whose whole run must end with its exit.
+fn program_records(name: &str, width: ItypeWidth, limit: usize) -> Vec<IngressRecord> {
     let config = HartConfig {
-        max_instructions: limit,
         itype_width: width,
         ..HartConfig::default()
     };
-    let mut hart = Hart::from_elf(&bytes, config).unwrap();
-    let mut recs: Vec<IngressRecord> = Vec::new();
-    let _ = hart.run(&mut recs);
-    recs
+    etrace_programs::records(name, config, limit).unwrap()
 }
 
 /// Random records: every `itype` of the width, traps with and without retirement,
@@ -427,11 +363,11 @@ fn random_records(rng: &mut Rng, n: usize, width: ItypeWidth, a: usize) -> Vec<I
         out.push(IngressRecord {
             iretire,
             itype,
-            iaddr: mask(addr, a),
+            iaddr: common::low_bits(addr, a),
             ilastsize: 1,
             privilege,
             cause: rng.below(64),
-            tval: rng.next(),
+            tval: rng.next_u64(),
             interrupt: itype == Itype::Interrupt,
             context,
             ctype: (rng.below(2)) as u8,
@@ -440,7 +376,7 @@ fn random_records(rng: &mut Rng, n: usize, width: ItypeWidth, a: usize) -> Vec<I
         addr = if itype == Itype::None || itype == Itype::NontakenBranch {
             addr.wrapping_add(4)
         } else {
-            rng.next() & !1
+            rng.next_u64() & !1
         };
     }
     out
@@ -516,13 +452,9 @@ fn schedule(rng: &mut Rng, records: &[IngressRecord], events: bool, drops: bool)
     cycles
 }
 
-fn check<const A: usize, const E: usize, const IT: usize>(
-    config: Config,
-    cycles: &[CycleIn],
-    options: EncoderOptions,
-) -> Vec<TeInst> {
+fn check(config: Config, cycles: &[CycleIn], options: EncoderOptions) -> Vec<TeInst> {
     let want = run_model(config, cycles, &options);
-    let got = run_hardware::<A, E, IT>(cycles, &options);
+    let got = with_config!(config, [A, E, IT, P] => run_hardware::<A, E, IT>(cycles, &options));
     for (i, (g, w)) in got.iter().zip(&want).enumerate() {
         assert_eq!(g, w, "packet {i} differs");
     }
@@ -560,35 +492,35 @@ fn options(
 
 #[test]
 fn rv32_program_loops_differential_matches_model() {
-    let mut rng = Rng(1);
-    let recs = program_records("loops-rv32.elf", ItypeWidth::W4, 2500);
+    let mut rng = Rng::new(1);
+    let recs = program_records("loops-rv32", ItypeWidth::W4, 2500);
     let cycles = schedule(&mut rng, &recs, false, false);
-    let got = check::<32, 5, 4>(Config::Rv32, &cycles, options(false, false, false, 0));
+    let got = check(Config::Rv32, &cycles, options(false, false, false, 0));
     assert!(got.len() > 20);
 }
 
 #[test]
 fn rv32_itype3_program_full_address_sijump_resync_matches_model() {
-    let mut rng = Rng(2);
-    let recs = program_records("fnptr_switch-rv32.elf", ItypeWidth::W3, 2500);
+    let mut rng = Rng::new(2);
+    let recs = program_records("fnptr_switch-rv32", ItypeWidth::W3, 2500);
     let cycles = schedule(&mut rng, &recs, true, false);
-    let got = check::<32, 5, 3>(Config::Rv32Itype3, &cycles, options(true, false, true, 6));
+    let got = check(Config::Rv32Itype3, &cycles, options(true, false, true, 6));
     assert!(got.len() > 20);
 }
 
 #[test]
 fn rv32_traps_program_implicit_exception_matches_model() {
-    let mut rng = Rng(3);
-    let recs = program_records("traps-rv32.elf", ItypeWidth::W4, 2500);
+    let mut rng = Rng::new(3);
+    let recs = program_records("traps-rv32", ItypeWidth::W4, 2500);
     let cycles = schedule(&mut rng, &recs, true, false);
-    let got = check::<32, 5, 4>(Config::Rv32, &cycles, options(false, true, false, 16));
+    let got = check(Config::Rv32, &cycles, options(false, true, false, 16));
     assert!(kinds(&got).contains("trap without address"));
 }
 
 #[test]
 fn rv32_random_streams_with_triggers_halts_and_resync_match_model() {
     for seed in 10..14 {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let recs = random_records(&mut rng, 800, ItypeWidth::W4, 32);
         let cycles = schedule(&mut rng, &recs, true, false);
         let o = options(
@@ -597,50 +529,50 @@ fn rv32_random_streams_with_triggers_halts_and_resync_match_model() {
             seed % 2 == 1,
             (seed % 4) as u32 * 3,
         );
-        check::<32, 5, 4>(Config::Rv32, &cycles, o);
+        check(Config::Rv32, &cycles, o);
     }
 }
 
 #[test]
 fn rv32_itype3_random_streams_match_model() {
     for seed in 20..22 {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let recs = random_records(&mut rng, 800, ItypeWidth::W3, 32);
         let cycles = schedule(&mut rng, &recs, true, false);
-        check::<32, 5, 3>(Config::Rv32Itype3, &cycles, options(false, true, true, 5));
+        check(Config::Rv32Itype3, &cycles, options(false, true, true, 5));
     }
 }
 
 #[test]
 fn hdl_design_item4_drop_and_trace_lost_recovery_match_model() {
     for seed in 30..34 {
-        let mut rng = Rng(seed);
+        let mut rng = Rng::new(seed);
         let recs = random_records(&mut rng, 800, ItypeWidth::W4, 32);
         let cycles = schedule(&mut rng, &recs, seed % 2 == 0, true);
-        let got = check::<32, 5, 4>(Config::Rv32, &cycles, options(false, false, false, 8));
+        let got = check(Config::Rv32, &cycles, options(false, false, false, 8));
         assert!(kinds(&got).contains("support trace_lost"));
     }
-    let mut rng = Rng(35);
-    let recs = program_records("loops-rv32.elf", ItypeWidth::W4, 1500);
+    let mut rng = Rng::new(35);
+    let recs = program_records("loops-rv32", ItypeWidth::W4, 1500);
     let cycles = schedule(&mut rng, &recs, false, true);
-    check::<32, 5, 4>(Config::Rv32, &cycles, options(true, false, false, 0));
+    check(Config::Rv32, &cycles, options(true, false, false, 0));
 }
 
 #[test]
 fn rv64_program_and_random_stream_match_model() {
-    let mut rng = Rng(40);
-    let recs = program_records("traps-rv64.elf", ItypeWidth::W4, 400);
+    let mut rng = Rng::new(40);
+    let recs = program_records("traps-rv64", ItypeWidth::W4, 400);
     let cycles = schedule(&mut rng, &recs, true, false);
-    check::<64, 6, 4>(Config::Rv64, &cycles, options(false, true, false, 4));
+    check(Config::Rv64, &cycles, options(false, true, false, 4));
     let recs = random_records(&mut rng, 300, ItypeWidth::W4, 64);
     let cycles = schedule(&mut rng, &recs, true, true);
-    check::<64, 6, 4>(Config::Rv64, &cycles, options(false, false, true, 5));
+    check(Config::Rv64, &cycles, options(false, false, true, 5));
 }
 
 #[test]
 fn rv64_itype3_random_stream_full_address_matches_model() {
-    let mut rng = Rng(50);
+    let mut rng = Rng::new(50);
     let recs = random_records(&mut rng, 300, ItypeWidth::W3, 64);
     let cycles = schedule(&mut rng, &recs, true, false);
-    check::<64, 6, 3>(Config::Rv64Itype3, &cycles, options(true, false, false, 7));
+    check(Config::Rv64Itype3, &cycles, options(true, false, false, 7));
 }

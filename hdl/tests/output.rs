@@ -10,31 +10,18 @@ use etrace_encoder::cycle::output_path::{
     OutputItem, OutputPath as ModelPath, OutputPathConfig, OutputPort,
 };
 use etrace_hdl::output::{
-    AtbOutputPath, ByteFifo, FramerConfig, OutputPath, PacketQueue, Timestamp,
+    AtbOutputPath, ByteFifo, FramerConfig, OutputPath, PacketQueue, Pushes, Timestamp,
 };
-use etrace_spec::framing::atb::AtbConfig;
+use etrace_spec::framing::atb::{AtbBeat, AtbConfig};
 use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::ingress::random::Rng;
+use etrace_spec::packet::sign_compress;
 use rust_hdl::prelude::*;
-
-/// A fixed-seed xorshift generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// A sign-compressed payload of 1..=`max` bytes (as `packet::pack` gives them).
 fn payload(rng: &mut Rng, max: u64) -> Vec<u8> {
     let len = 1 + rng.below(max) as usize;
-    let mut bytes: Vec<u8> = (0..len).map(|_| rng.next() as u8).collect();
+    let mut bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
     if rng.below(3) == 0 {
         let fill = if rng.below(2) == 0 { 0x00 } else { 0xff };
         let keep = 1 + rng.below(len as u64) as usize;
@@ -42,15 +29,7 @@ fn payload(rng: &mut Rng, max: u64) -> Vec<u8> {
             *b = fill;
         }
     }
-    while bytes.len() > 1 {
-        let last = bytes[bytes.len() - 1];
-        let sign = bytes[bytes.len() - 2] >> 7;
-        if (sign == 0 && last == 0) || (sign == 1 && last == 0xff) {
-            bytes.pop();
-        } else {
-            break;
-        }
-    }
+    sign_compress(&mut bytes);
     bytes
 }
 
@@ -74,31 +53,125 @@ fn to_bits<const P: usize>(bytes: &[u8]) -> Bits<P> {
 /// Pushed payloads with the timestamp (production cycle) of each.
 type Sent = Vec<(Vec<u8>, u16)>;
 
+/// A block with a clock and a synchronous reset, in rust-hdl's simulator.
+trait Clocked: Block {
+    fn clock(&mut self) -> &mut Signal<In, Clock>;
+    fn reset(&mut self) -> &mut Signal<In, Bit>;
+}
+
+impl Clocked for Timestamp {
+    fn clock(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn reset(&mut self) -> &mut Signal<In, Bit> {
+        &mut self.reset
+    }
+}
+
+impl<const N: usize> Clocked for ByteFifo<N> {
+    fn clock(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn reset(&mut self) -> &mut Signal<In, Bit> {
+        &mut self.reset
+    }
+}
+
+impl<const P: usize> Clocked for PacketQueue<P> {
+    fn clock(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn reset(&mut self) -> &mut Signal<In, Bit> {
+        &mut self.pushes.reset
+    }
+}
+
+impl<const P: usize, const N: usize> Clocked for OutputPath<P, N> {
+    fn clock(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn reset(&mut self) -> &mut Signal<In, Bit> {
+        &mut self.pushes.reset
+    }
+}
+
+impl<const P: usize, const N: usize, const DW: usize, const BW: usize> Clocked
+    for AtbOutputPath<P, N, DW, BW>
+{
+    fn clock(&mut self) -> &mut Signal<In, Clock> {
+        &mut self.clock
+    }
+    fn reset(&mut self) -> &mut Signal<In, Bit> {
+        &mut self.pushes.reset
+    }
+}
+
 fn settle<B: Block>(uut: &mut B) {
     assert!(simulate(uut, 500), "the circuit does not settle");
 }
 
 /// One rising and one falling clock edge.
-macro_rules! tick {
-    ($uut:expr) => {{
-        $uut.clock.next = Clock { clk: true };
-        settle(&mut $uut);
-        $uut.clock.next = Clock { clk: false };
-        settle(&mut $uut);
-    }};
+fn tick<B: Clocked>(uut: &mut B) {
+    uut.clock().next = Clock { clk: true };
+    settle(uut);
+    uut.clock().next = Clock { clk: false };
+    settle(uut);
 }
 
-/// One cycle of reset.
-macro_rules! reset {
-    ($uut:expr) => {{
-        $uut.connect_all();
-        check_all(&mut $uut).unwrap();
-        $uut.reset.next = true;
-        settle(&mut $uut);
-        tick!($uut);
-        $uut.reset.next = false;
-        settle(&mut $uut);
-    }};
+/// Connects `uut` and runs one cycle of reset.
+fn reset<B: Clocked>(uut: &mut B) {
+    uut.connect_all();
+    check_all(uut).unwrap();
+    uut.reset().next = true;
+    settle(uut);
+    tick(uut);
+    uut.reset().next = false;
+    settle(uut);
+}
+
+/// An output path under test: its pushes, and its port as the model's items.
+trait PathUnderTest<const P: usize>: Clocked {
+    fn pushes(&mut self) -> &mut Pushes<P>;
+    fn set_ready(&mut self, ready: bool);
+    fn presented(&self) -> Option<OutputItem>;
+}
+
+impl<const P: usize, const N: usize> PathUnderTest<P> for OutputPath<P, N> {
+    fn pushes(&mut self) -> &mut Pushes<P> {
+        &mut self.pushes
+    }
+    fn set_ready(&mut self, ready: bool) {
+        self.pins.out_ready.next = ready;
+    }
+    fn presented(&self) -> Option<OutputItem> {
+        self.pins.out_valid.val().then(|| OutputItem::Byte {
+            data: self.pins.out_data.val().to_u8(),
+            last: self.pins.out_last.val(),
+        })
+    }
+}
+
+impl<const P: usize, const N: usize, const DW: usize, const BW: usize> PathUnderTest<P>
+    for AtbOutputPath<P, N, DW, BW>
+{
+    fn pushes(&mut self) -> &mut Pushes<P> {
+        &mut self.pushes
+    }
+    fn set_ready(&mut self, ready: bool) {
+        self.pins.atready.next = ready;
+    }
+    fn presented(&self) -> Option<OutputItem> {
+        self.pins.atvalid.val().then(|| {
+            let data = (0..DW)
+                .filter(|&i| self.pins.atdata.val().get_bit(i))
+                .fold(0u128, |d, i| d | 1 << i);
+            OutputItem::Beat(AtbBeat {
+                atid: self.pins.atid.val().to_u8(),
+                atbytes: self.pins.atbytes.val().to_u8(),
+                atdata: data,
+            })
+        })
+    }
 }
 
 /// Random pushes for this cycle (at most `free`, until `left` packets are pushed).
@@ -108,9 +181,57 @@ fn pushes(rng: &mut Rng, free: usize, left: &mut usize, max_bytes: u64) -> Vec<V
     (0..n).map(|_| payload(rng, max_bytes)).collect()
 }
 
-/// Drives `OutputPath<P, N>` and the model with the same random pushes / ready; checks
-/// every cycle; returns the taken (byte, last) sequence and the pushed payloads with their
-/// push cycles.
+/// Drives `uut` (reset first) and `model` with the same random pushes and ready
+/// (`ready_percent` %); checks `free` and the presented item in every cycle; returns the
+/// items taken and the pushed payloads with their push cycles.
+fn run_path<const P: usize, U: PathUnderTest<P>>(
+    mut uut: U,
+    mut model: ModelPath,
+    seed: u64,
+    packets: usize,
+    ready_percent: u64,
+) -> (Vec<OutputItem>, Sent) {
+    reset(&mut uut);
+    let mut rng = Rng::new(seed);
+    let mut left = packets;
+    let mut taken = Vec::new();
+    let mut sent = Vec::new();
+    let mut cycle = 0u64;
+    let mut staged: Vec<Vec<u8>> = Vec::new();
+    while left > 0 || !model.is_idle() {
+        let free = model.free();
+        let push = pushes(&mut rng, free, &mut left, P as u64 / 8);
+        let ready = rng.below(100) < ready_percent;
+        // The packet logic's packet register: the packets produced in the previous cycle.
+        let port = uut.pushes();
+        port.push_count.next = (staged.len() as u64).into();
+        port.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<P>(p));
+        port.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<P>(p));
+        uut.set_ready(ready);
+        settle(&mut uut);
+        assert_eq!(uut.pushes().free.val().index(), free, "free, cycle {cycle}");
+        assert_eq!(
+            uut.presented(),
+            model.presented(),
+            "presented, cycle {cycle}"
+        );
+        for p in &push {
+            sent.push((p.clone(), model.timestamp()));
+        }
+        let refs: Vec<&[u8]> = push.iter().map(|p| p.as_slice()).collect();
+        if let Some(item) = model.cycle(&refs, ready).unwrap() {
+            taken.push(item);
+        }
+        tick(&mut uut);
+        staged = push;
+        cycle += 1;
+        assert!(cycle < 200 * packets as u64 + 2000, "no progress");
+    }
+    (taken, sent)
+}
+
+/// Runs `OutputPath<P, N>` against the model's byte stream; returns the taken (byte,
+/// last) sequence and the pushed payloads with their push cycles.
 fn run_byte_stream<const P: usize, const N: usize>(
     config: FramerConfig,
     src_id: u16,
@@ -126,45 +247,18 @@ fn run_byte_stream<const P: usize, const N: usize>(
         fifo_depth: 1 << N,
         port: OutputPort::ByteStream,
     };
-    let mut model = ModelPath::new(model_cfg).unwrap();
     let mut uut = OutputPath::<P, N>::new(config);
-    uut.src_id.next = u64::from(src_id).into();
-    reset!(uut);
-    let mut rng = Rng(seed);
-    let mut left = packets;
-    let mut taken = Vec::new();
-    let mut sent = Vec::new();
-    let mut cycle = 0u64;
-    let mut staged: Vec<Vec<u8>> = Vec::new();
-    while left > 0 || !model.is_idle() {
-        let free = model.free();
-        let push = pushes(&mut rng, free, &mut left, P as u64 / 8);
-        let ready = rng.below(100) < ready_percent;
-        // The packet logic's packet register: the packets produced in the previous cycle.
-        uut.push_count.next = (staged.len() as u64).into();
-        uut.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.out_ready.next = ready;
-        settle(&mut uut);
-        assert_eq!(uut.free.val().index(), free, "free, cycle {cycle}");
-        let hw = uut.out_valid.val().then(|| OutputItem::Byte {
-            data: uut.out_data.val().to_u8(),
-            last: uut.out_last.val(),
-        });
-        assert_eq!(hw, model.presented(), "presented byte, cycle {cycle}");
-        for p in &push {
-            sent.push((p.clone(), model.timestamp()));
-        }
-        let refs: Vec<&[u8]> = push.iter().map(|p| p.as_slice()).collect();
-        if let Some(OutputItem::Byte { data, last }) = model.cycle(&refs, ready).unwrap() {
-            taken.push((data, last));
-        }
-        tick!(uut);
-        staged = push;
-        cycle += 1;
-        assert!(cycle < 200 * packets as u64 + 2000, "no progress");
-    }
-    (taken, sent)
+    uut.source_id.next = u64::from(src_id).into();
+    let model = ModelPath::new(model_cfg).unwrap();
+    let (taken, sent) = run_path(uut, model, seed, packets, ready_percent);
+    let bytes = taken
+        .into_iter()
+        .map(|item| match item {
+            OutputItem::Byte { data, last } => (data, last),
+            other => panic!("a byte stream took {other:?}"),
+        })
+        .collect();
+    (bytes, sent)
 }
 
 /// The model's `EncapWriter` stream of `sent` (and each byte's `last`).
@@ -299,53 +393,10 @@ fn check_atb<const P: usize, const DW: usize, const BW: usize>(
         fifo_depth: 8,
         port: OutputPort::Atb { data_bytes, atid },
     };
-    let mut model = ModelPath::new(model_cfg).unwrap();
     let mut uut = AtbOutputPath::<P, 3, DW, BW>::new(config);
-    uut.source_atid.next = u64::from(atid).into();
-    reset!(uut);
-    let mut rng = Rng(seed);
-    let mut left = packets;
-    let mut taken = Vec::new();
-    let mut sent = Vec::new();
-    let mut cycle = 0u64;
-    let mut staged: Vec<Vec<u8>> = Vec::new();
-    while left > 0 || !model.is_idle() {
-        let free = model.free();
-        let push = pushes(&mut rng, free, &mut left, P as u64 / 8);
-        let ready = rng.below(100) < 60;
-        // The packet logic's packet register: the packets produced in the previous cycle.
-        uut.push_count.next = (staged.len() as u64).into();
-        uut.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<P>(p));
-        uut.atready.next = ready;
-        settle(&mut uut);
-        assert_eq!(uut.free.val().index(), free, "free, cycle {cycle}");
-        let hw = uut.atvalid.val().then(|| {
-            let mut data = 0u128;
-            for i in 0..DW {
-                if uut.atdata.val().get_bit(i) {
-                    data |= 1 << i;
-                }
-            }
-            OutputItem::Beat(etrace_spec::framing::atb::AtbBeat {
-                atid: uut.atid.val().to_u8(),
-                atbytes: uut.atbytes.val().to_u8(),
-                atdata: data,
-            })
-        });
-        assert_eq!(hw, model.presented(), "presented beat, cycle {cycle}");
-        for p in &push {
-            sent.push((p.clone(), model.timestamp()));
-        }
-        let refs: Vec<&[u8]> = push.iter().map(|p| p.as_slice()).collect();
-        if let Some(item) = model.cycle(&refs, ready).unwrap() {
-            taken.push(item);
-        }
-        tick!(uut);
-        staged = push;
-        cycle += 1;
-        assert!(cycle < 200 * packets as u64 + 2000, "no progress");
-    }
+    uut.source_id.next = u64::from(atid).into();
+    let model = ModelPath::new(model_cfg).unwrap();
+    let (taken, sent) = run_path(uut, model, seed, packets, 60);
     let atb = AtbConfig {
         data_bytes,
         encap: model_cfg.encap(),
@@ -389,20 +440,20 @@ fn item8_atb_matches_model_atdata128() {
 fn check_fifo<const N: usize>(seed: u64, cycles: usize) {
     let depth = 1usize << N;
     let mut uut = ByteFifo::<N>::default();
-    reset!(uut);
-    let mut rng = Rng(seed);
+    reset(&mut uut);
+    let mut rng = Rng::new(seed);
     let mut model: VecDeque<(u8, bool)> = VecDeque::new();
     for cycle in 0..cycles {
         // Phases of mostly-writing and mostly-reading reach full and empty.
         let phase = (cycle / 50) % 2 == 0;
         let wr = rng.below(100) < if phase { 80 } else { 30 };
         let rd = rng.below(100) < if phase { 30 } else { 80 };
-        let data = rng.next() as u8;
+        let data = rng.next_u64() as u8;
         let last = rng.below(4) == 0;
         uut.wr_en.next = wr;
         uut.wr_data.next = u64::from(data).into();
         uut.wr_last.next = last;
-        uut.out_ready.next = rd;
+        uut.stream.out_ready.next = rd;
         settle(&mut uut);
         assert_eq!(
             uut.can_write.val(),
@@ -410,13 +461,13 @@ fn check_fifo<const N: usize>(seed: u64, cycles: usize) {
             "can_write, cycle {cycle}"
         );
         assert_eq!(
-            uut.out_valid.val(),
+            uut.stream.out_valid.val(),
             !model.is_empty(),
             "out_valid, cycle {cycle}"
         );
         if let Some(&(d, l)) = model.front() {
             assert_eq!(
-                (uut.out_data.val().to_u8(), uut.out_last.val()),
+                (uut.stream.out_data.val().to_u8(), uut.stream.out_last.val()),
                 (d, l),
                 "head, cycle {cycle}"
             );
@@ -428,7 +479,7 @@ fn check_fifo<const N: usize>(seed: u64, cycles: usize) {
         if wr && start < depth {
             model.push_back((data, last));
         }
-        tick!(uut);
+        tick(&mut uut);
     }
 }
 
@@ -449,8 +500,8 @@ fn item7_byte_fifo_depth64_matches_queue_model() {
 #[test]
 fn item4_packet_queue_matches_queue_model() {
     let mut uut = PacketQueue::<80>::default();
-    reset!(uut);
-    let mut rng = Rng(31);
+    reset(&mut uut);
+    let mut rng = Rng::new(31);
     let mut model: VecDeque<(Vec<u8>, u16)> = VecDeque::new();
     let mut staged: Vec<Vec<u8>> = Vec::new();
     let mut staged_ts = 0u16;
@@ -460,13 +511,14 @@ fn item4_packet_queue_matches_queue_model() {
         let mut left = usize::MAX;
         let produced = pushes(&mut rng, free, &mut left, 10);
         let pop = rng.below(2) == 0;
-        uut.push_count.next = (staged.len() as u64).into();
-        uut.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<80>(p));
-        uut.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<80>(p));
+        let port = &mut uut.pushes;
+        port.push_count.next = (staged.len() as u64).into();
+        port.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<80>(p));
+        port.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<80>(p));
         uut.push_timestamp.next = u64::from(staged_ts).into();
         uut.pop.next = pop;
         settle(&mut uut);
-        assert_eq!(uut.free.val().index(), free, "free, cycle {cycle}");
+        assert_eq!(uut.pushes.free.val().index(), free, "free, cycle {cycle}");
         assert_eq!(
             uut.head_valid.val(),
             !model.is_empty(),
@@ -495,8 +547,8 @@ fn item4_packet_queue_matches_queue_model() {
         model.extend(incoming.drain(..));
         incoming = staged.drain(..).map(|p| (p, staged_ts)).collect();
         staged = produced;
-        staged_ts = rng.next() as u16;
-        tick!(uut);
+        staged_ts = rng.next_u64() as u16;
+        tick(&mut uut);
     }
 }
 
@@ -505,18 +557,18 @@ fn item4_packet_queue_matches_queue_model() {
 #[test]
 fn item5_timestamp_counts_cycles_from_reset() {
     let mut uut = Timestamp::default();
-    reset!(uut);
-    tick!(uut);
+    reset(&mut uut);
+    tick(&mut uut);
     for expected in 0..70_000u64 {
         assert_eq!(uut.previous.val().to_u64(), expected % 65_536);
-        tick!(uut);
+        tick(&mut uut);
     }
     uut.reset.next = true;
     settle(&mut uut);
-    tick!(uut);
+    tick(&mut uut);
     uut.reset.next = false;
     settle(&mut uut);
     assert_eq!(uut.previous.val().to_u64(), 0xffff);
-    tick!(uut);
+    tick(&mut uut);
     assert_eq!(uut.previous.val().to_u64(), 0);
 }

@@ -5,12 +5,10 @@
 use std::sync::{Arc, Mutex};
 
 use etrace_hdl::config::Config;
-use etrace_hdl::packer::{
-    layout, payload_width, MapLength, PayloadLength, PayloadPacker, PayloadPacker32,
-    PayloadPacker64, MAP_LENGTHS,
-};
+use etrace_hdl::packer::{layout, MapLength, PayloadLength, PayloadPacker, MAP_LENGTHS};
 use etrace_hdl::packet_kind::PacketKind;
 use etrace_hdl::verilog::{generate, lint, yosys_check};
+use etrace_hdl::with_config;
 use etrace_spec::packet::{
     branch_map_len, pack, pack_uncompressed, AddressInfo, Branch, Context, IOptions, QualStatus,
     Start, Support, TeInst, Trap,
@@ -193,6 +191,7 @@ fn layout_of(c: &Case) -> u64 {
 }
 
 fn drive<const A: usize, const E: usize, const P: usize>(x: &mut PayloadPacker<A, E, P>, c: &Case) {
+    let x = &mut x.fields;
     let address = c.address & mask(A as u32);
     // Formats 1 / 2 send `notify` relative to the address field's top bit (A - 2) and
     // `updiscon` relative to the sent `notify`.
@@ -271,12 +270,19 @@ fn simulate_lengths<const P: usize>(payloads: &[Bits<P>]) -> Vec<u64> {
     )
 }
 
-/// Simulates `cases` and compares with the model; returns the number of cases checked.
-fn check<const A: usize, const E: usize, const P: usize>(config: Config, cases: &[Case]) -> usize
+/// Simulates `cases` on the packer of `config` and compares with the model; returns the
+/// number of cases checked.
+fn check(config: Config, cases: &[Case]) -> usize {
+    with_config!(config, [A, E, IT, P] => check_widths::<A, E, P>(config, cases))
+}
+
+fn check_widths<const A: usize, const E: usize, const P: usize>(
+    config: Config,
+    cases: &[Case],
+) -> usize
 where
     PayloadPacker<A, E, P>: Block,
 {
-    assert_eq!(config.address_width() as usize, A);
     let got = simulate::<A, E, P>(cases);
     for (i, (c, (payload, length))) in cases.iter().zip(got).enumerate() {
         let (full, compressed) = expected(c, config, P);
@@ -481,25 +487,25 @@ fn random_cases(seed: u64, per_kind: usize, a: u32, e: u32) -> Vec<Case> {
 #[test]
 fn payload_rv32_edge_cases_match_model_pack() {
     let cases = edge_cases(32, 5);
-    assert_eq!(check::<32, 5, 80>(Config::Rv32, &cases), 990);
+    assert_eq!(check(Config::Rv32, &cases), 990);
 }
 
 #[test]
 fn payload_rv32_random_fields_match_model_pack() {
     let cases = random_cases(0x5eed_0032, 300, 32, 5);
-    assert_eq!(check::<32, 5, 80>(Config::Rv32, &cases), 2100);
+    assert_eq!(check(Config::Rv32, &cases), 2100);
 }
 
 #[test]
 fn payload_rv64_edge_cases_match_model_pack() {
     let cases = edge_cases(64, 6);
-    assert_eq!(check::<64, 6, 144>(Config::Rv64, &cases), 990);
+    assert_eq!(check(Config::Rv64, &cases), 990);
 }
 
 #[test]
 fn payload_rv64_random_fields_match_model_pack() {
     let cases = random_cases(0x5eed_0064, 40, 64, 6);
-    assert_eq!(check::<64, 6, 144>(Config::Rv64, &cases), 280);
+    assert_eq!(check(Config::Rv64, &cases), 280);
 }
 
 /// The longest te_inst of each kind for `config`, in uncompressed bits.
@@ -531,10 +537,8 @@ fn longest_bits(config: Config) -> Vec<(PacketKind, usize)> {
 
 #[test]
 fn payload_width_covers_the_longest_packet_of_each_config() {
-    assert_eq!(payload_width(32), 80);
-    assert_eq!(payload_width(64), 144);
     for config in Config::ALL {
-        let p = payload_width(config.address_width());
+        let p = config.payload_width() as usize;
         let longest = longest_bits(config);
         let max = longest.iter().map(|&(_, bits)| bits).max().unwrap_or(0);
         assert!(max <= p, "{config:?}: {longest:?} exceeds {p}");
@@ -548,29 +552,27 @@ fn payload_width_covers_the_longest_packet_of_each_config() {
     }
 }
 
-fn verilog_of<const A: usize, const E: usize, const P: usize>() -> String
-where
-    PayloadPacker<A, E, P>: Block,
-{
-    let mut uut = PayloadPacker::<A, E, P>::new();
-    uut.connect_all();
-    generate(&uut)
+/// The Verilog of the packer of `config`.
+fn verilog_of(config: Config) -> String {
+    with_config!(config, [A, E, IT, P] => {
+        let mut uut = PayloadPacker::<A, E, P>::new();
+        uut.connect_all();
+        generate(&uut)
+    })
 }
 
 #[test]
 fn packer_rv32_verilog_passes_yosys_and_lint() {
-    let v = verilog_of::<32, 5, 80>();
+    let v = verilog_of(Config::Rv32);
     yosys_check("packer_rv32", &v).unwrap_or_else(|e| panic!("{e}"));
     lint("packer_rv32", &v).unwrap_or_else(|e| panic!("{e}"));
-    let _: PayloadPacker32 = PayloadPacker32::default();
 }
 
 #[test]
 fn packer_rv64_verilog_passes_yosys_and_lint() {
-    let v = verilog_of::<64, 6, 144>();
+    let v = verilog_of(Config::Rv64);
     yosys_check("packer_rv64", &v).unwrap_or_else(|e| panic!("{e}"));
     lint("packer_rv64", &v).unwrap_or_else(|e| panic!("{e}"));
-    let _: PayloadPacker64 = PayloadPacker64::default();
 }
 
 #[test]
@@ -621,7 +623,7 @@ fn ice40_luts(name: &str, verilog: &str) -> usize {
 /// with yosys 0.23 when written.
 #[test]
 fn packer_rv32_ice40_area_within_budget() {
-    let luts = ice40_luts("packer_rv32_area", &verilog_of::<32, 5, 80>());
+    let luts = ice40_luts("packer_rv32_area", &verilog_of(Config::Rv32));
     assert!((100..=400).contains(&luts), "{luts} SB_LUT4");
 }
 

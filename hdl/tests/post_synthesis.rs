@@ -17,13 +17,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use etrace_encoder::{Encoder, EncoderOptions};
-use etrace_hart::{Hart, HartConfig};
+mod common;
+
+use etrace_encoder::EncoderOptions;
+use etrace_hart::HartConfig;
 use etrace_hdl::config::Config;
 use etrace_hdl::top::{generate, TopOptions};
-use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
 use etrace_spec::ingress::IngressRecord;
-use etrace_spec::packet::pack;
 
 /// Cycles from one ingress block to the next (these programs make at most a few bytes per
 /// block on average; the queue and the 64-byte FIFO absorb the bursts).
@@ -106,31 +106,6 @@ fn record_word(r: &IngressRecord) -> u128 {
         | u128::from(r.context & 1) << 76
         | u128::from(r.ctype & 1) << 77
         | u128::from(r.sijump) << 78
-}
-
-/// The model's encap stream for the programs' `traces`, one encoder run each (what
-/// `etrace encode --framing encap` writes, continued across the runs).
-fn model_stream(traces: &[Vec<IngressRecord>], options: EncoderOptions) -> Vec<u8> {
-    let params = Config::Rv32.params();
-    let mut writer = EncapWriter::new(EncapConfig::default(), 4096);
-    for records in traces {
-        for p in Encoder::encode_all(&params, options, records).unwrap() {
-            let payload = pack(&p.packet, &params).unwrap().bytes;
-            writer.write(&payload, 0, None).unwrap();
-        }
-    }
-    writer.into_bytes()
-}
-
-/// The ingress records of `programs/elf/<name>.elf` on the hart model, at most `max`.
-fn program(name: &str, max: usize) -> Vec<IngressRecord> {
-    let path = etrace_programs::elf_path(name);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
-    let mut records = Vec::new();
-    hart.run(&mut records).unwrap();
-    records.truncate(max);
-    records
 }
 
 /// `name` on `PATH`, else in pip's user directory (`~/.local/bin`, where
@@ -252,6 +227,7 @@ fn netlist_sends_the_models_stream(flow: Flow) {
     let models = flatten_models(&flow.cells_sim, &mut Vec::new());
     std::fs::write(dir.join("cells_sim.v"), models).unwrap();
 
+    let program = |name, max| etrace_programs::records(name, HartConfig::default(), max).unwrap();
     let traces = [
         program("traps-rv32", usize::MAX),
         program("fnptr_switch-rv32", FNPTR_RECORDS),
@@ -260,7 +236,8 @@ fn netlist_sends_the_models_stream(flow: Flow) {
         resync_max: RESYNC_MAX,
         ..EncoderOptions::default()
     };
-    let want = model_stream(&traces, options);
+    let runs = [traces[0].as_slice(), traces[1].as_slice()];
+    let (want, _) = common::encap_stream(&Config::Rv32.params(), options, &runs);
     let mut slots: Vec<u128> = traces[0].iter().map(record_word).collect();
     slots.extend([DISABLED; GAP_SLOTS]);
     slots.extend(traces[1].iter().map(record_word));

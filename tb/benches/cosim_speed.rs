@@ -4,44 +4,24 @@
 //! the hart. Prints cycles per second of the whole (hart + RTL + model + comparison), and of
 //! the cycle loop alone, for the `rv32` and `rv64` builds, without and with back-pressure.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::time::Instant;
 
-use etrace_decoder::pcs::push_record_steps;
-use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
-use etrace_hart::{Hart, HartConfig};
-use etrace_spec::ingress::IngressRecord;
-use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
+use etrace_spec::ingress::ItypeWidth;
+use etrace_tb::cosim::verify::check_decoded;
 use etrace_tb::cosim::{run, CosimConfig, StallConfig};
 use etrace_tb::Variant;
 
 /// Runs `program` on the hart, then co-simulates it on `variant` and checks the decoding.
 fn bench(program: &str, variant: Variant, stall: StallConfig) {
-    let path = etrace_programs::elf_path(program);
-    let bytes = std::fs::read(&path).unwrap();
     let start = Instant::now();
-    let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
-    let mut records = Vec::new();
-    let mut steps = Vec::new();
-    hart.run(&mut |r: &IngressRecord, _: u32| {
-        push_record_steps(&mut steps, r);
-        records.push(*r);
-    })
-    .unwrap();
+    let (records, expected) = common::program(program, ItypeWidth::W4);
     let hart_seconds = start.elapsed().as_secs_f64();
     let mut config = CosimConfig::new(variant);
     config.stall = stall;
     let outcome = run(&config, records.iter().copied(), &mut |_, _| {}).unwrap();
-    let expected = ExpectedExecution {
-        image: ProgramImage::from_elf(&bytes).unwrap(),
-        steps,
-        decoder: DecoderConfig {
-            trap_vectors: Some(TrapVectors {
-                mtvec: hart.read_csr(0x305).unwrap_or(0),
-                stvec: hart.read_csr(0x105).unwrap_or(0),
-            }),
-            ..DecoderConfig::default()
-        },
-    };
     let events = outcome.stream.payloads(&config.output());
     let summary = check_decoded(&config.params(), &events, &expected).unwrap();
     let total = start.elapsed().as_secs_f64();
@@ -49,7 +29,7 @@ fn bench(program: &str, variant: Variant, stall: StallConfig) {
     println!(
         "{program} on {variant} (stall {:.2}, idle {:.2}): {:.2} M cycles/s end to end \
          ({} cycles, {} instructions, {} packets, {} bytes, {} steps decoded; \
-         {total:.2} s = hart {hart_seconds:.2} s + cycle loop {:.2} s ({:.2} M cycles/s) \
+         {total:.2} s = hart and ELF {hart_seconds:.2} s + cycle loop {:.2} s ({:.2} M cycles/s) \
          + decode check {:.2} s)",
         stall.stall_probability,
         stall.idle_probability,

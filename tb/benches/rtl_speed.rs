@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use criterion::{criterion_group, Criterion, Throughput};
 use etrace_encoder::EncoderOptions;
-use etrace_hart::{Hart, HartConfig};
+use etrace_hart::HartConfig;
 use etrace_tb::{Inputs, Rtl, Variant};
 
 /// Idle cycles after each block.
@@ -17,11 +17,7 @@ const RECORDS: usize = 5_000;
 /// The per-cycle inputs of `program`'s first records with `GAP` idle cycles after each,
 /// trace enabled throughout, then 200 cycles with trace disabled.
 fn stimulus(program: &str) -> Vec<Inputs> {
-    let path = etrace_programs::elf_path(program);
-    let mut hart = Hart::from_elf(&std::fs::read(path).unwrap(), HartConfig::default()).unwrap();
-    let mut records = Vec::new();
-    hart.run(&mut records).unwrap();
-    records.truncate(RECORDS);
+    let records = etrace_programs::records(program, HartConfig::default(), RECORDS).unwrap();
     let mut base = Inputs {
         ready: true,
         trace_enable: true,

@@ -24,6 +24,7 @@
 pub mod cosim;
 mod ffi;
 pub mod io;
+mod ports;
 pub mod rtl;
 pub mod variant;
 

@@ -86,8 +86,9 @@ impl Rtl {
     /// sampled. While a VCD file is open, both clock phases are dumped.
     pub fn step(&mut self, inputs: &Inputs) -> Outputs {
         let mut raw = RawOutputs::default();
-        // SAFETY: the handle is live; `Inputs` and `RawOutputs` are `#[repr(C)]` mirrors of
-        // the shim's `In` / `Out` (checked by the `layout` test).
+        // SAFETY: the handle is live; `Inputs` and `RawOutputs` are `#[repr(C)]` and the
+        // shim's `In` / `Out` are made from the same declaration (`src/ports.rs`; the
+        // `layout` test checks both compilers agree).
         unsafe {
             (self.vt.step)(
                 self.handle.as_ptr(),
@@ -183,47 +184,12 @@ impl std::fmt::Debug for Rtl {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::mem::{offset_of, size_of};
 
-    /// `Inputs` / `RawOutputs` are laid out exactly as the shim's `In` / `Out`.
+    /// `Inputs` / `RawOutputs` are laid out exactly as the shim's `In` / `Out` (both made
+    /// from `src/ports.rs`: this checks the C++ compiler agrees with Rust's).
     #[test]
     fn layout_of_the_ffi_structs_matches_the_shim() {
-        let want: Vec<u64> = [
-            size_of::<Inputs>(),
-            offset_of!(Inputs, iaddr),
-            offset_of!(Inputs, cause),
-            offset_of!(Inputs, tval),
-            offset_of!(Inputs, resync_max),
-            offset_of!(Inputs, src_id),
-            offset_of!(Inputs, reset),
-            offset_of!(Inputs, iretire),
-            offset_of!(Inputs, itype),
-            offset_of!(Inputs, privilege),
-            offset_of!(Inputs, hart_context),
-            offset_of!(Inputs, ctype),
-            offset_of!(Inputs, sijump),
-            offset_of!(Inputs, trace_enable),
-            offset_of!(Inputs, trigger),
-            offset_of!(Inputs, halted),
-            offset_of!(Inputs, full_address),
-            offset_of!(Inputs, implicit_exception),
-            offset_of!(Inputs, sijump_option),
-            offset_of!(Inputs, ready),
-            offset_of!(Inputs, source_atid),
-            size_of::<RawOutputs>(),
-            offset_of!(RawOutputs, atdata_lo),
-            offset_of!(RawOutputs, atdata_hi),
-            offset_of!(RawOutputs, out_valid),
-            offset_of!(RawOutputs, out_data),
-            offset_of!(RawOutputs, out_last),
-            offset_of!(RawOutputs, trace_lost),
-            offset_of!(RawOutputs, atvalid),
-            offset_of!(RawOutputs, atbytes),
-            offset_of!(RawOutputs, atid),
-        ]
-        .iter()
-        .map(|&x| x as u64)
-        .collect();
+        let want = [Inputs::layout(), RawOutputs::layout()].concat();
         for &v in Variant::all() {
             assert_eq!(Rtl::new(v).shim_layout(), want, "variant {v}");
         }

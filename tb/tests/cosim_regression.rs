@@ -5,13 +5,13 @@
 //! ingress stream of more than ten million cycles; and the deliberately faulty build caught
 //! with a full report.
 
-use etrace_decoder::pcs::push_record_steps;
-use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
+mod common;
+
+use common::program;
 use etrace_encoder::EncoderOptions;
-use etrace_hart::{Hart, HartConfig};
 use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
-use etrace_spec::ingress::{IngressRecord, ItypeWidth};
-use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
+use etrace_spec::ingress::ItypeWidth;
+use etrace_tb::cosim::verify::check_decoded;
 use etrace_tb::cosim::{run, CosimConfig, CosimError, StallConfig};
 use etrace_tb::Variant;
 
@@ -28,35 +28,6 @@ const PROGRAMS: [&str; 9] = [
     "workload",
 ];
 
-fn program(name: &str, width: ItypeWidth) -> (Vec<IngressRecord>, ExpectedExecution) {
-    let path = etrace_programs::elf_path(name);
-    let bytes = std::fs::read(&path).unwrap();
-    let config = HartConfig {
-        itype_width: width,
-        ..HartConfig::default()
-    };
-    let mut hart = Hart::from_elf(&bytes, config).unwrap();
-    let mut records = Vec::new();
-    let mut steps = Vec::new();
-    hart.run(&mut |r: &IngressRecord, _: u32| {
-        push_record_steps(&mut steps, r);
-        records.push(*r);
-    })
-    .unwrap();
-    let expected = ExpectedExecution {
-        image: ProgramImage::from_elf(&bytes).unwrap(),
-        steps,
-        decoder: DecoderConfig {
-            trap_vectors: Some(TrapVectors {
-                mtvec: hart.read_csr(0x305).unwrap_or(0),
-                stvec: hart.read_csr(0x105).unwrap_or(0),
-            }),
-            ..DecoderConfig::default()
-        },
-    };
-    (records, expected)
-}
-
 /// Co-simulates `name` on `variant`: port equal in every cycle, every byte decoded and
 /// checked against the hart. Returns (packets, dropped).
 fn check_program(
@@ -65,12 +36,7 @@ fn check_program(
     options: EncoderOptions,
     stall: StallConfig,
 ) -> (u64, u64) {
-    let width = if variant.config().itype_width() == 3 {
-        ItypeWidth::W3
-    } else {
-        ItypeWidth::W4
-    };
-    let (records, expected) = program(name, width);
+    let (records, expected) = program(name, variant.config().itype());
     let mut config = CosimConfig::new(variant);
     config.options = options;
     config.stall = stall;

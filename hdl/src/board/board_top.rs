@@ -1,4 +1,4 @@
-//! The top of a board build: the encoder (`crate::top::Encoder`, byte-stream output) fed by
+//! The top of a board build: the encoder (`crate::output::Encoder`, byte-stream output) fed by
 //! the ingress replay, its byte stream sent on the UART, a power-on reset, and two LEDs.
 
 use rust_hdl::prelude::*;
@@ -10,9 +10,10 @@ use super::replay::IngressReplay;
 use super::stretch::PulseStretch;
 use super::uart_tx::UartTx;
 use super::BoardError;
+use crate::generics::DEFAULT_FIFO_ADDRESS_BITS;
+use crate::ingress::inputs::IngressSource;
 use crate::logic::resync::RESYNC_MAX_BITS;
-use crate::output::framer::FramerConfig;
-use crate::top::Encoder;
+use crate::output::{Encoder, FramerConfig};
 
 /// Width of the LED hold counters (4.19 M cycles: 0.17 s at 25 MHz).
 pub const LED_COUNTER_BITS: usize = 22;
@@ -56,7 +57,7 @@ pub struct BoardTop<const A: usize, const E: usize, const IT: usize, const P: us
     resync_max: Constant<Bits<RESYNC_MAX_BITS>>,
     por: PowerOnReset,
     replay: IngressReplay<A, E, IT, D>,
-    encoder: Encoder<A, E, IT, P, 6>,
+    encoder: Encoder<A, E, IT, P, DEFAULT_FIFO_ADDRESS_BITS>,
     uart: UartTx,
     activity: PulseStretch<LED_COUNTER_BITS>,
     loss: PulseStretch<LED_COUNTER_BITS>,
@@ -77,7 +78,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: u
             resync_max: Constant::new(256u64.into()),
             por: Default::default(),
             replay: IngressReplay::new(records, settings.period, settings.gap)?,
-            encoder: Encoder::new(FramerConfig::default()),
+            encoder: Encoder::new(FramerConfig::default(), false),
             uart: UartTx::new(settings.cycles_per_bit),
             activity: PulseStretch::new(settings.led_hold),
             loss: PulseStretch::new(settings.led_hold),
@@ -97,36 +98,29 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: u
         self.activity.clock.next = self.clock.val();
         self.loss.clock.next = self.clock.val();
         self.replay.reset.next = self.por.reset.val();
-        self.encoder.reset.next = self.por.reset.val();
+        self.encoder.inputs.reset.next = self.por.reset.val();
         self.uart.reset.next = self.por.reset.val();
         // Ingress from the replay.
-        self.replay.hold.next = self.encoder.out_valid.val() & self.paced.val();
-        self.encoder.iretire.next = self.replay.iretire.val();
-        self.encoder.itype.next = self.replay.itype.val();
-        self.encoder.iaddr.next = self.replay.iaddr.val();
-        self.encoder.privilege.next = self.replay.privilege.val();
-        self.encoder.cause.next = self.replay.cause.val();
-        self.encoder.tval.next = self.replay.tval.val();
-        self.encoder.hart_context.next = self.replay.hart_context.val();
-        self.encoder.ctype.next = self.replay.ctype.val();
-        self.encoder.sijump.next = self.replay.sijump.val();
-        self.encoder.trace_enable.next = self.replay.trace_enable.val();
-        self.encoder.trigger.next = 0.into();
-        self.encoder.halted.next = false;
+        self.replay.hold.next = self.encoder.pins.out_valid.val() & self.paced.val();
+        IngressSource::<A, E, IT>::join(&mut self.replay.block, &mut self.encoder.inputs.block);
+        self.encoder.inputs.control.trace_enable.next = self.replay.trace_enable.val();
+        self.encoder.inputs.control.trigger.next = 0.into();
+        self.encoder.inputs.control.halted.next = false;
         // Run-time options.
-        self.encoder.full_address.next = false;
-        self.encoder.implicit_exception.next = false;
-        self.encoder.sijump_option.next = false;
-        self.encoder.resync_max.next = self.resync_max.val();
+        self.encoder.inputs.options.full_address.next = false;
+        self.encoder.inputs.options.implicit_exception.next = false;
+        self.encoder.inputs.options.sijump_option.next = false;
+        self.encoder.inputs.options.resync_max.next = self.resync_max.val();
         self.encoder.src_id.next = 0.into();
         // Byte stream to the UART.
-        self.uart.data.next = self.encoder.out_data.val();
-        self.uart.valid.next = self.encoder.out_valid.val();
-        self.encoder.out_ready.next = self.uart.ready.val();
+        self.uart.data.next = self.encoder.pins.out_data.val();
+        self.uart.valid.next = self.encoder.pins.out_valid.val();
+        self.encoder.pins.out_ready.next = self.uart.ready.val();
         self.uart_tx.next = self.uart.tx.val();
         // LEDs.
-        self.activity.pulse.next =
-            self.encoder.out_valid.val() & self.uart.ready.val() & self.encoder.out_last.val();
+        self.activity.pulse.next = self.encoder.pins.out_valid.val()
+            & self.uart.ready.val()
+            & self.encoder.pins.out_last.val();
         self.loss.pulse.next = self.encoder.trace_lost.val();
         self.led_activity.next = self.activity.active.val() ^ self.led_invert.val();
         self.led_lost.next = self.loss.active.val() ^ self.led_invert.val();

@@ -21,7 +21,7 @@ use crate::verilog::generate_named;
 use board_top::{BoardSettings, BoardTop, Ulx3sTop};
 
 /// Address bits of the board's replay table.
-const REPLAY_ADDRESS_BITS: usize = 9;
+pub const REPLAY_ADDRESS_BITS: usize = 9;
 /// Records the board's replay table holds (2^[`REPLAY_ADDRESS_BITS`]).
 pub const REPLAY_DEPTH: usize = 1 << REPLAY_ADDRESS_BITS;
 
@@ -225,25 +225,17 @@ pub fn cycles_per_bit(clock_hz: u32, baud: u32) -> Result<u32, BoardError> {
     Ok(cycles as u32)
 }
 
-fn emit<U: Block>(mut uut: U, top: &str) -> String {
+/// The Verilog of the board top `make` builds (module `top`). The top is built here, not by
+/// the caller: a top is a large value, and the caller's `match` over the configurations
+/// would hold one on its stack per arm.
+#[inline(never)]
+fn emit<U: Block>(
+    make: impl FnOnce() -> Result<U, BoardError>,
+    top: &str,
+) -> Result<String, BoardError> {
+    let mut uut = make()?;
     uut.connect_all();
-    generate_named(&uut, top)
-}
-
-/// The board top of `config` (A, E, IT, P) for `board`: the ULX3S gets its extra pin.
-macro_rules! board_verilog {
-    ($a:literal, $e:literal, $it:literal, $p:literal, $board:expr, $records:expr, $settings:expr, $top:expr) => {
-        match $board.family() {
-            Family::Ice40 => emit(
-                BoardTop::<$a, $e, $it, $p, REPLAY_ADDRESS_BITS>::new($records, $settings)?,
-                $top,
-            ),
-            Family::Ecp5 => emit(
-                Ulx3sTop::<$a, $e, $it, $p, REPLAY_ADDRESS_BITS>::new($records, $settings)?,
-                $top,
-            ),
-        }
-    };
+    Ok(generate_named(&uut, top))
 }
 
 /// Generates the Verilog of `board`'s top with the encoder of `config` (top module
@@ -267,12 +259,17 @@ pub fn generate(
     };
     let top = board.top_name();
     let count = records.len();
-    let verilog = match config {
-        Config::Rv32 => board_verilog!(32, 5, 4, 80, board, &records, &settings, &top),
-        Config::Rv64 => board_verilog!(64, 6, 4, 144, board, &records, &settings, &top),
-        Config::Rv32Itype3 => board_verilog!(32, 5, 3, 80, board, &records, &settings, &top),
-        Config::Rv64Itype3 => board_verilog!(64, 6, 3, 144, board, &records, &settings, &top),
-    };
+    // The ULX3S gets its extra pin.
+    let verilog = crate::with_config!(config, [A, E, IT, P] => match board.family() {
+        Family::Ice40 => emit(
+            || BoardTop::<A, E, IT, P, REPLAY_ADDRESS_BITS>::new(&records, &settings),
+            &top,
+        ),
+        Family::Ecp5 => emit(
+            || Ulx3sTop::<A, E, IT, P, REPLAY_ADDRESS_BITS>::new(&records, &settings),
+            &top,
+        ),
+    })?;
     let actual_baud = f64::from(board.clock_hz()) / f64::from(cycles);
     Ok(Generated {
         board,

@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 use etrace_spec::ingress::IngressRecord;
 
 use super::BoardError;
+use crate::ingress::inputs::IngressSource;
+use crate::param::LocalParam;
 
 /// Bit positions of the one-bit and two-bit ingress fields in the flags table.
 pub mod flags {
@@ -43,7 +45,8 @@ pub fn flags_word(record: &IngressRecord) -> u64 {
         | (u64::from(record.privilege.code()) & 3) << flags::PRIVILEGE
 }
 
-/// Replay phases (`phase` register values; the kernel uses the literals).
+/// Replay phases: the values of the `phase` register, which the kernel reads and writes as
+/// the replay's `phase_*` constants (`localparam`s of its Verilog).
 pub mod phase {
     /// Presenting the records of a pass.
     pub const RUN: u64 = 0;
@@ -63,24 +66,8 @@ pub struct IngressReplay<const A: usize, const E: usize, const IT: usize, const 
     pub reset: Signal<In, Bit>,
     /// Wait: no record is presented and the phase does not change in this cycle.
     pub hold: Signal<In, Bit>,
-    /// Ingress: one instruction retired.
-    pub iretire: Signal<Out, Bit>,
-    /// Ingress: instruction type (0 in cycles without a record).
-    pub itype: Signal<Out, Bits<IT>>,
-    /// Ingress: instruction address.
-    pub iaddr: Signal<Out, Bits<A>>,
-    /// Ingress: privilege (`priv`).
-    pub privilege: Signal<Out, Bits<2>>,
-    /// Ingress: trap cause.
-    pub cause: Signal<Out, Bits<E>>,
-    /// Ingress: trap value.
-    pub tval: Signal<Out, Bits<A>>,
-    /// Ingress: context.
-    pub hart_context: Signal<Out, Bits<1>>,
-    /// Ingress: context type.
-    pub ctype: Signal<Out, Bits<1>>,
-    /// Ingress: sequentially inferable jump.
-    pub sijump: Signal<Out, Bit>,
+    /// The ingress block (`itype` 0 in cycles without a record).
+    pub block: IngressSource<A, E, IT>,
     /// Trace enable.
     pub trace_enable: Signal<Out, Bit>,
     /// Index of the last record.
@@ -96,6 +83,10 @@ pub struct IngressReplay<const A: usize, const E: usize, const IT: usize, const 
     flags_rom: SyncROM<Bits<{ flags::WIDTH }>, D>,
     index: DFF<Bits<D>>,
     timer: DFF<Bits<16>>,
+    // The replay phases ([`phase`]).
+    phase_run: LocalParam<2, { phase::RUN }>,
+    phase_drain: LocalParam<2, { phase::DRAIN }>,
+    phase_gap: LocalParam<2, { phase::GAP }>,
     phase: DFF<Bits<2>>,
     step: Signal<Local, Bit>,
 }
@@ -146,15 +137,7 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> IngressRep
             clock: Default::default(),
             reset: Default::default(),
             hold: Default::default(),
-            iretire: Default::default(),
-            itype: Default::default(),
-            iaddr: Default::default(),
-            privilege: Default::default(),
-            cause: Default::default(),
-            tval: Default::default(),
-            hart_context: Default::default(),
-            ctype: Default::default(),
-            sijump: Default::default(),
+            block: Default::default(),
             trace_enable: Default::default(),
             last: Constant::new(((records.len() - 1) as u64).into()),
             period: Constant::new(u64::from(period - 1).into()),
@@ -166,6 +149,9 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> IngressRep
             flags_rom: SyncROM::new(flag_words),
             index: Default::default(),
             timer: Default::default(),
+            phase_run: Default::default(),
+            phase_drain: Default::default(),
+            phase_gap: Default::default(),
             phase: Default::default(),
             step: Default::default(),
         })
@@ -193,49 +179,48 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> Logic
         if !self.timer.q.val().all() {
             self.timer.d.next = self.timer.q.val() + 1;
         }
-        // Phases: 0 run, 1 drain, 2 gap (`phase`).
         self.step.next = false;
         self.trace_enable.next = true;
-        if self.phase.q.val() == 0 {
+        if self.phase.q.val() == self.phase_run.val() {
             if (self.timer.q.val() >= self.period.val()) & !self.hold.val() {
                 self.step.next = true;
                 self.timer.d.next = 0.into();
                 if self.index.q.val() == self.last.val() {
-                    self.phase.d.next = 1.into();
+                    self.phase.d.next = self.phase_drain.val();
                     self.index.d.next = 0.into();
                 } else {
                     self.index.d.next = self.index.q.val() + 1;
                 }
             }
-        } else if self.phase.q.val() == 1 {
+        } else if self.phase.q.val() == self.phase_drain.val() {
             if (self.timer.q.val() >= self.period.val()) & !self.hold.val() {
-                self.phase.d.next = 2.into();
+                self.phase.d.next = self.phase_gap.val();
                 self.timer.d.next = 0.into();
             }
         } else {
             self.trace_enable.next = false;
             if (self.timer.q.val() >= self.gap.val()) & !self.hold.val() {
-                self.phase.d.next = 0.into();
+                self.phase.d.next = self.phase_run.val();
                 self.timer.d.next = 0.into();
             }
         }
         // Literal bit positions: the kernel cannot name constants (see [`flags`]).
-        self.iretire.next = self.step.val() & self.flags_rom.data.val().get_bit(0);
-        self.itype.next = 0.into();
+        self.block.iretire.next = self.step.val() & self.flags_rom.data.val().get_bit(0);
+        self.block.itype.next = 0.into();
         if self.step.val() {
-            self.itype.next = self.itype_rom.data.val();
+            self.block.itype.next = self.itype_rom.data.val();
         }
-        self.iaddr.next = self.iaddr_rom.data.val();
-        self.tval.next = self.tval_rom.data.val();
-        self.cause.next = self.cause_rom.data.val();
-        self.sijump.next = self.flags_rom.data.val().get_bit(1);
-        self.hart_context.next = self.flags_rom.data.val().get_bits::<1>(2);
-        self.ctype.next = self.flags_rom.data.val().get_bits::<1>(3);
-        self.privilege.next = self.flags_rom.data.val().get_bits::<2>(4);
+        self.block.iaddr.next = self.iaddr_rom.data.val();
+        self.block.tval.next = self.tval_rom.data.val();
+        self.block.cause.next = self.cause_rom.data.val();
+        self.block.sijump.next = self.flags_rom.data.val().get_bit(1);
+        self.block.hart_context.next = self.flags_rom.data.val().get_bits::<1>(2);
+        self.block.ctype.next = self.flags_rom.data.val().get_bits::<1>(3);
+        self.block.privilege.next = self.flags_rom.data.val().get_bits::<2>(4);
         if self.reset.val() {
             self.index.d.next = 0.into();
             self.timer.d.next = 0.into();
-            self.phase.d.next = 0.into();
+            self.phase.d.next = self.phase_run.val();
         }
     }
 }

@@ -3,6 +3,7 @@
 //! previous / current / next window it fills (`hdl/DESIGN.md`, cycle contract item 1).
 
 pub mod input_stage;
+pub mod inputs;
 pub mod port;
 
 pub use input_stage::InputStage;

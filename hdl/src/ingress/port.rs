@@ -18,7 +18,9 @@
 
 use rust_hdl::prelude::*;
 
-use crate::logic::chart_key::ChartKey;
+use super::inputs::Ingress;
+use crate::logic::chart_key::{ChartKey, ChartKeys};
+use crate::param::ZeroParam;
 
 /// The ingress port and the instruction window (`ingressPort.adoc`, `sec:single-retire`).
 ///
@@ -32,31 +34,14 @@ use crate::logic::chart_key::ChartKey;
 /// exception-only, uninferable discontinuity, `er_n`, retired branch), formed as it enters
 /// `next`, so the chart key is a few logic levels from flip-flops.
 ///
-/// The `key_*` outputs are the chart key of the window ([`ChartKey`]) from flip-flops, high
+/// The `keys` output is the chart key of the window ([`ChartKey`]) from flip-flops, high
 /// only in a cycle that decides (registered with `decide_ahead`): 0 in every other cycle.
 #[derive(LogicBlock, Default)]
 pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
-    /// `iretire`: one instruction retired in this block (`tab:single-ingress`).
-    pub iretire: Signal<In, Bit>,
-    /// `itype`: termination type (`tab:itype`), `IT` = `itype_width_p` bits.
-    pub itype: Signal<In, Bits<IT>>,
-    /// `iaddr`: address of the instruction (or of the faulting one).
-    pub iaddr: Signal<In, Bits<A>>,
-    /// `priv`: privilege level (`tab:priv`).
-    pub privilege: Signal<In, Bits<2>>,
-    /// `cause`: exception or interrupt cause.
-    pub cause: Signal<In, Bits<E>>,
-    /// `tval`: trap value.
-    pub tval: Signal<In, Bits<A>>,
-    /// `context` (`context_width_p` = 1); named `hart_context` because `context` is a
-    /// SystemVerilog keyword.
-    pub hart_context: Signal<In, Bits<1>>,
-    /// `ctype` (`ctype_width_p` = 1, `tab:context-type`).
-    pub ctype: Signal<In, Bits<1>>,
-    /// `sijump`: the block ends with a sequentially inferable jump.
-    pub sijump: Signal<In, Bit>,
+    /// The ingress block (`tab:single-ingress`): registered into the block register.
+    pub block: Ingress<A, E, IT>,
     /// Shift the window (with the block register's block) at the next edge.
     pub shift: Signal<In, Bit>,
     /// Shift an empty record instead of the port's block.
@@ -98,65 +83,12 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub curr_cause: Signal<Out, Bits<E>>,
     /// `curr` `tval`.
     pub curr_tval: Signal<Out, Bits<A>>,
-    /// Registered chart key: the support packet of the end of qualification.
-    pub key_support: Signal<Out, Bit>,
-    /// Registered chart key: `curr` exception-only after an exception.
-    pub key_exc_after_exc: Signal<Out, Bit>,
-    /// Registered chart key: `curr` exception-only, reported with its own trap.
-    pub key_exc_own: Signal<Out, Bit>,
-    /// Registered chart key: `prev` an exception, `curr` not exception-only.
-    pub key_after_exc: Signal<Out, Bit>,
-    /// Registered chart key: `curr` traced, not exception-only, `prev` not an exception.
-    pub key_plain: Signal<Out, Bit>,
-    /// Registered chart key: a sync for a privilege / context change or an untraced `prev`.
-    pub key_sync: Signal<Out, Bit>,
-    /// Registered chart key: the rest of the chart, decided by the state.
-    pub key_rest: Signal<Out, Bit>,
-    /// Registered chart key: a format 3.1 whatever the state says.
-    pub key_trap: Signal<Out, Bit>,
-    /// Registered chart key: a format 3.1 or 3.0 whatever the state says.
-    pub key_trap_or_sync: Signal<Out, Bit>,
-    /// Registered chart key: `rest` with an address due whatever the branch map holds.
-    pub key_rest_address: Signal<Out, Bit>,
-    /// Registered chart key: `rest` and `prev` an uninferable discontinuity.
-    pub key_rest_updiscon: Signal<Out, Bit>,
-    /// Registered chart key: `rest` without an address due by the window.
-    pub key_rest_map: Signal<Out, Bit>,
-    /// Registered chart key: `rest_map` without `cci`.
-    pub key_rest_quiet: Signal<Out, Bit>,
-    /// Registered chart key: `rest_map` with `cci`.
-    pub key_rest_cci: Signal<Out, Bit>,
-    /// Registered chart key: the packet reports `curr`'s address whatever the state says.
-    pub key_reports: Signal<Out, Bit>,
-    /// Registered chart key: `next` `ppccd`.
-    pub key_next_ppccd: Signal<Out, Bit>,
-    /// Registered chart key: `next` traced.
-    pub key_next_is_traced: Signal<Out, Bit>,
-    /// Registered chart key: `next` will be reported by a format 3.
-    pub key_next_format3: Signal<Out, Bit>,
-    /// Registered chart key: `curr` is a traced retired branch.
-    pub key_push: Signal<Out, Bit>,
-    // The chart key of the window after the edge, and its registers.
+    /// The registered chart key (0 but in a deciding cycle).
+    pub keys: Signal<Out, ChartKeys>,
+    // The chart key of the window after the edge, its register, and no key.
     chart_key: ChartKey,
-    k_support_q: DFF<Bit>,
-    k_exc_after_exc_q: DFF<Bit>,
-    k_exc_own_q: DFF<Bit>,
-    k_after_exc_q: DFF<Bit>,
-    k_plain_q: DFF<Bit>,
-    k_sync_q: DFF<Bit>,
-    k_rest_q: DFF<Bit>,
-    k_trap_q: DFF<Bit>,
-    k_trap_or_sync_q: DFF<Bit>,
-    k_rest_address_q: DFF<Bit>,
-    k_rest_updiscon_q: DFF<Bit>,
-    k_rest_map_q: DFF<Bit>,
-    k_rest_quiet_q: DFF<Bit>,
-    k_rest_cci_q: DFF<Bit>,
-    k_reports_q: DFF<Bit>,
-    k_next_ppccd_q: DFF<Bit>,
-    k_next_is_traced_q: DFF<Bit>,
-    k_next_format3_q: DFF<Bit>,
-    k_push_q: DFF<Bit>,
+    key_reg: DFF<ChartKeys>,
+    no_key: ZeroParam<ChartKeys>,
     // The block register: the port's block, itype decoded, one cycle later.
     b_iretire: DFF<Bit>,
     b_trap: DFF<Bit>,
@@ -221,25 +153,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         dff_setup!(
             self,
             clock,
-            k_support_q,
-            k_exc_after_exc_q,
-            k_exc_own_q,
-            k_after_exc_q,
-            k_plain_q,
-            k_sync_q,
-            k_rest_q,
-            k_trap_q,
-            k_trap_or_sync_q,
-            k_rest_address_q,
-            k_rest_updiscon_q,
-            k_rest_map_q,
-            k_rest_quiet_q,
-            k_rest_cci_q,
-            k_reports_q,
-            k_next_ppccd_q,
-            k_next_is_traced_q,
-            k_next_format3_q,
-            k_push_q,
+            key_reg,
             p_interrupt,
             p_cause,
             p_tval,
@@ -289,8 +203,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             b_sijump
         );
         // `tab:itype`: codes 8-15 exist only with 4 bits (bit 3 set).
-        self.itype_hi.next = (self.itype.val() >> 3).any();
-        self.itype_lo.next = self.itype.val().get_bits::<3>(0);
+        self.itype_hi.next = (self.block.itype.val() >> 3).any();
+        self.itype_lo.next = self.block.itype.val().get_bits::<3>(0);
         self.k_trap.next =
             !self.itype_hi.val() && ((self.itype_lo.val() == 1) || (self.itype_lo.val() == 2));
         self.k_interrupt.next = !self.itype_hi.val() && (self.itype_lo.val() == 2);
@@ -307,20 +221,20 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
                     || (self.itype_lo.val() == 6)));
         // The block register (`hdl/DESIGN.md` item 0): the block acts with the registered
         // trace-control outputs of the same inputs.
-        self.b_iretire.d.next = self.iretire.val();
+        self.b_iretire.d.next = self.block.iretire.val();
         self.b_trap.d.next = self.k_trap.val();
         self.b_interrupt.d.next = self.k_interrupt.val();
         self.b_uninferable.d.next = self.k_uninferable.val();
         self.b_branch.d.next = self.k_branch.val();
         self.b_taken.d.next = self.k_taken.val();
-        self.b_exc_only.d.next = self.k_trap.val() && !self.iretire.val();
-        self.b_iaddr.d.next = self.iaddr.val();
-        self.b_privilege.d.next = self.privilege.val();
-        self.b_cause.d.next = self.cause.val();
-        self.b_tval.d.next = self.tval.val();
-        self.b_context.d.next = self.hart_context.val();
-        self.b_ctype.d.next = self.ctype.val();
-        self.b_sijump.d.next = self.sijump.val();
+        self.b_exc_only.d.next = self.k_trap.val() && !self.block.iretire.val();
+        self.b_iaddr.d.next = self.block.iaddr.val();
+        self.b_privilege.d.next = self.block.privilege.val();
+        self.b_cause.d.next = self.block.cause.val();
+        self.b_tval.d.next = self.block.tval.val();
+        self.b_context.d.next = self.block.hart_context.val();
+        self.b_ctype.d.next = self.block.ctype.val();
+        self.b_sijump.d.next = self.block.sijump.val();
         if self.shift.val() {
             // prev <= curr
             self.p_interrupt.d.next = self.c_interrupt.q.val();
@@ -411,67 +325,13 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.chart_key.next_exc_only.next = self.b_exc_only.q.val();
         self.chart_key.next_privilege.next = self.b_privilege.q.val();
         self.chart_key.next_context.next = self.b_context.q.val();
-        // Registered gated by `decide_ahead` (a synchronous reset of the key registers, not
-        // a gate in front of them).
-        self.k_support_q.d.next = false;
-        self.k_exc_after_exc_q.d.next = false;
-        self.k_exc_own_q.d.next = false;
-        self.k_after_exc_q.d.next = false;
-        self.k_plain_q.d.next = false;
-        self.k_sync_q.d.next = false;
-        self.k_rest_q.d.next = false;
-        self.k_trap_q.d.next = false;
-        self.k_trap_or_sync_q.d.next = false;
-        self.k_rest_address_q.d.next = false;
-        self.k_rest_updiscon_q.d.next = false;
-        self.k_rest_map_q.d.next = false;
-        self.k_rest_quiet_q.d.next = false;
-        self.k_rest_cci_q.d.next = false;
-        self.k_reports_q.d.next = false;
-        self.k_next_ppccd_q.d.next = false;
-        self.k_next_is_traced_q.d.next = false;
-        self.k_next_format3_q.d.next = false;
-        self.k_push_q.d.next = false;
+        // Registered gated by `decide_ahead` (a synchronous reset of the key register, not
+        // a gate in front of it).
+        self.key_reg.d.next = self.no_key.val();
         if self.decide_ahead.val() {
-            self.k_support_q.d.next = self.chart_key.support.val();
-            self.k_exc_after_exc_q.d.next = self.chart_key.exc_after_exc.val();
-            self.k_exc_own_q.d.next = self.chart_key.exc_own.val();
-            self.k_after_exc_q.d.next = self.chart_key.after_exc.val();
-            self.k_plain_q.d.next = self.chart_key.plain.val();
-            self.k_sync_q.d.next = self.chart_key.sync.val();
-            self.k_rest_q.d.next = self.chart_key.rest.val();
-            self.k_trap_q.d.next = self.chart_key.trap.val();
-            self.k_trap_or_sync_q.d.next = self.chart_key.trap_or_sync.val();
-            self.k_rest_address_q.d.next = self.chart_key.rest_address.val();
-            self.k_rest_updiscon_q.d.next = self.chart_key.rest_updiscon.val();
-            self.k_rest_map_q.d.next = self.chart_key.rest_map.val();
-            self.k_rest_quiet_q.d.next = self.chart_key.rest_quiet.val();
-            self.k_rest_cci_q.d.next = self.chart_key.rest_cci.val();
-            self.k_reports_q.d.next = self.chart_key.reports.val();
-            self.k_next_ppccd_q.d.next = self.chart_key.next_ppccd.val();
-            self.k_next_is_traced_q.d.next = self.chart_key.next_is_traced.val();
-            self.k_next_format3_q.d.next = self.chart_key.next_format3.val();
-            self.k_push_q.d.next = self.chart_key.push.val();
+            self.key_reg.d.next = self.chart_key.keys.val();
         }
-        self.key_support.next = self.k_support_q.q.val();
-        self.key_exc_after_exc.next = self.k_exc_after_exc_q.q.val();
-        self.key_exc_own.next = self.k_exc_own_q.q.val();
-        self.key_after_exc.next = self.k_after_exc_q.q.val();
-        self.key_plain.next = self.k_plain_q.q.val();
-        self.key_sync.next = self.k_sync_q.q.val();
-        self.key_rest.next = self.k_rest_q.q.val();
-        self.key_trap.next = self.k_trap_q.q.val();
-        self.key_trap_or_sync.next = self.k_trap_or_sync_q.q.val();
-        self.key_rest_address.next = self.k_rest_address_q.q.val();
-        self.key_rest_updiscon.next = self.k_rest_updiscon_q.q.val();
-        self.key_rest_map.next = self.k_rest_map_q.q.val();
-        self.key_rest_quiet.next = self.k_rest_quiet_q.q.val();
-        self.key_rest_cci.next = self.k_rest_cci_q.q.val();
-        self.key_reports.next = self.k_reports_q.q.val();
-        self.key_next_ppccd.next = self.k_next_ppccd_q.q.val();
-        self.key_next_is_traced.next = self.k_next_is_traced_q.q.val();
-        self.key_next_format3.next = self.k_next_format3_q.q.val();
-        self.key_push.next = self.k_push_q.q.val();
+        self.keys.next = self.key_reg.q.val();
 
         self.prev_interrupt.next = self.p_interrupt.q.val();
         self.prev_cause.next = self.p_cause.q.val();
@@ -491,23 +351,27 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::Config;
     use crate::verilog::{generate, lint, yosys_check};
 
-    fn check<const A: usize, const E: usize, const IT: usize>(name: &str) {
-        let mut uut = IngressPort::<A, E, IT>::default();
-        uut.connect_all();
-        let v = generate(&uut);
-        yosys_check(name, &v).unwrap();
-        lint(name, &v).unwrap();
+    fn check(config: Config) {
+        let name = format!("ingress_{}", config.name());
+        let v = crate::with_config!(config, [A, E, IT, P] => {
+            let mut uut = IngressPort::<A, E, IT>::default();
+            uut.connect_all();
+            generate(&uut)
+        });
+        yosys_check(&name, &v).unwrap();
+        lint(&name, &v).unwrap();
     }
 
     #[test]
     fn ingress_port_verilog_rv32_itype3() {
-        check::<32, 5, 3>("ingress_rv32_itype3");
+        check(Config::Rv32Itype3);
     }
 
     #[test]
     fn ingress_port_verilog_rv64() {
-        check::<64, 6, 4>("ingress_rv64");
+        check(Config::Rv64);
     }
 }

@@ -3,16 +3,71 @@
 //! encoder's state (branch map, resync count, reported traps, lost packets).
 //!
 //! Combinational. The ingress port evaluates it on the window as it will be after the
-//! next edge and registers the result ([`crate::ingress::IngressPort`]'s `key_*`
-//! outputs), so the decision of the next cycle starts from flip-flops and only combines
-//! them with the state ([`super::decision::Decision`]). Besides the chart's own branches
-//! the key gives the unions and splits of them that the decision would otherwise form
-//! after its state inputs (which packets report an address whatever the state says, which
-//! of the rest can only be a branch map, a context or nothing), so every decision output is
-//! a few logic levels from flip-flops. The model of the whole decision:
+//! next edge and registers the result ([`ChartKeys`], [`crate::ingress::IngressPort`]'s
+//! `keys` output), so the decision of the next cycle starts from flip-flops and only
+//! combines them with the state ([`super::decision::Decision`]). Besides the chart's own
+//! branches the key gives the unions and splits of them that the decision would otherwise
+//! form after its state inputs (which packets report an address whatever the state says,
+//! which of the rest can only be a branch map, a context or nothing), so every decision
+//! output is a few logic levels from flip-flops. The model of the whole decision:
 //! `etrace_encoder::decision::decide`.
 
 use rust_hdl::prelude::*;
+
+/// The chart key of a window: how far the window alone takes the chart
+/// ([`ChartKey`]), as one packed struct (a `LogicStruct`: one vector in the Verilog),
+/// formed by [`ChartKey`], registered by the ingress port and read by the decision.
+#[derive(Copy, Clone, Debug, Default, PartialEq, LogicStruct)]
+pub struct ChartKeys {
+    /// `curr` untraced after a traced `prev`: the support packet of the end of
+    /// qualification.
+    pub support: Bit,
+    /// `curr` exception-only after an exception `prev`: a format 3.1 (whose trap, as the
+    /// state says).
+    pub exc_after_exc: Bit,
+    /// `curr` exception-only, reported now with its own trap (`prev` not an exception, and
+    /// untraced, an uninferable discontinuity, or followed by an untraced `next`).
+    pub exc_own: Bit,
+    /// `curr` traced, not exception-only, `prev` an exception: a format 3.1 with `thaddr`,
+    /// or a sync if the trap was reported already.
+    pub after_exc: Bit,
+    /// `curr` traced, not exception-only, `prev` not an exception: the recovery after lost
+    /// packets may report it (`hdl/DESIGN.md` item 4).
+    pub plain: Bit,
+    /// `plain`, and `prev` untraced or `ppccd`: a sync.
+    pub sync: Bit,
+    /// `plain`, `prev` traced and no `ppccd`: the state decides.
+    pub rest: Bit,
+    /// `exc_after_exc` or `exc_own`: a format 3.1 whatever the state says.
+    pub trap: Bit,
+    /// `exc_after_exc`, `exc_own`, `after_exc` or `sync`: a format 3.1 or 3.0 (a sync)
+    /// whatever the state says.
+    pub trap_or_sync: Bit,
+    /// `rest` with an address due whatever the branch map holds: `prev` an uninferable
+    /// discontinuity, `er_n`, `next` exception-only or untraced.
+    pub rest_address: Bit,
+    /// `rest` and `prev` an uninferable discontinuity (the packet reports its target).
+    pub rest_updiscon: Bit,
+    /// `rest` without `rest_address`: a branch map, a context, an address for the branch
+    /// map or the resync count, or nothing.
+    pub rest_map: Bit,
+    /// `rest_map` without `cci`.
+    pub rest_quiet: Bit,
+    /// `rest_map` with `cci` (an imprecise context change, format 3.2, `ctype` 1).
+    pub rest_cci: Bit,
+    /// `trap_or_sync` or `rest_address`: the packet reports `curr`'s address whatever the
+    /// state says.
+    pub reports: Bit,
+    /// `next` `ppccd` (an address packet if branches are waiting).
+    pub next_ppccd: Bit,
+    /// `next` traced.
+    pub next_traced: Bit,
+    /// `next` traced and exception-only or `ppccd`: it will be reported by a format 3
+    /// (with `resync_after_one`, the `updiscon` rule of `sec:updiscon`).
+    pub next_format3: Bit,
+    /// `curr` traced, a retired branch: its outcome enters the branch map.
+    pub push: Bit,
+}
 
 /// The chart's window predicates and how far the window alone takes the chart.
 ///
@@ -63,54 +118,8 @@ pub struct ChartKey {
     pub next_privilege: Signal<In, Bits<2>>,
     /// `next` `context`.
     pub next_context: Signal<In, Bits<1>>,
-    /// `curr` untraced after a traced `prev`: the support packet of the end of
-    /// qualification.
-    pub support: Signal<Out, Bit>,
-    /// `curr` exception-only after an exception `prev`: a format 3.1 (whose trap, as the
-    /// state says).
-    pub exc_after_exc: Signal<Out, Bit>,
-    /// `curr` exception-only, reported now with its own trap (`prev` not an exception, and
-    /// untraced, an uninferable discontinuity, or followed by an untraced `next`).
-    pub exc_own: Signal<Out, Bit>,
-    /// `curr` traced, not exception-only, `prev` an exception: a format 3.1 with `thaddr`,
-    /// or a sync if the trap was reported already.
-    pub after_exc: Signal<Out, Bit>,
-    /// `curr` traced, not exception-only, `prev` not an exception: the recovery after lost
-    /// packets may report it (`hdl/DESIGN.md` item 4).
-    pub plain: Signal<Out, Bit>,
-    /// `plain`, and `prev` untraced or `ppccd`: a sync.
-    pub sync: Signal<Out, Bit>,
-    /// `plain`, `prev` traced and no `ppccd`: the state decides.
-    pub rest: Signal<Out, Bit>,
-    /// `exc_after_exc` or `exc_own`: a format 3.1 whatever the state says.
-    pub trap: Signal<Out, Bit>,
-    /// `exc_after_exc`, `exc_own`, `after_exc` or `sync`: a format 3.1 or 3.0 (a sync)
-    /// whatever the state says.
-    pub trap_or_sync: Signal<Out, Bit>,
-    /// `rest` with an address due whatever the branch map holds: `prev` an uninferable
-    /// discontinuity, `er_n`, `next` exception-only or untraced.
-    pub rest_address: Signal<Out, Bit>,
-    /// `rest` and `prev` an uninferable discontinuity (the packet reports its target).
-    pub rest_updiscon: Signal<Out, Bit>,
-    /// `rest` without `rest_address`: a branch map, a context, an address for the branch
-    /// map or the resync count, or nothing.
-    pub rest_map: Signal<Out, Bit>,
-    /// `rest_map` without `cci`.
-    pub rest_quiet: Signal<Out, Bit>,
-    /// `rest_map` with `cci` (an imprecise context change, format 3.2, `ctype` 1).
-    pub rest_cci: Signal<Out, Bit>,
-    /// `trap_or_sync` or `rest_address`: the packet reports `curr`'s address whatever the
-    /// state says.
-    pub reports: Signal<Out, Bit>,
-    /// `next` `ppccd` (an address packet if branches are waiting).
-    pub next_ppccd: Signal<Out, Bit>,
-    /// `next` traced.
-    pub next_is_traced: Signal<Out, Bit>,
-    /// `next` traced and exception-only or `ppccd`: it will be reported by a format 3
-    /// (with `resync_after_one`, the `updiscon` rule of `sec:updiscon`).
-    pub next_format3: Signal<Out, Bit>,
-    /// `curr` traced, a retired branch: its outcome enters the branch map.
-    pub push: Signal<Out, Bit>,
+    /// The chart key of the window.
+    pub keys: Signal<Out, ChartKeys>,
     pt: Signal<Local, Bit>,
     ct: Signal<Local, Bit>,
     prev_exception: Signal<Local, Bit>,
@@ -147,30 +156,34 @@ impl Logic for ChartKey {
         self.own.next = !self.pt.val() || self.pupd.val() || !self.next_traced.val();
 
         // The window's part of the chart.
-        self.support.next = !self.ct.val() && self.pt.val();
-        self.exc_after_exc.next =
+        self.keys.next.support = !self.ct.val() && self.pt.val();
+        self.keys.next.exc_after_exc =
             self.ct.val() && self.curr_exc_only.val() && self.prev_exception.val();
-        self.exc_own.next = self.ct.val()
+        self.keys.next.exc_own = self.ct.val()
             && self.curr_exc_only.val()
             && !self.prev_exception.val()
             && self.own.val();
-        self.trap.next = self.exc_after_exc.val() || self.exc_own.val();
-        self.after_exc.next =
+        self.keys.next.trap = self.keys.val().exc_after_exc || self.keys.val().exc_own;
+        self.keys.next.after_exc =
             self.ct.val() && !self.curr_exc_only.val() && self.prev_exception.val();
-        self.plain.next = self.ct.val() && !self.curr_exc_only.val() && !self.prev_exception.val();
-        self.sync.next = self.plain.val() && (!self.pt.val() || self.ppccd.val());
-        self.rest.next = self.plain.val() && self.pt.val() && !self.ppccd.val();
-        self.trap_or_sync.next = self.trap.val() || self.after_exc.val() || self.sync.val();
-        self.rest_address.next = self.rest.val() && (self.pupd.val() || self.address_due.val());
-        self.rest_updiscon.next = self.rest.val() && self.pupd.val();
-        self.rest_map.next = self.rest.val() && !self.pupd.val() && !self.address_due.val();
-        self.rest_quiet.next = self.rest_map.val() && !self.cci.val();
-        self.rest_cci.next = self.rest_map.val() && self.cci.val();
-        self.reports.next = self.trap_or_sync.val() || self.rest_address.val();
-        self.next_ppccd.next = self.nppccd.val();
-        self.next_is_traced.next = self.next_traced.val();
-        self.next_format3.next = self.nexo.val() || self.nppccd.val();
-        self.push.next = self.ct.val() && self.curr_branch.val();
+        self.keys.next.plain =
+            self.ct.val() && !self.curr_exc_only.val() && !self.prev_exception.val();
+        self.keys.next.sync = self.keys.val().plain && (!self.pt.val() || self.ppccd.val());
+        self.keys.next.rest = self.keys.val().plain && self.pt.val() && !self.ppccd.val();
+        self.keys.next.trap_or_sync =
+            self.keys.val().trap || self.keys.val().after_exc || self.keys.val().sync;
+        self.keys.next.rest_address =
+            self.keys.val().rest && (self.pupd.val() || self.address_due.val());
+        self.keys.next.rest_updiscon = self.keys.val().rest && self.pupd.val();
+        self.keys.next.rest_map =
+            self.keys.val().rest && !self.pupd.val() && !self.address_due.val();
+        self.keys.next.rest_quiet = self.keys.val().rest_map && !self.cci.val();
+        self.keys.next.rest_cci = self.keys.val().rest_map && self.cci.val();
+        self.keys.next.reports = self.keys.val().trap_or_sync || self.keys.val().rest_address;
+        self.keys.next.next_ppccd = self.nppccd.val();
+        self.keys.next.next_traced = self.next_traced.val();
+        self.keys.next.next_format3 = self.nexo.val() || self.nppccd.val();
+        self.keys.next.push = self.ct.val() && self.curr_branch.val();
     }
 }
 

@@ -16,7 +16,9 @@
 //! chart's outcomes from them and the keys (each an AND of a key with some of them), and
 //! the payload layout of the packet one-hot ([`crate::packer::layout`]).
 
-use crate::packer::layout::{LAYOUTS, MAP_LENGTHS};
+use super::chart_key::ChartKeys;
+use crate::packer::layout::{bit, one_hot, LAYOUTS, MAP_LENGTHS};
+use crate::param::LocalParam;
 use rust_hdl::prelude::*;
 
 /// Which packets the chart produces for the current instruction and how the encoder state
@@ -29,44 +31,8 @@ pub struct Decision {
     pub finishing: Signal<In, Bit>,
     /// `curr` holds a record (traced or not).
     pub curr_valid: Signal<In, Bit>,
-    /// Chart key: the support packet of the end of qualification.
-    pub key_support: Signal<In, Bit>,
-    /// Chart key: `curr` exception-only after an exception.
-    pub key_exc_after_exc: Signal<In, Bit>,
-    /// Chart key: `curr` exception-only, reported with its own trap.
-    pub key_exc_own: Signal<In, Bit>,
-    /// Chart key: `prev` an exception, `curr` not exception-only.
-    pub key_after_exc: Signal<In, Bit>,
-    /// Chart key: `curr` traced, not exception-only, `prev` not an exception.
-    pub key_plain: Signal<In, Bit>,
-    /// Chart key: a sync for a privilege / context change or an untraced `prev`.
-    pub key_sync: Signal<In, Bit>,
-    /// Chart key: the rest of the chart, decided by the state.
-    pub key_rest: Signal<In, Bit>,
-    /// Chart key: a format 3.1 whatever the state says.
-    pub key_trap: Signal<In, Bit>,
-    /// Chart key: a format 3.1 or 3.0 whatever the state says.
-    pub key_trap_or_sync: Signal<In, Bit>,
-    /// Chart key: `rest` with an address due whatever the branch map holds.
-    pub key_rest_address: Signal<In, Bit>,
-    /// Chart key: `rest` and `prev` an uninferable discontinuity.
-    pub key_rest_updiscon: Signal<In, Bit>,
-    /// Chart key: `rest` without an address due by the window.
-    pub key_rest_map: Signal<In, Bit>,
-    /// Chart key: `rest_map` without `cci`.
-    pub key_rest_quiet: Signal<In, Bit>,
-    /// Chart key: `rest_map` with `cci`.
-    pub key_rest_cci: Signal<In, Bit>,
-    /// Chart key: the packet reports `curr`'s address whatever the state says.
-    pub key_reports: Signal<In, Bit>,
-    /// Chart key: `next` `ppccd`.
-    pub key_next_ppccd: Signal<In, Bit>,
-    /// Chart key: `next` traced.
-    pub key_next_traced: Signal<In, Bit>,
-    /// Chart key: `next` will be reported by a format 3.
-    pub key_next_format3: Signal<In, Bit>,
-    /// Chart key: the current instruction's branch enters the branch map.
-    pub key_push: Signal<In, Bit>,
+    /// The chart key of the window, registered (0 but in a deciding cycle).
+    pub keys: Signal<In, ChartKeys>,
     /// Branches are held in the branch map (the current instruction's not counted).
     pub held_any: Signal<In, Bit>,
     /// The branch map holds 30 branches.
@@ -161,6 +127,17 @@ pub struct Decision {
     l_branch: Signal<Local, Bits<LAYOUTS>>,
     l_branch_map: Signal<Local, Bits<LAYOUTS>>,
     x_map_length: crate::packer::ZeroExtend<MAP_LENGTHS, LAYOUTS>,
+    // The layouts (`packer::layout::bit`) one-hot, and the first format 1 with address.
+    support_layout: LocalParam<LAYOUTS, { one_hot(bit::SUPPORT) }>,
+    sync_layout: LocalParam<LAYOUTS, { one_hot(bit::SYNC) }>,
+    trap_layout: LocalParam<LAYOUTS, { one_hot(bit::TRAP) }>,
+    trap_address_layout: LocalParam<LAYOUTS, { one_hot(bit::TRAP_ADDRESS) }>,
+    trap_address_tval_layout: LocalParam<LAYOUTS, { one_hot(bit::TRAP_ADDRESS_TVAL) }>,
+    trap_tval_layout: LocalParam<LAYOUTS, { one_hot(bit::TRAP_TVAL) }>,
+    context_layout: LocalParam<LAYOUTS, { one_hot(bit::CONTEXT) }>,
+    address_layout: LocalParam<LAYOUTS, { one_hot(bit::ADDRESS) }>,
+    branch_map_layout: LocalParam<LAYOUTS, { one_hot(bit::BRANCH_MAP) }>,
+    branch31_bit: LocalParam<4, { bit::BRANCH31 as u64 }>,
 }
 
 impl Logic for Decision {
@@ -169,77 +146,77 @@ impl Logic for Decision {
         // State conditions, one LUT each: branches waiting (with this one) and an address
         // due for them (resync count at its maximum, or `next` ppccd); the map full after
         // this branch; the lost flag with a drained queue (recovery is possible).
-        self.held.next = self.held_any.val() || self.key_push.val();
-        self.due.next = self.held.val() && (self.resync_at_max.val() || self.key_next_ppccd.val());
-        self.full.next = self.held_is_31.val() || (self.held_is_30.val() && self.key_push.val());
+        self.held.next = self.held_any.val() || self.keys.val().push;
+        self.due.next = self.held.val() && (self.resync_at_max.val() || self.keys.val().next_ppccd);
+        self.full.next = self.held_is_31.val() || (self.held_is_30.val() && self.keys.val().push);
         self.drained_lost.next = self.lost.val() && self.queue_drained.val();
         self.open.next = !self.resync_exceeded.val() && !self.drained_lost.val();
-        self.idle.next = !self.key_support.val()
-            && !self.key_trap_or_sync.val()
-            && !self.key_rest.val()
+        self.idle.next = !self.keys.val().support
+            && !self.keys.val().trap_or_sync
+            && !self.keys.val().rest
             && !self.enable.val();
-        self.rest_open.next = self.key_rest.val() && self.open.val();
-        self.quiet_open.next = self.key_rest_quiet.val() && self.open.val();
-        self.cci_open.next = self.key_rest_cci.val() && self.open.val();
-        self.map_open.next = self.key_rest_map.val() && self.open.val();
-        self.updiscon_open.next = self.key_rest_updiscon.val() && self.open.val();
+        self.rest_open.next = self.keys.val().rest && self.open.val();
+        self.quiet_open.next = self.keys.val().rest_quiet && self.open.val();
+        self.cci_open.next = self.keys.val().rest_cci && self.open.val();
+        self.map_open.next = self.keys.val().rest_map && self.open.val();
+        self.updiscon_open.next = self.keys.val().rest_updiscon && self.open.val();
         self.state_sync.next =
-            (self.key_after_exc.val() && self.prev_trap_reported.val()) || self.key_sync.val();
-        self.rest_closed.next = self.key_rest.val() && !self.open.val();
+            (self.keys.val().after_exc && self.prev_trap_reported.val()) || self.keys.val().sync;
+        self.rest_closed.next = self.keys.val().rest && !self.open.val();
         // Recovery (`hdl/DESIGN.md` item 4): lost, 2 free entries (nothing is pushed in a
         // cycle that leaves the lost flag set, so while it is set the packet register is
         // empty and 2 free entries is a drained queue), a decision for a traced instruction
         // that is not exception-only and does not report the trap of the previous one. It
         // reports `curr` with a sync whatever the chart says.
-        self.recover.next = self.drained_lost.val() && self.key_plain.val();
+        self.recover.next = self.drained_lost.val() && self.keys.val().plain;
 
         // The chart (`fig:algo`): each outcome from the keys and the conditions above.
         self.trap_action.next =
-            self.key_trap.val() || (self.key_after_exc.val() && !self.prev_trap_reported.val());
+            self.keys.val().trap || (self.keys.val().after_exc && !self.prev_trap_reported.val());
         self.sync_action.next =
             (self.state_sync.val() || self.rest_closed.val()) && !self.recover.val();
         self.address_action.next =
-            self.rest_open.val() && (self.key_rest_address.val() || self.due.val());
+            self.rest_open.val() && (self.keys.val().rest_address || self.due.val());
         self.map_action.next = self.map_open.val() && !self.due.val() && self.full.val();
         self.context_action.next = self.cci_open.val() && !self.due.val() && !self.full.val();
         self.silent.next = self.quiet_open.val() && !self.due.val() && !self.full.val();
         self.none.next = self.idle.val() || self.silent.val();
         self.two.next = self.cci_open.val() && !self.due.val() && self.full.val();
         self.restart.next =
-            self.enable.val() || self.key_trap_or_sync.val() || self.rest_closed.val();
+            self.enable.val() || self.keys.val().trap_or_sync || self.rest_closed.val();
         self.empties_map.next = self.enable.val()
-            || self.key_trap_or_sync.val()
-            || (self.key_rest.val() && !self.context_action.val() && !self.silent.val());
-        self.reports_address.next = self.key_reports.val()
+            || self.keys.val().trap_or_sync
+            || (self.keys.val().rest && !self.context_action.val() && !self.silent.val());
+        self.reports_address.next = self.keys.val().reports
             || self.rest_closed.val()
-            || (self.key_rest.val() && self.due.val());
+            || (self.keys.val().rest && self.due.val());
 
         // Fields and state flags.
-        self.thaddr.next = self.key_after_exc.val() && !self.prev_trap_reported.val();
-        self.trap_in_prev.next = (self.key_exc_after_exc.val() || self.key_after_exc.val())
+        self.thaddr.next = self.keys.val().after_exc && !self.prev_trap_reported.val();
+        self.trap_in_prev.next = (self.keys.val().exc_after_exc || self.keys.val().after_exc)
             && !self.prev_trap_reported.val();
         self.is_interrupt.next = self.curr_interrupt.val();
         if self.trap_in_prev.val() {
             self.is_interrupt.next = self.prev_interrupt.val();
         }
-        self.next_trap_reported.next = (self.key_exc_after_exc.val()
+        self.next_trap_reported.next = (self.keys.val().exc_after_exc
             && self.prev_trap_reported.val())
-            || self.key_exc_own.val();
+            || self.keys.val().exc_own;
         // Every packet of the chart but the support packets rewrites the flag: with 1 for
         // an address packet reporting the target of `prev`'s discontinuity.
         self.next_updiscon_target.next = (!self.enable.val()
-            && !self.key_rest.val()
-            && !self.key_trap_or_sync.val()
+            && !self.keys.val().rest
+            && !self.keys.val().trap_or_sync
             && self.last_updiscon_target.val())
             || self.updiscon_open.val()
             || (self.silent.val() && self.last_updiscon_target.val());
         self.updiscon.next = self.updiscon_open.val()
-            && (self.key_next_format3.val()
-                || (self.key_next_traced.val() && self.resync_at_max.val()));
+            && (self.keys.val().next_format3
+                || (self.keys.val().next_traced && self.resync_at_max.val()));
         self.ienable.next =
-            !(self.key_support.val() && self.finishing.val() && !self.curr_valid.val());
+            !(self.keys.val().support && self.finishing.val() && !self.curr_valid.val());
         self.qual_status.next = 0.into();
-        if self.key_support.val() {
+        if self.keys.val().support {
             if self.last_updiscon_target.val() {
                 self.qual_status.next = 3.into();
             } else {
@@ -254,45 +231,45 @@ impl Logic for Decision {
         // goes first, the recovery sync second.
         self.with_address.next = !(self.thaddr.val() && self.implicit_exception.val());
         self.l_support.next = 0.into();
-        if self.key_support.val() || self.enable.val() || self.recover.val() {
-            self.l_support.next = 1.into();
+        if self.keys.val().support || self.enable.val() || self.recover.val() {
+            self.l_support.next = self.support_layout.val();
         }
         self.l_sync.next = 0.into();
         if self.sync_action.val() {
-            self.l_sync.next = 2.into();
+            self.l_sync.next = self.sync_layout.val();
         }
         self.l_trap.next = 0.into();
         if self.trap_action.val() && !self.with_address.val() && self.is_interrupt.val() {
-            self.l_trap.next = 4.into();
+            self.l_trap.next = self.trap_layout.val();
         }
         self.l_trap_address.next = 0.into();
         if self.trap_action.val() && self.with_address.val() && self.is_interrupt.val() {
-            self.l_trap_address.next = 8.into();
+            self.l_trap_address.next = self.trap_address_layout.val();
         }
         self.l_trap_address_tval.next = 0.into();
         if self.trap_action.val() && self.with_address.val() && !self.is_interrupt.val() {
-            self.l_trap_address_tval.next = 16.into();
+            self.l_trap_address_tval.next = self.trap_address_tval_layout.val();
         }
         self.l_trap_tval.next = 0.into();
         if self.trap_action.val() && !self.with_address.val() && !self.is_interrupt.val() {
-            self.l_trap_tval.next = 32.into();
+            self.l_trap_tval.next = self.trap_tval_layout.val();
         }
         self.l_context.next = 0.into();
         if self.context_action.val() {
-            self.l_context.next = 64.into();
+            self.l_context.next = self.context_layout.val();
         }
         self.l_address.next = 0.into();
         if self.address_action.val() && !self.held.val() {
-            self.l_address.next = 128.into();
+            self.l_address.next = self.address_layout.val();
         }
         self.x_map_length.narrow.next = self.map_length.val();
         self.l_branch.next = 0.into();
         if self.address_action.val() && self.held.val() {
-            self.l_branch.next = self.x_map_length.wide.val() << 8;
+            self.l_branch.next = self.x_map_length.wide.val() << self.branch31_bit.val();
         }
         self.l_branch_map.next = 0.into();
         if self.map_action.val() {
-            self.l_branch_map.next = 8192.into();
+            self.l_branch_map.next = self.branch_map_layout.val();
         }
         self.layout.next = self.l_support.val()
             | self.l_sync.val()

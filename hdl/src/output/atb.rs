@@ -7,7 +7,27 @@
 
 use rust_hdl::prelude::*;
 
+use super::byte_fifo::ByteStream;
+use crate::bundle::bundle;
 use crate::packer::ZeroExtend;
+
+bundle! {
+    /// The ATB port of a trace source (`fragmentCodeAndTransport.adoc`, "ATB transport";
+    /// `hdl/DESIGN.md` item 8): ATDATA of `DW` bits (byte 0 in bits 7:0), ATBYTES of `BW`
+    /// bits. The names are those of the ATB encoder's pins.
+    pub struct AtbPort<const DW: usize, const BW: usize> {
+        /// ATDATA.
+        atdata: Out<Bits<DW>>,
+        /// ATBYTES: valid bytes of the beat minus one.
+        atbytes: Out<Bits<BW>>,
+        /// ATID.
+        atid: Out<Bits<7>>,
+        /// ATVALID.
+        atvalid: Out<Bit>,
+        /// ATREADY.
+        atready: In<Bit>,
+    }
+}
 
 /// ATB adapter with ATDATA of DW bits (8, 16, 32, 64, 128) and ATBYTES of BW bits
 /// (log2(DW / 8), at least 1) (`DESIGN.md` item 8).
@@ -17,26 +37,12 @@ pub struct AtbAdapter<const DW: usize, const BW: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: the beat is empty in the next cycle.
     pub reset: Signal<In, Bit>,
-    /// FIFO head valid.
-    pub in_valid: Signal<In, Bit>,
-    /// FIFO head byte.
-    pub in_data: Signal<In, Bits<8>>,
-    /// FIFO head byte ends a packet.
-    pub in_last: Signal<In, Bit>,
-    /// Takes the FIFO head in this cycle (when `in_valid`).
-    pub in_ready: Signal<Out, Bit>,
+    /// The byte FIFO's stream: a byte is taken when the beat is not valid.
+    pub fifo: ByteStream,
     /// The ATID driven with every beat.
     pub source_atid: Signal<In, Bits<7>>,
-    /// ATDATA.
-    pub atdata: Signal<Out, Bits<DW>>,
-    /// ATBYTES: valid bytes minus one.
-    pub atbytes: Signal<Out, Bits<BW>>,
-    /// ATID.
-    pub atid: Signal<Out, Bits<7>>,
-    /// ATVALID.
-    pub atvalid: Signal<Out, Bit>,
-    /// ATREADY.
-    pub atready: Signal<In, Bit>,
+    /// The ATB port.
+    pub atb: AtbPort<DW, BW>,
     beat_bytes: Constant<Bits<8>>,
     data: DFF<Bits<DW>>,
     count: DFF<Bits<8>>,
@@ -58,16 +64,9 @@ impl<const DW: usize, const BW: usize> AtbAdapter<DW, BW> {
         AtbAdapter {
             clock: Default::default(),
             reset: Default::default(),
-            in_valid: Default::default(),
-            in_data: Default::default(),
-            in_last: Default::default(),
-            in_ready: Default::default(),
+            fifo: Default::default(),
             source_atid: Default::default(),
-            atdata: Default::default(),
-            atbytes: Default::default(),
-            atid: Default::default(),
-            atvalid: Default::default(),
-            atready: Default::default(),
+            atb: Default::default(),
             beat_bytes: Constant::new((bytes as u64).into()),
             data: Default::default(),
             count: Default::default(),
@@ -88,26 +87,26 @@ impl<const DW: usize, const BW: usize> Logic for AtbAdapter<DW, BW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, data, count, valid);
-        self.atdata.next = self.data.q.val();
+        self.atb.atdata.next = self.data.q.val();
         // ATBYTES = count - 1 modulo 2^BW (count is 1..=W).
         self.count_low.next = self.count.q.val().get_bits::<BW>(0);
-        self.atbytes.next = self.count_low.val() - 1;
-        self.byte_wide.narrow.next = self.in_data.val();
-        self.atid.next = self.source_atid.val();
-        self.atvalid.next = self.valid.q.val();
-        self.in_ready.next = !self.valid.q.val();
+        self.atb.atbytes.next = self.count_low.val() - 1;
+        self.byte_wide.narrow.next = self.fifo.out_data.val();
+        self.atb.atid.next = self.source_atid.val();
+        self.atb.atvalid.next = self.valid.q.val();
+        self.fifo.out_ready.next = !self.valid.q.val();
         if self.valid.q.val() {
-            if self.atready.val() {
+            if self.atb.atready.val() {
                 self.valid.d.next = false;
                 self.count.d.next = 0.into();
                 self.data.d.next = 0.into();
             }
-        } else if self.in_valid.val() {
+        } else if self.fifo.out_valid.val() {
             self.data.d.next =
                 self.data.q.val() | (self.byte_wide.wide.val() << (self.count.q.val() << 3));
             self.count.d.next = self.count.q.val() + 1;
             self.valid.d.next =
-                self.in_last.val() | ((self.count.q.val() + 1) == self.beat_bytes.val());
+                self.fifo.out_last.val() | ((self.count.q.val() + 1) == self.beat_bytes.val());
         }
         if self.reset.val() {
             self.valid.d.next = false;

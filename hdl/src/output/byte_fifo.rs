@@ -9,7 +9,26 @@
 
 use rust_hdl::prelude::*;
 
+use crate::bundle::bundle;
 use crate::packer::ZeroExtend;
+
+bundle! {
+    /// A byte stream with valid / ready (`hdl/DESIGN.md` item 7) as its consumer sees it:
+    /// a byte is taken in a cycle with `out_valid` and `out_ready` high. The names are
+    /// those of the byte-stream encoder's pins.
+    pub struct ByteStream {
+        /// The byte.
+        out_data: In<Bits<8>>,
+        /// `out_data` holds a byte.
+        out_valid: In<Bit>,
+        /// The consumer takes the byte in this cycle (when `out_valid`).
+        out_ready: Out<Bit>,
+        /// The byte is the last of a packet.
+        out_last: In<Bit>,
+    }
+    /// The side that sends a [`ByteStream`]: the byte FIFO, the output path, the top.
+    pub struct ByteStreamSource;
+}
 
 /// FIFO of 9-bit entries (byte + `last`), depth `2^N` (`DESIGN.md` item 7).
 #[derive(LogicBlock, Default)]
@@ -26,14 +45,8 @@ pub struct ByteFifo<const N: usize> {
     pub wr_last: Signal<In, Bit>,
     /// Occupancy < D at the start of the cycle.
     pub can_write: Signal<Out, Bit>,
-    /// Occupancy > 0 at the start of the cycle.
-    pub out_valid: Signal<Out, Bit>,
-    /// The consumer takes the head byte when `out_valid && out_ready`.
-    pub out_ready: Signal<In, Bit>,
-    /// The head byte.
-    pub out_data: Signal<Out, Bits<8>>,
-    /// The head byte is the last of a packet.
-    pub out_last: Signal<Out, Bit>,
+    /// The head byte: `out_valid` iff the occupancy at the start of the cycle is above 0.
+    pub stream: ByteStreamSource,
     ram: RAM<Bits<9>, N>,
     wr_ptr: DFF<Bits<N>>,
     rd_ptr: DFF<Bits<N>>,
@@ -70,10 +83,10 @@ impl<const N: usize> Logic for ByteFifo<N> {
         );
         self.ram.read_clock.next = self.clock.val();
         self.ram.write_clock.next = self.clock.val();
-        self.out_valid.next = self.nonempty.q.val();
+        self.stream.out_valid.next = self.nonempty.q.val();
         self.can_write.next = !self.full.q.val();
         self.write.next = self.wr_en.val() & !self.full.q.val();
-        self.read.next = self.out_ready.val() & self.nonempty.q.val();
+        self.read.next = self.stream.out_ready.val() & self.nonempty.q.val();
         // Occupancy modulo D (0 when full): the flags tell 0 from D.
         self.occupancy_one.next = self.occupancy.q.val() == 1;
         self.occupancy_almost_full.next = self.occupancy.q.val().all();
@@ -97,8 +110,8 @@ impl<const N: usize> Logic for ByteFifo<N> {
         if self.bypass_valid.q.val() {
             self.head.next = self.bypass_entry.q.val();
         }
-        self.out_data.next = self.head.val().get_bits::<8>(0);
-        self.out_last.next = self.head.val().get_bit(8);
+        self.stream.out_data.next = self.head.val().get_bits::<8>(0);
+        self.stream.out_last.next = self.head.val().get_bit(8);
         // The RAM reads the head of the next cycle.
         self.next_rd_ptr.next = self.rd_ptr.q.val();
         if self.read.val() {

@@ -13,6 +13,7 @@
 use rust_hdl::prelude::*;
 
 use crate::packer::ZeroExtend;
+use crate::param::LocalParam;
 
 /// Compile-time framing settings (`encapsulation.adoc`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,8 +52,8 @@ impl FramerConfig {
     }
 }
 
-/// Serializer phases (`phase` register values; the kernel uses the literals).
-#[allow(dead_code)]
+/// Serializer phases: the values of the `phase` register, which the kernel reads and
+/// writes as the framer's `phase_*` constants (`localparam`s of its Verilog).
 mod phase {
     /// No packet: pops the queue head if there is one.
     pub const IDLE: u64 = 0;
@@ -109,6 +110,14 @@ pub struct Framer<const P: usize> {
     overhead: Constant<Bits<16>>,
     msb: Constant<Bits<P>>,
     fill: Constant<Bits<P>>,
+    // The serializer phases ([`phase`]). Not a rust-hdl `LogicState` enum: its
+    // `localparam`s would be declared in the register's module too, where Verilator's
+    // lint reports them unused (UNUSEDPARAM is not waived).
+    phase_idle: LocalParam<3, { phase::IDLE }>,
+    phase_sync: LocalParam<3, { phase::SYNC }>,
+    phase_header: LocalParam<3, { phase::HEADER }>,
+    phase_source: LocalParam<3, { phase::SOURCE }>,
+    phase_body: LocalParam<3, { phase::BODY }>,
     phase: DFF<Bits<3>>,
     count: DFF<Bits<6>>,
     header: DFF<Bits<8>>,
@@ -182,6 +191,11 @@ impl<const P: usize> Framer<P> {
             overhead: Constant::new((1 + whole + t).into()),
             msb: Constant::new(msb),
             fill: Constant::new(fill),
+            phase_idle: Default::default(),
+            phase_sync: Default::default(),
+            phase_header: Default::default(),
+            phase_source: Default::default(),
+            phase_body: Default::default(),
             phase: Default::default(),
             count: Default::default(),
             header: Default::default(),
@@ -252,7 +266,7 @@ impl<const P: usize> Logic for Framer<P> {
         if self.ts_left.q.val().any() {
             self.cur.next = self.ts_reg.q.val().get_bits::<8>(0);
         }
-        if self.phase.q.val() == 0 {
+        if self.phase.q.val() == self.phase_idle.val() {
             if self.head_valid.val() {
                 self.pop.next = true;
                 self.header.d.next = self.length_8.wide.val() | self.extend.val();
@@ -271,35 +285,35 @@ impl<const P: usize> Logic for Framer<P> {
                 if self.sync_due.val() {
                     self.synced.d.next = true;
                     self.count.d.next = self.sync_nulls.val();
-                    self.phase.d.next = 1.into();
+                    self.phase.d.next = self.phase_sync.val();
                 } else {
-                    self.phase.d.next = 2.into();
+                    self.phase.d.next = self.phase_header.val();
                 }
             }
-        } else if self.phase.q.val() == 1 {
+        } else if self.phase.q.val() == self.phase_sync.val() {
             if self.can_write.val() {
                 self.wr_en.next = true;
                 if self.count.q.val() == 0 {
                     self.wr_data.next = 0x80.into();
-                    self.phase.d.next = 2.into();
+                    self.phase.d.next = self.phase_header.val();
                 } else {
                     self.count.d.next = self.count.q.val() - 1;
                 }
             }
-        } else if self.phase.q.val() == 2 {
+        } else if self.phase.q.val() == self.phase_header.val() {
             if self.can_write.val() {
                 self.wr_en.next = true;
                 self.wr_data.next = self.header.q.val();
                 self.since.d.next = self.since_header.val();
                 if self.src_bytes.val().any() {
                     self.count.d.next = self.src_bytes.val() - 1;
-                    self.phase.d.next = 3.into();
+                    self.phase.d.next = self.phase_source.val();
                 } else {
                     self.count.d.next = self.body_count.val();
-                    self.phase.d.next = 4.into();
+                    self.phase.d.next = self.phase_body.val();
                 }
             }
-        } else if self.phase.q.val() == 3 {
+        } else if self.phase.q.val() == self.phase_source.val() {
             if self.can_write.val() {
                 self.wr_en.next = true;
                 self.wr_data.next = self.src_id.val().get_bits::<8>(0);
@@ -308,12 +322,12 @@ impl<const P: usize> Logic for Framer<P> {
                         self.wr_data.next = self.src_id.val().get_bits::<8>(8);
                     }
                     self.count.d.next = self.body_count.val();
-                    self.phase.d.next = 4.into();
+                    self.phase.d.next = self.phase_body.val();
                 } else {
                     self.count.d.next = self.count.q.val() - 1;
                 }
             }
-        } else if (self.phase.q.val() == 4) & self.can_write.val() {
+        } else if (self.phase.q.val() == self.phase_body.val()) & self.can_write.val() {
             self.wr_en.next = true;
             self.wr_data.next = (self.cur.val() << self.src_low.val()) | self.carry.q.val();
             self.carry.d.next = self.cur.val() >> self.carry_shift.val();
@@ -328,13 +342,13 @@ impl<const P: usize> Logic for Framer<P> {
             }
             if self.count.q.val() == 0 {
                 self.wr_last.next = true;
-                self.phase.d.next = 0.into();
+                self.phase.d.next = self.phase_idle.val();
             } else {
                 self.count.d.next = self.count.q.val() - 1;
             }
         }
         if self.reset.val() {
-            self.phase.d.next = 0.into();
+            self.phase.d.next = self.phase_idle.val();
             self.synced.d.next = false;
             self.since.d.next = 0.into();
             self.since_over.d.next = false;

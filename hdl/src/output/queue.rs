@@ -10,7 +10,34 @@
 
 use rust_hdl::prelude::*;
 
+use crate::bundle::bundle;
 use crate::packer::{SentBytes, SentLength};
+
+bundle! {
+    /// What the packet logic (through the payload packers) hands the output path in each
+    /// cycle (`hdl/DESIGN.md` item 4), the output path's reset, and the queue room it
+    /// reports back: the bundle that joins the encoder core to every output path. `P` =
+    /// payload width.
+    pub struct Pushes<const P: usize> {
+        /// Synchronous reset of the output path (the encoder's, from its input stage).
+        reset: In<Bit>,
+        /// Packets pushed in this cycle (0, 1, 2), produced in the previous cycle (the
+        /// packet register's count; they were at most that cycle's `free`).
+        push_count: In<Bits<2>>,
+        /// First pushed packet: payload sign-extended to P bits.
+        entry0_payload: In<Bits<P>>,
+        /// Second pushed packet (used when `push_count` is 2).
+        entry1_payload: In<Bits<P>>,
+        /// 2 - occupancy - entries in the input register - `push_count` at the start of
+        /// the cycle: the free queue entries, the packets pushed in it counted as taken.
+        free: Out<Bits<2>>,
+        /// No entry is queued or in the input register at the start of the cycle (`free`
+        /// is 2 when `push_count` is 0 too): from a flip-flop.
+        drained: Out<Bit>,
+    }
+    /// The side that pushes: the encoder core.
+    pub struct PushesSource;
+}
 
 /// Queue of (payload, kept-byte flags, timestamp) entries; the head is slot 0 (`DESIGN.md`
 /// item 4).
@@ -18,25 +45,12 @@ use crate::packer::{SentBytes, SentLength};
 pub struct PacketQueue<const P: usize> {
     /// The clock.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: empty in the next cycle.
-    pub reset: Signal<In, Bit>,
-    /// Entries pushed in this cycle (0, 1, 2) into the input register, from a register:
-    /// counted as taken by `free`.
-    pub push_count: Signal<In, Bits<2>>,
-    /// First pushed entry: payload, sign-extended to P bits.
-    pub entry0_payload: Signal<In, Bits<P>>,
-    /// Second pushed entry (used when `push_count` is 2).
-    pub entry1_payload: Signal<In, Bits<P>>,
+    /// Reset (empty in the next cycle), the pushes and the room left.
+    pub pushes: Pushes<P>,
     /// Timestamp of the entries pushed in this cycle.
     pub push_timestamp: Signal<In, Bits<16>>,
     /// Removes the head at the end of this cycle (ignored when empty).
     pub pop: Signal<In, Bit>,
-    /// 2 - occupancy - entries in the input register - `push_count` at the start of the
-    /// cycle.
-    pub free: Signal<Out, Bits<2>>,
-    /// No entry is queued or in the input register at the start of the cycle (`free` is 2
-    /// when `push_count` is 0 too): from a flip-flop.
-    pub drained: Signal<Out, Bit>,
     /// The queue holds an entry at the start of the cycle.
     pub head_valid: Signal<Out, Bit>,
     /// Head entry: payload.
@@ -88,22 +102,22 @@ impl<const P: usize> Logic for PacketQueue<P> {
             used_any,
             used_two
         );
-        self.drained.next = !self.used_any.q.val();
-        self.free.next = 0.into();
+        self.pushes.drained.next = !self.used_any.q.val();
+        self.pushes.free.next = 0.into();
         if !self.used_any.q.val() {
-            if self.push_count.val() == 0 {
-                self.free.next = 2.into();
+            if self.pushes.push_count.val() == 0 {
+                self.pushes.free.next = 2.into();
             }
-            if self.push_count.val() == 1 {
-                self.free.next = 1.into();
+            if self.pushes.push_count.val() == 1 {
+                self.pushes.free.next = 1.into();
             }
-        } else if !self.used_two.q.val() && (self.push_count.val() == 0) {
-            self.free.next = 1.into();
+        } else if !self.used_two.q.val() && (self.pushes.push_count.val() == 0) {
+            self.pushes.free.next = 1.into();
         }
         // The input register: this cycle's pushes.
-        self.in_count.d.next = self.push_count.val();
-        self.in0_payload.d.next = self.entry0_payload.val();
-        self.in1_payload.d.next = self.entry1_payload.val();
+        self.in_count.d.next = self.pushes.push_count.val();
+        self.in0_payload.d.next = self.pushes.entry0_payload.val();
+        self.in1_payload.d.next = self.pushes.entry1_payload.val();
         self.in_timestamp.d.next = self.push_timestamp.val();
         // Which bytes sign compression keeps, from the input register; the head entry's
         // length from its flags.
@@ -137,7 +151,7 @@ impl<const P: usize> Logic for PacketQueue<P> {
             self.slot1_timestamp.d.next = self.in_timestamp.q.val();
         }
         self.occupancy.d.next = self.remaining.val() + self.in_count.q.val();
-        if self.reset.val() {
+        if self.pushes.reset.val() {
             self.occupancy.d.next = 0.into();
             self.in_count.d.next = 0.into();
         }
@@ -145,14 +159,14 @@ impl<const P: usize> Logic for PacketQueue<P> {
         // the pop comes from registers and the push count, and the pop (late: it comes
         // from the serializer) picks between two compares at the end.
         self.next_used.next =
-            self.occupancy.q.val() + self.in_count.q.val() + self.push_count.val();
+            self.occupancy.q.val() + self.in_count.q.val() + self.pushes.push_count.val();
         self.used_any.d.next = self.next_used.val().any();
         self.used_two.d.next = self.next_used.val().get_bit(1);
         if self.pop.val() & self.occupancy.q.val().any() {
             self.used_any.d.next = self.next_used.val().get_bit(1);
             self.used_two.d.next = self.next_used.val() == 3;
         }
-        if self.reset.val() {
+        if self.pushes.reset.val() {
             self.used_any.d.next = false;
             self.used_two.d.next = false;
         }

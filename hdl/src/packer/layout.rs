@@ -44,6 +44,12 @@ pub mod bit {
     pub const BRANCH_MAP: usize = 13;
 }
 
+/// The one-hot layout vector of layout bit `bit` ([`bit`]) as a number (for a
+/// [`crate::param::LocalParam`] of [`LAYOUTS`] bits).
+pub const fn one_hot(bit: usize) -> u64 {
+    1 << bit
+}
+
 /// The te_inst kind of layout bit `bit` ([`bit`]); `None` past [`LAYOUTS`].
 pub fn kind(bit: usize) -> Option<PacketKind> {
     Some(match bit {

@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | 3.3 support | format 0, subformat 2, ienable 4, encoder_mode 5, qual_status 6, ioptions 8 | ioptions (14) |
 //! | 3.0 sync | format 0, subformat 2, branch 4, privilege 5, address 7 | address |
-//! | 3.1 trap | format, subformat, branch, privilege, ecause 7, interrupt 7+E, thaddr 8+E, [address 9+E], [tval] | tval / address / thaddr |
+//! | 3.1 trap | format, subformat, branch, privilege, ecause 7, interrupt 7+E, thaddr 8+E, \[address 9+E\], \[tval\] | tval / address / thaddr |
 //! | 3.2 context | format, subformat, privilege 4 | privilege (6) |
 //! | 2 | format 0, address 2, notify, updiscon, irreport | irreport |
 //! | 1 with address | format 0, branches 2, branch_map 7 (L bits), address 7+L, notify, updiscon, irreport | irreport |
@@ -31,82 +31,27 @@
 
 use rust_hdl::prelude::*;
 
-use crate::config::Config;
+use crate::config::payload_width;
 
 mod extend;
+mod fields;
 pub mod layout;
 mod length;
 
 pub use extend::ZeroExtend;
+pub use fields::{PacketFields, PacketFieldsSource};
 pub use layout::{MapLength, LAYOUTS, MAP_LENGTHS};
 pub use length::{PayloadLength, SentBytes, SentLength};
-
-/// The payload packer of the RV32 configurations (`A` 32, `E` 5, `P` 80).
-pub type PayloadPacker32 = PayloadPacker<32, 5, 80>;
-/// The payload packer of the RV64 configurations (`A` 64, `E` 6, `P` 144).
-pub type PayloadPacker64 = PayloadPacker<64, 6, 144>;
-
-/// Width `P` in bits of the payload port for `iaddress_width_p` = `address_width` (32 or
-/// 64; other widths use the RV64 `ecause_width_p`): the longest te_inst of the hardware
-/// configurations, format 3 subformat 1 with `address` and `tval` (`sec:format31`),
-/// rounded up to whole bytes. 80 for RV32, 144 for RV64.
-pub fn payload_width(address_width: u32) -> usize {
-    let config = if address_width == 32 {
-        Config::Rv32
-    } else {
-        Config::Rv64
-    };
-    let ecause = config.params().ecause_width_p as usize;
-    let a = address_width as usize;
-    // format 2 + subformat 2 + branch 1 + privilege 2 + ecause + interrupt 1 + thaddr 1
-    // + address (a - 1) + tval a.
-    let bits = 8 + ecause + 2 * a;
-    bits.div_ceil(8) * 8
-}
 
 /// Packs one te_inst field bundle (`hdl/DESIGN.md`, "Packet field bundle") into payload
 /// bits (`payload.adoc`), with the layout given one-hot ([`layout`]). Purely
 /// combinational.
 ///
-/// `A` = `iaddress_width_p`, `E` = `ecause_width_p`, `P` = [`payload_width`]`(A)`.
+/// `A` = `iaddress_width_p`, `E` = `ecause_width_p`, `P` = [`payload_width`]`(A, E)`.
 #[derive(LogicBlock)]
 pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
-    /// One bit per layout ([`layout::bit`]); exactly one is set.
-    pub layout: Signal<In, Bits<LAYOUTS>>,
-    /// Formats 3.0 / 3.1 `branch`.
-    pub branch: Signal<In, Bit>,
-    /// Formats 3.0 / 3.1 / 3.2 `privilege`.
-    pub privilege: Signal<In, Bits<2>>,
-    /// Format 3.1 `ecause`.
-    pub ecause: Signal<In, Bits<E>>,
-    /// Format 3.1 `interrupt` (1: `tval` is not sent). Not named `interrupt`, which
-    /// Verilator's lint reserves.
-    pub is_interrupt: Signal<In, Bit>,
-    /// Format 3.1 `thaddr`.
-    pub thaddr: Signal<In, Bit>,
-    /// Formats 3.0 / 3.1 `address` field value (already shifted by `iaddress_lsb_p`); its
-    /// low `A - 1` bits are sent, bit `A - 1` is ignored.
-    pub address: Signal<In, Bits<A>>,
-    /// Formats 1 / 2 `address` field value, as `address`.
-    pub address_f12: Signal<In, Bits<A>>,
-    /// Format 3.1 `tval`.
-    pub tval: Signal<In, Bits<A>>,
-    /// Formats 1 / 2 `notify` as sent (the meaning XOR the address field's top bit).
-    pub notify_bit: Signal<In, Bit>,
-    /// Formats 1 / 2 `updiscon` as sent (the meaning XOR the sent `notify`); also the sent
-    /// `irreport` (0 in meaning: `irdepth` has 0 bits and implicit return is off), the
-    /// last field bit.
-    pub updiscon_bit: Signal<In, Bit>,
-    /// Format 1 `branches` (1-31) of the format 1 with address layouts.
-    pub branches: Signal<In, Bits<5>>,
-    /// Format 1 `branch_map`; bits at and above the layout's map length are ignored.
-    pub branch_map: Signal<In, Bits<32>>,
-    /// Format 3.3 `ienable`.
-    pub ienable: Signal<In, Bit>,
-    /// Format 3.3 `qual_status`.
-    pub qual_status: Signal<In, Bits<2>>,
-    /// Format 3.3 `ioptions`.
-    pub ioptions: Signal<In, Bits<6>>,
+    /// The packet's fields.
+    pub fields: PacketFields<A, E>,
     /// The packed fields from bit 0, sign-extended from the last field bit to bit `P - 1`.
     pub payload: Signal<Out, Bits<P>>,
     x_address: ZeroExtend<A, P>,
@@ -154,6 +99,8 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     trap_head: Signal<Local, Bits<P>>,
     addr_msb: Signal<Local, Bit>,
     tval_msb: Signal<Local, Bit>,
+    // Test only (`TopOptions::inject_fault`): XORed into the branch map.
+    branch_map_fault: Constant<Bits<32>>,
     ones: Constant<Bits<P>>,
     addr_mask: Constant<Bits<P>>,
     notify_place: Constant<Bits<P>>,
@@ -180,31 +127,22 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
     ///
     /// # Panics
     ///
-    /// If `P` is not [`payload_width`]`(A)`, `P` is above 248 ([`SentLength`]'s port
+    /// If `P` is not [`payload_width`]`(A, E)`, `P` is above 248 ([`SentLength`]'s port
     /// is 5 bits) or `A` is below 2 (a configuration error, not a run-time input).
     pub fn new() -> Self {
-        assert!(A >= 2 && P == payload_width(A as u32) && P <= 248);
+        Self::with_fault(false)
+    }
+
+    /// As [`Self::new`]; with `fault`, bit 0 of every packed branch map is flipped (the
+    /// deliberate fault that shows the co-simulation checker bites; test only).
+    pub fn with_fault(fault: bool) -> Self {
+        assert!(A >= 2 && P == payload_width(A as u32, E as u32) as usize && P <= 248);
         let shift = |n: usize| Constant::new(bits::<8>(n as u64));
         let low = |n: usize| Bits::<P>::mask() >> (P - n) as u64;
         let aw = A - 1;
         let trap_addr = 9 + E;
         PayloadPacker {
-            layout: Signal::default(),
-            branch: Signal::default(),
-            privilege: Signal::default(),
-            ecause: Signal::default(),
-            is_interrupt: Signal::default(),
-            thaddr: Signal::default(),
-            address: Signal::default(),
-            address_f12: Signal::default(),
-            tval: Signal::default(),
-            notify_bit: Signal::default(),
-            updiscon_bit: Signal::default(),
-            branches: Signal::default(),
-            branch_map: Signal::default(),
-            ienable: Signal::default(),
-            qual_status: Signal::default(),
-            ioptions: Signal::default(),
+            fields: Default::default(),
             payload: Signal::default(),
             x_address: ZeroExtend::default(),
             x_address_f12: ZeroExtend::default(),
@@ -249,6 +187,7 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             trap_head: Signal::default(),
             addr_msb: Signal::default(),
             tval_msb: Signal::default(),
+            branch_map_fault: Constant::new(u64::from(fault).into()),
             ones: Constant::new(Bits::<P>::mask()),
             addr_mask: Constant::new(low(aw)),
             notify_place: Constant::new(bits::<P>(1) << aw as u64),
@@ -282,33 +221,33 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
     #[hdl_gen]
     fn update(&mut self) {
         // Every field zero-extended to P bits, placed below by constant shifts.
-        self.x_address.narrow.next = self.address.val();
-        self.x_address_f12.narrow.next = self.address_f12.val();
-        self.x_tval.narrow.next = self.tval.val();
-        self.x_privilege.narrow.next = self.privilege.val();
-        self.x_ecause.narrow.next = self.ecause.val();
-        self.x_qual_status.narrow.next = self.qual_status.val();
-        self.x_ioptions.narrow.next = self.ioptions.val();
-        self.x_branches.narrow.next = self.branches.val();
-        self.x_branch_map.narrow.next = self.branch_map.val();
-        self.x_branch.narrow.next = self.branch.val().into();
-        self.x_interrupt.narrow.next = self.is_interrupt.val().into();
-        self.x_thaddr.narrow.next = self.thaddr.val().into();
-        self.x_ienable.narrow.next = self.ienable.val().into();
+        self.x_address.narrow.next = self.fields.address.val();
+        self.x_address_f12.narrow.next = self.fields.address_f12.val();
+        self.x_tval.narrow.next = self.fields.tval.val();
+        self.x_privilege.narrow.next = self.fields.privilege.val();
+        self.x_ecause.narrow.next = self.fields.ecause.val();
+        self.x_qual_status.narrow.next = self.fields.qual_status.val();
+        self.x_ioptions.narrow.next = self.fields.ioptions.val();
+        self.x_branches.narrow.next = self.fields.branches.val();
+        self.x_branch_map.narrow.next = self.fields.branch_map.val() ^ self.branch_map_fault.val();
+        self.x_branch.narrow.next = self.fields.branch.val().into();
+        self.x_interrupt.narrow.next = self.fields.is_interrupt.val().into();
+        self.x_thaddr.narrow.next = self.fields.thaddr.val().into();
+        self.x_ienable.narrow.next = self.fields.ienable.val().into();
 
         // The address field is the low A - 1 bits.
         self.addr_f.next = self.x_address.wide.val() & self.addr_mask.val();
         self.addr_f12.next = self.x_address_f12.wide.val() & self.addr_mask.val();
-        self.addr_msb.next = (self.address.val() & self.addr_top.val()).any();
-        self.tval_msb.next = (self.tval.val() & self.tval_top.val()).any();
+        self.addr_msb.next = (self.fields.address.val() & self.addr_top.val()).any();
+        self.tval_msb.next = (self.fields.tval.val() & self.tval_top.val()).any();
         // Formats 1 / 2: the address field, then `notify` (bit A - 1) and `updiscon` (bit
         // A) as sent; `irreport` (bit A + 1) and the sign are the sent `updiscon` again.
         self.notify_at.next = 0.into();
-        if self.notify_bit.val() {
+        if self.fields.notify_bit.val() {
             self.notify_at.next = self.notify_place.val();
         }
         self.updiscon_at.next = 0.into();
-        if self.updiscon_bit.val() {
+        if self.fields.updiscon_bit.val() {
             self.updiscon_at.next = self.updiscon_place.val();
         }
         self.addr_info.next = self.addr_f12.val() | self.notify_at.val() | self.updiscon_at.val();
@@ -325,65 +264,65 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
 
         // The masks of the layouts (`layout::bit` order).
         self.m_support.next = 0.into();
-        if self.layout.val().get_bit(0) {
+        if self.fields.layout.val().get_bit(0) {
             self.m_support.next = self.ones.val();
         }
         self.m_sync.next = 0.into();
-        if self.layout.val().get_bit(1) {
+        if self.fields.layout.val().get_bit(1) {
             self.m_sync.next = self.ones.val();
         }
         self.m_trap.next = 0.into();
-        if self.layout.val().get_bit(2) {
+        if self.fields.layout.val().get_bit(2) {
             self.m_trap.next = self.ones.val();
         }
         self.m_trap_address.next = 0.into();
-        if self.layout.val().get_bit(3) {
+        if self.fields.layout.val().get_bit(3) {
             self.m_trap_address.next = self.ones.val();
         }
         self.m_trap_address_tval.next = 0.into();
-        if self.layout.val().get_bit(4) {
+        if self.fields.layout.val().get_bit(4) {
             self.m_trap_address_tval.next = self.ones.val();
         }
         self.m_trap_tval.next = 0.into();
-        if self.layout.val().get_bit(5) {
+        if self.fields.layout.val().get_bit(5) {
             self.m_trap_tval.next = self.ones.val();
         }
         self.m_context.next = 0.into();
-        if self.layout.val().get_bit(6) {
+        if self.fields.layout.val().get_bit(6) {
             self.m_context.next = self.ones.val();
         }
         self.m_address.next = 0.into();
-        if self.layout.val().get_bit(7) {
+        if self.fields.layout.val().get_bit(7) {
             self.m_address.next = self.ones.val();
         }
         self.m_branch31.next = 0.into();
-        if self.layout.val().get_bit(8) {
+        if self.fields.layout.val().get_bit(8) {
             self.m_branch31.next = self.ones.val();
         }
         self.m_branch15.next = 0.into();
-        if self.layout.val().get_bit(9) {
+        if self.fields.layout.val().get_bit(9) {
             self.m_branch15.next = self.ones.val();
         }
         self.m_branch7.next = 0.into();
-        if self.layout.val().get_bit(10) {
+        if self.fields.layout.val().get_bit(10) {
             self.m_branch7.next = self.ones.val();
         }
         self.m_branch3.next = 0.into();
-        if self.layout.val().get_bit(11) {
+        if self.fields.layout.val().get_bit(11) {
             self.m_branch3.next = self.ones.val();
         }
         self.m_branch1.next = 0.into();
-        if self.layout.val().get_bit(12) {
+        if self.fields.layout.val().get_bit(12) {
             self.m_branch1.next = self.ones.val();
         }
         self.m_branch_map.next = 0.into();
-        if self.layout.val().get_bit(13) {
+        if self.fields.layout.val().get_bit(13) {
             self.m_branch_map.next = self.ones.val();
         }
 
         // The last field bit of each layout, as a mask: the sign extension.
         self.s_ioptions.next = 0.into();
-        if self.ioptions.val().get_bit(5) {
+        if self.fields.ioptions.val().get_bit(5) {
             self.s_ioptions.next = self.ones.val();
         }
         self.s_address.next = 0.into();
@@ -391,7 +330,7 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
             self.s_address.next = self.ones.val();
         }
         self.s_thaddr.next = 0.into();
-        if self.thaddr.val() {
+        if self.fields.thaddr.val() {
             self.s_thaddr.next = self.ones.val();
         }
         self.s_tval.next = 0.into();
@@ -399,15 +338,15 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
             self.s_tval.next = self.ones.val();
         }
         self.s_privilege.next = 0.into();
-        if self.privilege.val().get_bit(1) {
+        if self.fields.privilege.val().get_bit(1) {
             self.s_privilege.next = self.ones.val();
         }
         self.s_irreport.next = 0.into();
-        if self.updiscon_bit.val() {
+        if self.fields.updiscon_bit.val() {
             self.s_irreport.next = self.ones.val();
         }
         self.s_branch_map.next = 0.into();
-        if self.branch_map.val().get_bit(30) {
+        if self.fields.branch_map.val().get_bit(30) {
             self.s_branch_map.next = self.ones.val();
         }
         // Per layout, its fields up to the last one, then ones from the bit after it up to

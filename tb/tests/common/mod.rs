@@ -10,6 +10,8 @@
 
 #![allow(dead_code)]
 
+use etrace_decoder::pcs::push_record_steps;
+use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
 use etrace_encoder::cycle::encoder::INPUT_STAGES;
 use etrace_encoder::cycle::output_path::{OutputItem, OutputPath, OutputPathConfig};
 use etrace_encoder::{Encoder, EncoderOptions};
@@ -18,6 +20,7 @@ use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
 use etrace_spec::ingress::{IngressRecord, ItypeWidth};
 use etrace_spec::packet::{pack, TeInst};
 use etrace_spec::params::Params;
+use etrace_tb::cosim::verify::ExpectedExecution;
 use etrace_tb::{Inputs, Outputs, Rtl};
 
 /// Idle cycles after each block: enough for the serializer to drain two packets.
@@ -37,17 +40,42 @@ pub const MAX_RECORDS: usize = 100_000;
 /// The ingress records of `programs/elf/<name>.elf` on the hart model (at most
 /// [`MAX_RECORDS`]).
 pub fn records(name: &str, itype_width: ItypeWidth) -> Vec<IngressRecord> {
-    let path = etrace_programs::elf_path(name);
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let config = HartConfig {
+        itype_width,
+        ..HartConfig::default()
+    };
+    etrace_programs::records(name, config, MAX_RECORDS).unwrap()
+}
+
+/// A whole run of `programs/elf/<name>.elf` on the hart model: its ingress records, and
+/// what the decoded trace must reproduce (the program, the hart's steps, its trap
+/// vectors).
+pub fn program(name: &str, itype_width: ItypeWidth) -> (Vec<IngressRecord>, ExpectedExecution) {
+    let bytes = etrace_programs::elf(name).unwrap();
     let config = HartConfig {
         itype_width,
         ..HartConfig::default()
     };
     let mut hart = Hart::from_elf(&bytes, config).unwrap();
     let mut records = Vec::new();
-    hart.run(&mut records).unwrap();
-    records.truncate(MAX_RECORDS);
-    records
+    let mut steps = Vec::new();
+    hart.run(&mut |r: &IngressRecord, _: u32| {
+        push_record_steps(&mut steps, r);
+        records.push(*r);
+    })
+    .unwrap();
+    let expected = ExpectedExecution {
+        image: ProgramImage::from_elf(&bytes).unwrap(),
+        steps,
+        decoder: DecoderConfig {
+            trap_vectors: Some(TrapVectors {
+                mtvec: hart.read_csr(0x305).unwrap_or(0),
+                stvec: hart.read_csr(0x105).unwrap_or(0),
+            }),
+            ..DecoderConfig::default()
+        },
+    };
+    (records, expected)
 }
 
 /// The cycle in which block `i` is on the port, `gap` idle cycles after each block.

@@ -1,0 +1,121 @@
+//! `EncoderCore`: the part of every encoder before its output path (`hdl/DESIGN.md`,
+//! "Data path"): the input stage, the packet logic and the two payload packers. An encoder
+//! top joins it to one output path through the [`PushesSource`] / [`Pushes`] bundle
+//! (`crate::top::encoder_top!`).
+//!
+//! [`Pushes`]: crate::output::Pushes
+
+use rust_hdl::prelude::*;
+
+use crate::ingress::inputs::{ControlSource, EncoderInputs, IngressSource, OptionsSource};
+use crate::ingress::InputStage;
+use crate::logic::PacketLogic;
+use crate::output::PushesSource;
+use crate::packer::{PacketFieldsSource, PayloadPacker};
+
+/// The input stage, packet logic and payload packers of an encoder: `A` =
+/// `iaddress_width_p`, `E` = `ecause_width_p`, `IT` = itype width, `P` = payload width,
+/// `ID` = width of the output path's source identifier (`srcID`, ATID).
+#[derive(LogicBlock)]
+pub struct EncoderCore<
+    const A: usize,
+    const E: usize,
+    const IT: usize,
+    const P: usize,
+    const ID: usize,
+> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// The encoder's inputs but the output's (`DESIGN.md` item 0: through the input stage).
+    pub inputs: EncoderInputs<A, E, IT>,
+    /// The output path's source identifier pin (registered twice, as the options).
+    pub source_id: Signal<In, Bits<ID>>,
+    /// The source identifier for the output path, from the input stage.
+    pub path_source_id: Signal<Out, Bits<ID>>,
+    /// The packets for the output path (its reset, the pushes, its queue's room).
+    pub pushes: PushesSource<P>,
+    /// Packets were dropped and the recovery sync is not sent yet (`DESIGN.md` item 4).
+    pub trace_lost: Signal<Out, Bit>,
+    input_stage: InputStage<A, E, IT, ID>,
+    packet_logic: PacketLogic<A, E, IT>,
+    packer0: PayloadPacker<A, E, P>,
+    packer1: PayloadPacker<A, E, P>,
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const P: usize, const ID: usize>
+    EncoderCore<A, E, IT, P, ID>
+{
+    /// The core; with `fault` (test only, `TopOptions::inject_fault`), bit 0 of every
+    /// packed branch map is flipped (the deliberate fault that shows the co-simulation
+    /// checker bites).
+    pub fn new(fault: bool) -> Self {
+        EncoderCore {
+            clock: Default::default(),
+            inputs: Default::default(),
+            source_id: Default::default(),
+            path_source_id: Default::default(),
+            pushes: Default::default(),
+            trace_lost: Default::default(),
+            input_stage: Default::default(),
+            packet_logic: Default::default(),
+            packer0: PayloadPacker::with_fault(fault),
+            packer1: PayloadPacker::new(),
+        }
+    }
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const P: usize, const ID: usize> Logic
+    for EncoderCore<A, E, IT, P, ID>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Item 0: every input but the output's ready goes through two flip-flops first: the
+        // input stage, then trace control's output registers and the ingress block register
+        // (in the packet logic) or the input stage's second registers.
+        self.input_stage.clock.next = self.clock.val();
+        self.packet_logic.clock.next = self.clock.val();
+        EncoderInputs::<A, E, IT>::link(&mut self.inputs, &mut self.input_stage.inputs);
+        self.input_stage.source_id.next = self.source_id.val();
+        self.path_source_id.next = self.input_stage.source_id_q2.val();
+        self.packet_logic.reset.next = self.input_stage.reset_q2.val();
+        self.packet_logic.reset_ahead.next = self.input_stage.reset_q.val();
+        IngressSource::<A, E, IT>::join(&mut self.input_stage.block, &mut self.packet_logic.block);
+        ControlSource::join(
+            &mut self.input_stage.control,
+            &mut self.packet_logic.control,
+        );
+        OptionsSource::join(
+            &mut self.input_stage.options,
+            &mut self.packet_logic.options,
+        );
+        // Items 4-5: the packet register's bundles into the packers, the payloads into the
+        // output path's queue.
+        PacketFieldsSource::<A, E>::join(&mut self.packet_logic.pkt0, &mut self.packer0.fields);
+        PacketFieldsSource::<A, E>::join(&mut self.packet_logic.pkt1, &mut self.packer1.fields);
+        self.pushes.reset.next = self.input_stage.reset_q2.val();
+        self.pushes.push_count.next = self.packet_logic.count.val();
+        self.pushes.entry0_payload.next = self.packer0.payload.val();
+        self.pushes.entry1_payload.next = self.packer1.payload.val();
+        self.packet_logic.queue_free.next = self.pushes.free.val();
+        self.packet_logic.queue_drained.next = self.pushes.drained.val();
+        self.trace_lost.next = self.packet_logic.lost.val();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::verilog::{generate, lint_with_waivers, yosys_check};
+
+    #[test]
+    fn encoder_core_verilog() {
+        let v = crate::with_config!(Config::Rv32, [A, E, IT, P] => {
+            let mut uut = EncoderCore::<A, E, IT, P, 16>::new(false);
+            uut.connect_all();
+            generate(&uut)
+        });
+        yosys_check("encoder_core", &v).unwrap();
+        lint_with_waivers("encoder_core", &v).unwrap();
+    }
+}

@@ -1,0 +1,96 @@
+//! Helpers shared by the hardware tests: an ingress block on the port bundle, the model's
+//! encap stream of one or more encoder runs (the reference of every whole-encoder test),
+//! and an 8N1 decoder for the board's serial line.
+
+#![allow(dead_code)]
+
+use etrace_encoder::{Encoder, EncoderOptions};
+use etrace_hdl::ingress::inputs::Ingress;
+use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::ingress::IngressRecord;
+use etrace_spec::packet::pack;
+use etrace_spec::params::Params;
+
+/// The low `width` bits of `value`.
+pub fn low_bits(value: u64, width: usize) -> u64 {
+    if width >= 64 {
+        value
+    } else {
+        value & ((1 << width) - 1)
+    }
+}
+
+/// Drives `block` onto an ingress port bundle (`ingressPort.adoc`; the conventions of
+/// `etrace_spec::ingress`), each field cut to its port's width; `None` is an idle cycle
+/// (`iretire` and `itype` 0).
+pub fn drive_block<const A: usize, const E: usize, const IT: usize>(
+    port: &mut Ingress<A, E, IT>,
+    block: Option<&IngressRecord>,
+) {
+    let r = block.copied().unwrap_or_default();
+    let present = block.is_some();
+    port.iretire.next = present && r.iretire != 0;
+    port.itype.next = if present {
+        u64::from(r.itype.code())
+    } else {
+        0
+    }
+    .into();
+    port.iaddr.next = low_bits(r.iaddr, A).into();
+    port.privilege.next = u64::from(r.privilege.code()).into();
+    port.cause.next = low_bits(r.cause, E).into();
+    port.tval.next = low_bits(r.tval, A).into();
+    port.hart_context.next = (r.context & 1).into();
+    port.ctype.next = u64::from(r.ctype & 1).into();
+    port.sijump.next = r.sijump;
+}
+
+/// The model's encap stream of `runs`, one `Encoder::encode_all` per run framed by one
+/// `EncapWriter` (no srcID, no timestamp, a sync sequence every 4096 bytes): what
+/// `etrace encode --framing encap` writes, continued across the runs. Also returns the
+/// stream's length after each run.
+pub fn encap_stream(
+    params: &Params,
+    options: EncoderOptions,
+    runs: &[&[IngressRecord]],
+) -> (Vec<u8>, Vec<usize>) {
+    let mut writer = EncapWriter::new(EncapConfig::default(), 4096);
+    let mut ends = Vec::new();
+    for &records in runs {
+        for p in Encoder::encode_all(params, options, records).unwrap() {
+            let payload = pack(&p.packet, params).unwrap().bytes;
+            writer.write(&payload, 0, None).unwrap();
+        }
+        ends.push(writer.bytes().len());
+    }
+    (writer.into_bytes(), ends)
+}
+
+/// Decodes an 8N1 line sampled once per clock cycle, `c` cycles per bit: every falling
+/// edge from idle starts a frame, sampled in the middle of each bit. Panics on a frame
+/// whose start bit does not last half a bit or whose stop bit is 0 (a framing error).
+pub fn decode_uart(line: &[bool], c: usize) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut t = 1;
+    while t < line.len() {
+        if line[t - 1] && !line[t] {
+            let mid = |bit: usize| t + c / 2 + bit * c;
+            if mid(9) >= line.len() {
+                break;
+            }
+            assert!(
+                !line[mid(0)],
+                "start bit at cycle {t} does not last half a bit"
+            );
+            let byte = (0..8).fold(0u8, |b, i| b | (u8::from(line[mid(i + 1)]) << i));
+            assert!(
+                line[mid(9)],
+                "framing error: stop bit of the frame at cycle {t}"
+            );
+            bytes.push(byte);
+            t = mid(9);
+        }
+        t += 1;
+    }
+    bytes
+}
