@@ -7,7 +7,6 @@
 use std::fs::File;
 use std::io::Write;
 use std::os::fd::FromRawFd;
-use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
@@ -16,7 +15,7 @@ use etrace_spec::ingress::IngressRecord;
 use etrace_tb::{Inputs, Rtl, Variant};
 
 mod common;
-use common::{assert_code, etrace, out_dir};
+use common::{assert_code, etrace, out_dir, scratch};
 
 fn elf() -> String {
     common::elf("fnptr_switch-rv32.elf")
@@ -104,6 +103,17 @@ fn openpty() -> Pty {
             path,
         }
     }
+}
+
+/// Runs `etrace capture` on a regular file `name` (in the scratch folder) holding
+/// `bytes` as its "device", with the test program's ELF and `args`.
+fn capture_file(name: &str, bytes: &[u8], args: &[&str]) -> Output {
+    let file = scratch(name);
+    std::fs::write(&file, bytes).unwrap();
+    let e = elf();
+    let mut command = vec!["capture", "--serial", &file, "--elf", &e];
+    command.extend(args);
+    etrace(&command)
 }
 
 /// Runs `etrace capture --serial <pty> args...` while writing `bytes` into the master in
@@ -248,17 +258,7 @@ fn corrupted_stream_gives_the_decode_errors_of_etrace_decode_with_exit_1() {
 fn truncated_stream_file_is_a_decode_error_like_etrace_decode() {
     let (bytes, _) = rtl_stream();
     let cut = &bytes[..bytes.len() - 1];
-    let file = out_dir().join("cut.encap");
-    std::fs::write(&file, cut).unwrap();
-    let out = etrace(&[
-        "capture",
-        "--serial",
-        file.to_str().unwrap(),
-        "--elf",
-        &elf(),
-        "--format",
-        "elements",
-    ]);
+    let out = capture_file("cut.encap", cut, &["--format", "elements"]);
     assert_code(&out, 1, "capture");
     let dec = decode(cut, "cut2.encap", "elements");
     assert_code(&dec, 1, "decode");
@@ -282,40 +282,32 @@ fn assert_input_error(out: &Output, needles: &[&str]) {
 #[test]
 fn bad_device_baud_framing_and_timeout_are_usage_errors() {
     let e = elf();
-    let out = etrace(&["capture", "--serial", "/nonexistent/tty", "--elf", &e]);
-    assert_input_error(&out, &["cannot open", "/nonexistent/tty"]);
     let pty = openpty();
-    let out = etrace(&[
-        "capture", "--serial", &pty.path, "--baud", "123456", "--elf", &e,
-    ]);
-    assert_input_error(&out, &["baud rate 123456", "--baud"]);
-    let out = etrace(&[
-        "capture",
-        "--serial",
-        &pty.path,
-        "--framing",
-        "smi",
-        "--elf",
-        &e,
-    ]);
-    assert_input_error(&out, &["encap", "--framing"]);
-    let out = etrace(&[
-        "capture",
-        "--serial",
-        &pty.path,
-        "--timeout",
-        "0",
-        "--elf",
-        &e,
-    ]);
-    assert_input_error(&out, &["seconds", "--timeout"]);
-    let out = etrace(&[
-        "capture",
-        "--serial",
-        &pty.path,
-        "--elf",
-        Path::new("/nonexistent.elf").to_str().unwrap(),
-    ]);
+    let p = pty.path.as_str();
+    for (args, needles) in [
+        (
+            vec!["--serial", "/nonexistent/tty"],
+            &["cannot open", "/nonexistent/tty"][..],
+        ),
+        (
+            vec!["--serial", p, "--baud", "123456"],
+            &["baud rate 123456", "--baud"],
+        ),
+        (
+            vec!["--serial", p, "--framing", "smi"],
+            &["encap", "--framing"],
+        ),
+        (
+            vec!["--serial", p, "--timeout", "0"],
+            &["seconds", "--timeout"],
+        ),
+    ] {
+        let mut command = vec!["capture"];
+        command.extend(args);
+        command.extend(["--elf", &e]);
+        assert_input_error(&etrace(&command), needles);
+    }
+    let out = etrace(&["capture", "--serial", p, "--elf", "/nonexistent.elf"]);
     assert_input_error(&out, &["/nonexistent.elf"]);
 }
 
@@ -342,15 +334,8 @@ fn nothing_received_is_a_failed_check() {
 /// Bytes that never contain a synchronisation sequence: a clear error, not a panic.
 #[test]
 fn stream_without_a_sync_sequence_is_a_decode_error() {
-    let file = out_dir().join("nosync.bin");
-    std::fs::write(&file, [0x21u8, 0x05, 0x22, 0x01, 0x02, 0xff, 0x13]).unwrap();
-    let out = etrace(&[
-        "capture",
-        "--serial",
-        file.to_str().unwrap(),
-        "--elf",
-        &elf(),
-    ]);
+    let bytes = [0x21u8, 0x05, 0x22, 0x01, 0x02, 0xff, 0x13];
+    let out = capture_file("nosync.bin", &bytes, &[]);
     assert_code(&out, 1, "capture");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no synchronisation point"), "{stderr}");

@@ -5,7 +5,8 @@
 //! exit codes of the convention (1 failed check, 2 bad input).
 
 mod common;
-use common::{assert_code, elf, etrace, out_dir, stat};
+use common::{assert_code, elf, etrace, out_dir, scratch, stat};
+use std::process::Output;
 
 /// The program names of `programs/manifest.toml`.
 fn manifest_programs() -> Vec<String> {
@@ -82,8 +83,7 @@ fn decoder_adoc_run_verifies_every_program_in_every_option_set() {
 
 #[test]
 fn decode_implicit_exception_needs_the_trap_vectors() {
-    let dir = out_dir();
-    let trace = dir.join("traps-ie.encap").display().to_string();
+    let trace = scratch("traps-ie.encap");
     let out = etrace(&[
         "encode",
         "--elf",
@@ -123,6 +123,13 @@ fn retired_addresses(csv: &str) -> Vec<u64> {
         .collect()
 }
 
+/// Runs `etrace decode TRACE --elf PROGRAM --framing FRAMING` with `args`.
+fn decode(trace: &str, program: &str, framing: &str, args: &[&str]) -> Output {
+    let mut command = vec!["decode", trace, "--elf", program, "--framing", framing];
+    command.extend(args);
+    etrace(&command)
+}
+
 #[test]
 fn decoder_adoc_decode_pcs_equals_the_retired_addresses() {
     for (program, framing) in [
@@ -131,27 +138,14 @@ fn decoder_adoc_decode_pcs_equals_the_retired_addresses() {
         ("privilege-rv64.elf", "atb"),
         ("timer-rv32.elf", "encap"),
     ] {
-        let dir = out_dir();
-        let trace = dir
-            .join(format!("{program}.{framing}"))
-            .display()
-            .to_string();
-        let input = dir.join(format!("{program}.ei.csv")).display().to_string();
+        let trace = scratch(&format!("{program}.{framing}"));
+        let input = scratch(&format!("{program}.ei.csv"));
         let prog = elf(program);
         let enc = etrace(&["encode", "--elf", &prog, "--framing", framing, "-o", &trace]);
         assert_code(&enc, 0, "encode");
         let iss = etrace(&["iss", &prog, "--encoder-input", &input]);
         assert_code(&iss, 0, "iss");
-        let dec = etrace(&[
-            "decode",
-            &trace,
-            "--elf",
-            &prog,
-            "--framing",
-            framing,
-            "--format",
-            "pcs",
-        ]);
+        let dec = decode(&trace, &prog, framing, &["--format", "pcs"]);
         assert_code(&dec, 0, &format!("decode {program} {framing}"));
         let got: Vec<u64> = String::from_utf8_lossy(&dec.stdout)
             .lines()
@@ -169,29 +163,19 @@ fn decode_spike_csv_equals_the_hart_trace_with_traps_and_interrupts() {
     // traps: exceptions (ecall, ebreak, illegal, misaligned); timer: interrupts;
     // privilege: M/S/U changes.
     for program in ["traps-rv32.elf", "timer-rv64.elf", "privilege-rv32.elf"] {
-        let dir = out_dir();
-        let trace = dir
-            .join(format!("{program}.sc.encap"))
-            .display()
-            .to_string();
-        let want = dir.join(format!("{program}.iss.csv")).display().to_string();
-        let got = dir.join(format!("{program}.dec.csv")).display().to_string();
+        let trace = scratch(&format!("{program}.sc.encap"));
+        let want = scratch(&format!("{program}.iss.csv"));
+        let got = scratch(&format!("{program}.dec.csv"));
         let prog = elf(program);
         let enc = etrace(&["encode", "--elf", &prog, "--framing", "encap", "-o", &trace]);
         assert_code(&enc, 0, "encode");
         assert_code(&etrace(&["iss", &prog, "--spike-csv", &want]), 0, "iss");
-        let dec = etrace(&[
-            "decode",
+        let dec = decode(
             &trace,
-            "--elf",
             &prog,
-            "--framing",
             "encap",
-            "--format",
-            "spike-csv",
-            "-o",
-            &got,
-        ]);
+            &["--format", "spike-csv", "-o", &got],
+        );
         assert_code(&dec, 0, "decode");
         let (want, got) = (
             std::fs::read_to_string(&want).unwrap(),
@@ -207,7 +191,7 @@ fn decode_spike_csv_equals_the_hart_trace_with_traps_and_interrupts() {
 #[test]
 fn decode_elements_and_json_name_every_element_kind() {
     let prog = elf("timer-rv64.elf");
-    let trace = out_dir().join("timer-rv64.el.encap").display().to_string();
+    let trace = scratch("timer-rv64.el.encap");
     assert_code(
         &etrace(&["encode", "--elf", &prog, "--framing", "encap", "-o", &trace]),
         0,
@@ -272,9 +256,9 @@ fn decode_of_a_corrupted_trace_reports_decode_errors_with_exit_1() {
 
 #[test]
 fn decode_with_a_missing_elf_exits_2() {
-    let trace = out_dir().join("missing-elf.encap").display().to_string();
+    let trace = scratch("missing-elf.encap");
     std::fs::write(&trace, [0u8; 8]).unwrap();
-    let missing = out_dir().join("no-such-program.elf").display().to_string();
+    let missing = scratch("no-such-program.elf");
     let dec = etrace(&["decode", &trace, "--elf", &missing, "--framing", "encap"]);
     assert_code(&dec, 2, "decode with a missing ELF");
     let stderr = String::from_utf8_lossy(&dec.stderr);

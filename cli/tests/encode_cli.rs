@@ -3,7 +3,7 @@
 //! convention.
 
 mod common;
-use common::{elf, etrace, out_dir, stat};
+use common::{elf, etrace, out_dir, scratch, stat};
 
 #[test]
 fn encode_then_dump_lists_every_packet_for_each_framing() {
@@ -63,7 +63,7 @@ fn encode_then_dump_lists_every_packet_for_each_framing() {
 #[test]
 fn dump_reports_a_damaged_stream_and_exits_2() {
     let elf = elf("minimal-rv32.elf");
-    let out = out_dir().join("damaged.smi").display().to_string();
+    let out = scratch("damaged.smi");
     let enc = etrace(&["encode", "--elf", &elf, "--framing", "smi", "-o", &out]);
     assert_eq!(enc.status.code(), Some(0));
     let mut bytes = std::fs::read(&out).unwrap();
@@ -84,7 +84,7 @@ fn dump_reports_a_damaged_stream_and_exits_2() {
 #[test]
 fn bad_framing_name_exits_2() {
     let elf = elf("minimal-rv32.elf");
-    let out = out_dir().join("bad.bin").display().to_string();
+    let out = scratch("bad.bin");
     let run = etrace(&["encode", "--elf", &elf, "--framing", "hdlc", "-o", &out]);
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).starts_with("error:"));
@@ -92,7 +92,7 @@ fn bad_framing_name_exits_2() {
 
 #[test]
 fn missing_elf_exits_2_naming_the_file() {
-    let out = out_dir().join("missing.bin").display().to_string();
+    let out = scratch("missing.bin");
     let run = etrace(&[
         "encode",
         "--elf",
@@ -112,14 +112,14 @@ fn missing_elf_exits_2_naming_the_file() {
 fn encoder_input_csv_encodes_like_the_elf() {
     let elf = elf("minimal-rv32.elf");
     let dir = out_dir();
-    let csv = dir.join("minimal-rv32.encoder_input").display().to_string();
+    let csv = scratch("minimal-rv32.encoder_input");
     let iss = etrace(&["iss", &elf, "--encoder-input", &csv]);
     assert_eq!(iss.status.code(), Some(0));
     let params = dir.join("rv32.toml");
     std::fs::write(&params, "iaddress_width_p = 32\necause_width_p = 5\n").unwrap();
     let params = params.display().to_string();
-    let from_elf = dir.join("from-elf.encap").display().to_string();
-    let from_csv = dir.join("from-csv.encap").display().to_string();
+    let from_elf = scratch("from-elf.encap");
+    let from_csv = scratch("from-csv.encap");
     let a = etrace(&[
         "encode",
         "--elf",

@@ -70,39 +70,16 @@ fn itype3_configuration_has_a_3_bit_itype_port() {
 
 #[test]
 fn bad_configuration_and_options_are_usage_errors() {
-    for args in [
-        &["gen-verilog", "--config", "rv128", "-o", "/tmp/x"][..],
-        &[
-            "gen-verilog",
-            "--config",
-            "rv32",
-            "--fifo-depth",
-            "48",
-            "-o",
-            "/tmp/x",
-        ][..],
-        &[
-            "gen-verilog",
-            "--config",
-            "rv32",
-            "--framing",
-            "smi",
-            "-o",
-            "/tmp/x",
-        ][..],
-        &[
-            "gen-verilog",
-            "--config",
-            "rv32",
-            "--framing",
-            "atb",
-            "--src-bits",
-            "4",
-            "-o",
-            "/tmp/x",
-        ][..],
+    for options in [
+        &["--config", "rv128"][..],
+        &["--config", "rv32", "--fifo-depth", "48"],
+        &["--config", "rv32", "--framing", "smi"],
+        &["--config", "rv32", "--framing", "atb", "--src-bits", "4"],
     ] {
-        let out = etrace(args);
+        let mut args = vec!["gen-verilog"];
+        args.extend(options);
+        args.extend(["-o", "/tmp/x"]);
+        let out = etrace(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with("error: "), "{args:?}: {err}");

@@ -132,6 +132,21 @@ pub(super) struct Framed {
     pub(super) framed_bytes: u64,
 }
 
+impl Framed {
+    /// Prints the payload and framed byte counts and their bits per retired instruction
+    /// (`docs/cli.md`, "encode" statistics; `run` prints the same lines).
+    pub(super) fn print_sizes(&self, retired: u64) {
+        let per_insn = |bytes: u64| 8.0 * bytes as f64 / retired.max(1) as f64;
+        println!("payload bytes: {}", self.payload_bytes);
+        println!("framed bytes: {}", self.framed_bytes);
+        println!(
+            "bits per instruction: {:.4} (payload), {:.4} (framed)",
+            per_insn(self.payload_bytes),
+            per_insn(self.framed_bytes)
+        );
+    }
+}
+
 /// The timestamp of a packet: its ingress record index truncated to the field of `bits`
 /// bits (none when 0).
 fn timestamp(bits: u32, packet: &EncodedPacket) -> Option<u64> {
@@ -186,17 +201,10 @@ fn print_stats(packets: &[EncodedPacket], retired: u64, framed: &Framed) {
     for p in packets {
         *by_kind.entry(p.packet.kind_name()).or_default() += 1;
     }
-    let per_insn = |bytes: u64| 8.0 * bytes as f64 / retired.max(1) as f64;
     println!("instructions: {retired}");
     println!("packets: {}", packets.len());
     for (kind, n) in &by_kind {
         println!("  {kind}: {n}");
     }
-    println!("payload bytes: {}", framed.payload_bytes);
-    println!("framed bytes: {}", framed.framed_bytes);
-    println!(
-        "bits per instruction: {:.4} (payload), {:.4} (framed)",
-        per_insn(framed.payload_bytes),
-        per_insn(framed.framed_bytes)
-    );
+    framed.print_sizes(retired);
 }

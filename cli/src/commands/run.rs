@@ -132,17 +132,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         return Err(err);
     }
 
-    let per_insn = |bytes: u64| 8.0 * bytes as f64 / retired.max(1) as f64;
     println!("verified: {} steps equal the hart's", expected.len());
     println!("instructions: {retired}");
     println!("packets: {}", packets.len());
-    println!("payload bytes: {}", framed.payload_bytes);
-    println!("framed bytes: {}", framed.framed_bytes);
-    println!(
-        "bits per instruction: {:.4} (payload), {:.4} (framed)",
-        per_insn(framed.payload_bytes),
-        per_insn(framed.framed_bytes)
-    );
+    framed.print_sizes(retired);
     println!("decode time (deframe, unpack, decode, expand to PCs): {decode_time:.3} s");
     println!(
         "decoded instructions per second: {:.0}",

@@ -68,3 +68,16 @@ pub fn assert_input_error(out: &Output, needles: &[&str]) {
     }
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// Runs the built `etrace` with `args`, checks that it succeeds (exit code 0, both outputs
+/// said if not) and returns its standard output.
+pub fn etrace_ok(args: &[&str]) -> String {
+    let out = etrace(args);
+    assert_code(&out, 0, &format!("etrace {}", args.join(" ")));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The path of `name` in this test binary's scratch folder ([`out_dir`]), as a string.
+pub fn scratch(name: &str) -> String {
+    out_dir().join(name).display().to_string()
+}

@@ -82,9 +82,16 @@ pub trait Fp:
     fn product_cmp(a: Self, b: Self, p: Self) -> Ordering;
 }
 
-/// The [`Fp`] items that are Rust's own operations on the type, the same for both formats.
+/// The [`Fp`] items that follow from the format's layout (IEEE 754 "binary32" /
+/// "binary64": sign, exponent, fraction with `MANTISSA_DIGITS - 1` bits) and Rust's own
+/// operations on the type, the same for both formats.
 macro_rules! native_fp_items {
     ($t:ident) => {
+        const SIGN: u64 = 1 << (8 * std::mem::size_of::<$t>() - 1);
+        const FRAC: u64 = (1 << ($t::MANTISSA_DIGITS - 1)) - 1;
+        const EXP: u64 = (Self::SIGN - 1) & !Self::FRAC;
+        const QUIET: u64 = 1 << ($t::MANTISSA_DIGITS - 2);
+        const CANONICAL_NAN: u64 = Self::EXP | Self::QUIET;
         const MIN_NORMAL: $t = $t::MIN_POSITIVE;
         const ZERO: $t = 0.0;
         fn sqrt(self) -> $t {
@@ -104,11 +111,6 @@ macro_rules! native_fp_items {
 
 impl Fp for f32 {
     native_fp_items!(f32);
-    const SIGN: u64 = 0x8000_0000;
-    const EXP: u64 = 0x7f80_0000;
-    const FRAC: u64 = 0x007f_ffff;
-    const QUIET: u64 = 0x0040_0000;
-    const CANONICAL_NAN: u64 = 0x7fc0_0000;
     fn from_raw(bits: u64) -> f32 {
         f32::from_bits(bits as u32)
     }
@@ -137,11 +139,6 @@ impl Fp for f32 {
 
 impl Fp for f64 {
     native_fp_items!(f64);
-    const SIGN: u64 = 0x8000_0000_0000_0000;
-    const EXP: u64 = 0x7ff0_0000_0000_0000;
-    const FRAC: u64 = 0x000f_ffff_ffff_ffff;
-    const QUIET: u64 = 0x0008_0000_0000_0000;
-    const CANONICAL_NAN: u64 = 0x7ff8_0000_0000_0000;
     fn from_raw(bits: u64) -> f64 {
         f64::from_bits(bits)
     }
@@ -765,29 +762,16 @@ mod tests {
     }
 
     /// (operation, a, b, rm, result bits, flags) on singles.
+    #[rustfmt::skip]
     const BINARY32: &[(Bin, u64, u64, u8, u64, u8)] = &[
         (Bin::Add, 0x3dcc_cccd, 0x3e4c_cccd, RNE, 0x3e99_999a, NX),
         (Bin::Add, 0x3dcc_cccd, 0x3e4c_cccd, RDN, 0x3e99_9999, NX),
-        (
-            Bin::Mul,
-            0x0080_0000,
-            0x3eaa_aaab,
-            RNE,
-            0x002a_aaab,
-            UF | NX,
-        ),
+        (Bin::Mul, 0x0080_0000, 0x3eaa_aaab, RNE, 0x002a_aaab, UF | NX),
         (Bin::Mul, 0x4040_0000, 0x4080_0000, RNE, 0x4140_0000, 0),
         (Bin::Div, 0x3f80_0000, 0x4040_0000, RNE, 0x3eaa_aaab, NX),
         (Bin::Div, 0x3f80_0000, 0x4040_0000, RTZ, 0x3eaa_aaaa, NX),
         (Bin::Add, 0x7f80_0000, 0xff80_0000, RNE, 0x7fc0_0000, NV),
-        (
-            Bin::Mul,
-            0x7f7f_ffff,
-            0x4000_0000,
-            RTZ,
-            0x7f7f_ffff,
-            OF | NX,
-        ),
+        (Bin::Mul, 0x7f7f_ffff, 0x4000_0000, RTZ, 0x7f7f_ffff, OF | NX),
     ];
 
     #[test]
@@ -999,5 +983,23 @@ mod tests {
         assert_eq!(f32::unbox(0x0000_0000_3f80_0000).to_bits(), 0x7fc0_0000);
         assert_eq!(f32::unbox(0xffff_fffe_3f80_0000).to_bits(), 0x7fc0_0000);
         assert_eq!(1.0f32.boxed(), 0xffff_ffff_3f80_0000);
+    }
+
+    /// The field masks of `F` against the raw bits of -0, +infinity, the largest finite
+    /// value and the canonical NaN (unprivileged ISA "F", "NaN Generation and
+    /// Propagation": 0x7fc00000; "D": 0x7ff8000000000000), given by the host's layout.
+    fn check_layout<F: Fp>(neg_zero: u64, infinity: u64, max: u64, nan: u64) {
+        assert_eq!(F::SIGN, neg_zero);
+        assert_eq!(F::EXP, infinity);
+        assert_eq!(F::FRAC, max & !F::EXP, "fraction");
+        assert_eq!([F::CANONICAL_NAN, F::EXP | F::QUIET], [nan, nan]);
+    }
+
+    #[test]
+    fn field_masks_are_the_binary32_and_binary64_layouts() {
+        let bits = |x: f32| u64::from(x.to_bits());
+        check_layout::<f32>(bits(-0.0), bits(f32::INFINITY), bits(f32::MAX), 0x7fc0_0000);
+        let bits = f64::to_bits;
+        check_layout::<f64>(bits(-0.0), bits(f64::INFINITY), bits(f64::MAX), CANON64);
     }
 }
