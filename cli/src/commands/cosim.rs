@@ -23,6 +23,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::encoder_args::EncoderArgs;
 use super::hart_args::HartArgs;
+use super::io::read_elf;
 use crate::error::{CliError, InputContext};
 
 /// Arguments of `etrace cosim`.
@@ -110,9 +111,13 @@ struct Program {
     expected: ExpectedExecution,
 }
 
-fn load_program(path: &PathBuf, variant: Variant, hart: &HartArgs) -> Result<Program, CliError> {
+fn load_program(
+    path: &std::path::Path,
+    variant: Variant,
+    hart: &HartArgs,
+) -> Result<Program, CliError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).at(&name)?;
+    let bytes = read_elf(path)?;
     let image = ProgramImage::from_elf(&bytes).at(&name)?;
     let params = variant.config().params();
     let config = hart.config(params.itype_width());
@@ -162,7 +167,7 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
     let xlen = match &args.elf {
         Some(path) => {
             let name = path.display().to_string();
-            let bytes = std::fs::read(path).at(&name)?;
+            let bytes = read_elf(path)?;
             Some(xlen_bits(
                 Hart::from_elf(&bytes, HartConfig::default())
                     .at(&name)?

@@ -4,7 +4,7 @@
 
 use super::encoder_args::PipelineArgs;
 use super::framing_args::{setting_error, FramingArgs};
-use super::io::{create_output, finish_output, load_params};
+use super::io::{create_output, finish_output, load_params, read_elf};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_encoder::{EncodedPacket, Encoder, EncoderOptions};
@@ -73,7 +73,7 @@ type Encoded = (Params, Vec<EncodedPacket>, u64, Option<(u64, PathBuf)>);
 fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, CliError> {
     let mut retired = 0u64;
     if let Some(elf) = &args.elf {
-        let bytes = std::fs::read(elf).at(elf.display())?;
+        let bytes = read_elf(elf)?;
         let image = parse_elf(&bytes).at(elf.display())?;
         let params = load_params(args.pipeline.params.as_deref(), image.xlen.bits())?;
         let mut enc = Encoder::new(&params, options).at("encoder options")?;

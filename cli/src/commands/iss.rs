@@ -2,7 +2,7 @@
 //! and / or an encoder-input CSV.
 
 use super::hart_args::HartArgs;
-use super::io::{create_output, finish_output};
+use super::io::{create_output, finish_output, read_elf};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_hart::{Hart, HartConfig, IngressSink};
@@ -66,7 +66,7 @@ impl IngressSink for FileSinks {
 
 /// Runs `etrace iss`.
 pub fn run(args: IssArgs) -> Result<(), CliError> {
-    let bytes = std::fs::read(&args.elf).at(args.elf.display())?;
+    let bytes = read_elf(&args.elf)?;
     // clap keeps the value in 3..=4.
     let itype_width = ItypeWidth::from_bits(u64::from(args.itype_width)).unwrap_or_default();
     let config = HartConfig {

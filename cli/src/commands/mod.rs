@@ -5,6 +5,7 @@ pub mod capture;
 pub mod convert;
 pub mod cosim;
 pub mod decode;
+mod decode_output;
 pub mod dump;
 mod element_text;
 pub mod encode;

@@ -13,7 +13,7 @@
 use super::element_text::{element_line, privilege_name};
 use super::encode::frame;
 use super::encoder_args::PipelineArgs;
-use super::io::load_params_for;
+use super::io::{load_params_for, read_elf};
 use super::trace_args::{load_image, payload_events};
 use crate::error::{CliError, InputContext};
 use clap::Args;
@@ -53,7 +53,7 @@ fn step_text(s: Option<&Step>) -> String {
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let elf_name = args.elf.display().to_string();
     let options = args.pipeline.encoder.options()?;
-    let bytes = std::fs::read(&args.elf).at(&elf_name)?;
+    let bytes = read_elf(&args.elf)?;
     let image = load_image(std::slice::from_ref(&args.elf))?;
     let params = load_params_for(args.pipeline.params.as_deref(), &image)?;
 
