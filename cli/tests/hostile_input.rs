@@ -220,6 +220,12 @@ fn hostile_inputs_end_with_the_contracted_error() {
         }
         assert!(!stderr.contains("panicked"), "{what}: {stderr}");
         assert!(
+            out.stderr
+                .iter()
+                .all(|&b| b == b'\n' || (b' '..=b'~').contains(&b)),
+            "{what}: stderr is not printable ASCII: {stderr}"
+        );
+        assert!(
             out.stdout.len() <= c.max_stdout,
             "{what}: {} bytes of output",
             out.stdout.len()
@@ -315,4 +321,97 @@ fn an_output_over_an_input_is_refused() {
         &traps,
     ]);
     common::assert_input_error(&out, &["refusing to overwrite"]);
+}
+
+/// `gen-verilog --help` says the FIFO depths the generator accepts; yosys missing is a
+/// usage error (exit 2), not a failed check.
+#[test]
+fn gen_verilog_says_what_it_accepts() {
+    let help = String::from_utf8(etrace(&["gen-verilog", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("16, 32, 64, 128 or 256 bytes (64 with atb)"),
+        "{help}"
+    );
+    assert!(!help.contains("4096"), "{help}");
+    let hw = out_dir().join("hw-no-yosys").display().to_string();
+    let nowhere = out_dir().join("empty-path");
+    std::fs::create_dir_all(&nowhere).unwrap();
+    let out = common::etrace_env(
+        &["gen-verilog", "--config", "rv32", "-o", &hw],
+        &[("PATH", nowhere.as_path())],
+    );
+    common::assert_input_error(&out, &["cannot run yosys", "--no-check"]);
+}
+
+/// A closed standard output ends a command quietly (no panic, no error line): the reader
+/// goes away after the first line of an output far larger than a pipe's buffer, so the
+/// command certainly writes into the closed pipe.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    let loops = elf("loops-rv32.elf");
+    let trace = out_dir().join("loops.encap").display().to_string();
+    let enc = etrace(&[
+        "encode",
+        "--elf",
+        &loops,
+        "--framing",
+        "encap",
+        "-o",
+        &trace,
+    ]);
+    common::assert_code(&enc, 0, "encode");
+    let args = [
+        "decode",
+        &trace,
+        "--elf",
+        &loops,
+        "--framing",
+        "encap",
+        "--format",
+        "pcs",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_etrace"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    // The pipe's reading end is closed here; the output is about 500 KiB.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(first.starts_with("0x"), "{first}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}", out.status);
+}
+
+/// `capture` on a FIFO that no writer ever opens ends after `--timeout` / `--duration`
+/// (it used to block in open()).
+#[test]
+fn capture_honours_its_time_limits_from_the_start() {
+    let traps = elf("traps-rv32.elf");
+    let fifo = out_dir().join("no-writer.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let path = std::ffi::CString::new(fifo.display().to_string()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    let fifo = fifo.display().to_string();
+    for (limit, said) in [("--timeout", "--timeout"), ("--duration", "--duration")] {
+        let started = Instant::now();
+        let out = etrace(&["capture", "--serial", &fifo, "--elf", &traps, limit, "1"]);
+        let took = started.elapsed();
+        assert!(took < Duration::from_secs(10), "{limit}: took {took:?}");
+        common::assert_code(&out, 1, limit);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("no bytes received") && stderr.contains(said),
+            "{stderr}"
+        );
+    }
 }

@@ -10,6 +10,7 @@ pub mod dump;
 mod element_text;
 pub mod encode;
 mod encoder_args;
+mod fit_check;
 mod framing_args;
 pub mod gen_verilog;
 mod hart_args;

@@ -13,6 +13,7 @@
 use super::element_text::{element_line, privilege_name};
 use super::encode::frame;
 use super::encoder_args::PipelineArgs;
+use super::fit_check::FitCheck;
 use super::io::{load_params_for, read_elf};
 use super::trace_args::{load_image, payload_events};
 use crate::error::{CliError, InputContext};
@@ -63,12 +64,15 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let mut hart = Hart::from_elf(&bytes, config).at(&elf_name)?;
     let mut expected: Vec<Step> = Vec::new();
     let mut retired = 0u64;
+    let mut fit = FitCheck::new(&params);
     let mut sink = |rec: &IngressRecord, _insn: u32| {
         retired += u64::from(rec.iretire != 0);
+        fit.record(rec);
         push_record_steps(&mut expected, rec);
         enc.push(rec);
     };
     let outcome = hart.run(&mut sink).at(&elf_name)?;
+    fit.result(&elf_name)?;
     enc.finish();
     let packets = enc.take_packets();
     let framed = frame(&args.pipeline.framing, &params, &packets)?;

@@ -340,15 +340,16 @@ pub(crate) fn invalid(
     }
 }
 
-/// A field's text for an error message (lossy UTF-8, at most 64 characters).
+/// A field's text for an error message: printable ASCII as it is, other bytes escaped
+/// (`\xNN`, `\n`: an error line never carries raw binary), at most 64 characters.
 pub(crate) fn shown(value: &[u8]) -> String {
-    let text = String::from_utf8_lossy(value);
+    let text = value.escape_ascii().to_string();
     if text.chars().count() > 64 {
         let mut s: String = text.chars().take(64).collect();
         s.push_str("...");
         s
     } else {
-        text.into_owned()
+        text
     }
 }
 
@@ -444,5 +445,15 @@ mod tests {
         let err = lines.next_line().unwrap_err();
         assert_eq!(err.kind(), io::ErrorKind::InvalidData);
         assert_eq!(lines.line, 1);
+    }
+
+    /// Error messages show binary bytes escaped, and at most 64 characters.
+    #[test]
+    fn shown_fields_never_carry_raw_binary() {
+        assert_eq!(shown(b"VALID,ADDR"), "VALID,ADDR");
+        assert_eq!(shown(b"a\x00\x1b[2J\xff\n"), "a\\x00\\x1b[2J\\xff\\n");
+        let long = shown(&[0xffu8; 100]);
+        assert!(long.is_ascii() && long.ends_with("..."), "{long}");
+        assert_eq!(long.len(), 64 + 3);
     }
 }
