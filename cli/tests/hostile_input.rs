@@ -30,192 +30,129 @@ fn scratch(name: &str, contents: &[u8]) -> String {
     path.display().to_string()
 }
 
-struct Case {
-    /// The command line.
-    args: Vec<String>,
-    /// The exit code.
-    code: i32,
-    /// Texts the first stderr line (`error: ...`) must hold.
-    error: &'static [&'static str],
-    /// Most bytes of standard output.
-    max_stdout: usize,
-    /// The corpus file the case replays, if any.
-    corpus: Option<&'static str>,
-}
-
-fn case(args: &[&str], code: i32, error: &'static [&'static str], max_stdout: usize) -> Case {
-    Case {
-        args: args.iter().map(|s| s.to_string()).collect(),
-        code,
-        error,
-        max_stdout,
-        corpus: None,
-    }
-}
-
 /// Most time a case may take (a debug build; the misbehaving inputs took seconds to
 /// minutes in a release build).
 const MAX_TIME: Duration = Duration::from_secs(20);
 
-fn cases() -> Vec<Case> {
-    let traps = elf("traps-rv32.elf");
-    let empty = scratch("empty.bin", b"");
-    let zeros = scratch("zeros.bin", &[0u8; 1 << 16]);
-    let csv = scratch(
-        "one.csv",
-        b"VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT\n",
-    );
-    let ei = out_dir().join("x.ei").display().to_string();
-    let garbage = hostile("garbage-4k.bin");
-    let mut cases = Vec::new();
-    for name in [
-        "loop-traps-rv32-a.smi",
-        "loop-traps-rv32-b.smi",
-        "loop-traps-rv32-c.smi",
-        "loop-traps-rv32-d.smi",
-    ] {
-        let file = hostile(name);
-        let mut c = case(
-            &["decode", &file, "--elf", &traps, "--framing", "smi"],
-            1,
-            &["decode errors"],
-            64 << 10,
-        );
-        c.corpus = Some(name);
-        cases.push(c);
-    }
-    for framing in ["smi", "encap"] {
-        let mut c = case(
-            &["decode", &garbage, "--elf", &traps, "--framing", framing],
-            1,
-            &["decode errors"],
-            16 << 10,
-        );
-        c.corpus = Some("garbage-4k.bin");
-        cases.push(c);
-        let mut c = case(
-            &["dump", &garbage, "--rv32", "--framing", framing],
-            1,
-            &["framing or packet errors"],
-            64 << 10,
-        );
-        c.corpus = Some("garbage-4k.bin");
-        cases.push(c);
-    }
-    cases.extend([
-        // An empty trace, a trace of idle bytes only.
-        case(
-            &["decode", &empty, "--elf", &traps, "--framing", "encap"],
-            2,
-            &["empty trace"],
-            0,
+/// The cases: the command line (words; `{name}` is a file of [`files`], `{hostile:NAME}`
+/// a file of the corpus), the exit code, texts the first stderr line (`error: ...`) must
+/// hold (separated by `|`), and the most bytes of standard output.
+#[rustfmt::skip]
+const CASES: &[(&str, i32, &str, usize)] = &[
+    // Corrupted traces that walked 2^26 instructions per packet; garbage.
+    ("decode {hostile:loop-traps-rv32-a.smi} --elf {traps} --framing smi", 1, "decode errors", 64 << 10),
+    ("decode {hostile:loop-traps-rv32-b.smi} --elf {traps} --framing smi", 1, "decode errors", 64 << 10),
+    ("decode {hostile:loop-traps-rv32-c.smi} --elf {traps} --framing smi", 1, "decode errors", 64 << 10),
+    ("decode {hostile:loop-traps-rv32-d.smi} --elf {traps} --framing smi", 1, "decode errors", 64 << 10),
+    ("decode {hostile:garbage-4k.bin} --elf {traps} --framing smi", 1, "decode errors", 16 << 10),
+    ("decode {hostile:garbage-4k.bin} --elf {traps} --framing encap", 1, "decode errors", 16 << 10),
+    ("dump {hostile:garbage-4k.bin} --rv32 --framing smi", 1, "framing or packet errors", 64 << 10),
+    ("dump {hostile:garbage-4k.bin} --rv32 --framing encap", 1, "framing or packet errors", 64 << 10),
+    // An empty trace, a trace of idle bytes only.
+    ("decode {empty} --elf {traps} --framing encap", 2, "empty trace", 0),
+    ("dump {empty} --rv32 --framing encap", 2, "empty trace", 0),
+    ("calltree {empty} --elf {traps} --framing encap", 2, "empty trace", 0),
+    ("decode {zeros} --elf {traps} --framing encap", 2, "no te_inst packets", 0),
+    ("dump {zeros} --rv32 --framing encap", 2, "no te_inst packets", 0),
+    // Files read whole that never end; a CSV that never ends a line.
+    ("decode {zeros} --elf /dev/zero --framing encap", 2, "larger than 268435456 bytes|/dev/zero", 0),
+    ("iss /dev/zero", 2, "larger than 268435456 bytes", 0),
+    ("decode {zeros} --elf {traps} --params /dev/zero --framing encap", 2, "larger than 1048576 bytes|/dev/zero", 0),
+    ("encode --spike-csv {header} --params /dev/zero --framing encap -o {out}", 2, "larger than 1048576 bytes", 0),
+    ("convert --spike-csv /dev/zero --encoder-input {out}", 2, "longer than 65536 bytes|line 1", 0),
+    // dump refuses to guess the field widths, and takes them from an ELF.
+    ("dump {hostile:garbage-4k.bin} --framing smi", 2, "field widths|--rv32", 0),
+    ("dump {hostile:garbage-4k.bin} --elf {traps} --framing smi", 1, "framing or packet errors", 64 << 10),
+    // Parameters that cannot represent what the program produces.
+    ("encode --elf {traps} --params {ecause1} --framing encap -o {out}", 2, "trap cause 11 does not fit ecause_width_p = 1", 0),
+    ("encode --elf {traps64} --params {width16} --framing encap -o {out}", 2, "does not fit iaddress_width_p = 16", 0),
+    ("run {traps} --params {lsb2}", 2, "iaddress_lsb_p|compressed", 0),
+    // One path for two outputs, an output over an input.
+    ("iss {traps} --spike-csv {same} --encoder-input {same}", 2, "refusing to overwrite|--encoder-input", 0),
+    ("convert --spike-csv {binary} --encoder-input {binary}", 2, "refusing to overwrite", 0),
+    ("encode --elf {traps} --framing encap -o {traps}", 2, "refusing to overwrite", 0),
+    // Binary input is named, never echoed.
+    ("convert --spike-csv {binary} --encoder-input {same}", 2, "unexpected header `\\xff\\xfe", 0),
+    // Options the hardware does not have, said as such.
+    ("gen-verilog --config rv32 --framing atb --atb-bits 7 -o {hw} --no-check", 2, "7 bits is not supported", 0),
+    ("gen-verilog --config rv32 --fifo-depth 512 -o {hw} --no-check", 2, "FIFO depth 512", 0),
+    ("cosim --random 0", 2, "nothing would be checked|--random", 0),
+];
+
+/// The files the cases name, by placeholder.
+fn files() -> Vec<(&'static str, String)> {
+    let header = b"VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT\n";
+    let scratch_path = |name: &str| out_dir().join(name).display().to_string();
+    vec![
+        ("traps", elf("traps-rv32.elf")),
+        ("traps64", elf("traps-rv64.elf")),
+        ("empty", scratch("empty.bin", b"")),
+        ("zeros", scratch("zeros.bin", &[0u8; 1 << 16])),
+        ("header", scratch("header.csv", header)),
+        (
+            "binary",
+            scratch("binary.csv", &(0..=255u8).rev().collect::<Vec<_>>()),
         ),
-        case(
-            &["dump", &empty, "--rv32", "--framing", "encap"],
-            2,
-            &["empty trace"],
-            0,
+        (
+            "ecause1",
+            scratch("ecause1.scf", b"iaddress_width_p=32\necause_width_p=1\n"),
         ),
-        case(
-            &["calltree", &empty, "--elf", &traps, "--framing", "encap"],
-            2,
-            &["empty trace"],
-            0,
+        ("width16", scratch("width16.scf", b"iaddress_width_p=16\n")),
+        (
+            "lsb2",
+            scratch("lsb2.scf", b"iaddress_width_p=32\niaddress_lsb_p=2\n"),
         ),
-        case(
-            &["decode", &zeros, "--elf", &traps, "--framing", "encap"],
-            2,
-            &["no te_inst packets"],
-            0,
-        ),
-        case(
-            &["dump", &zeros, "--rv32", "--framing", "encap"],
-            2,
-            &["no te_inst packets"],
-            0,
-        ),
-        // Files read whole that never end.
-        case(
-            &["decode", &zeros, "--elf", "/dev/zero", "--framing", "encap"],
-            2,
-            &["larger than 268435456 bytes", "/dev/zero"],
-            0,
-        ),
-        case(
-            &["iss", "/dev/zero"],
-            2,
-            &["larger than 268435456 bytes"],
-            0,
-        ),
-        case(
-            &[
-                "decode",
-                &zeros,
-                "--elf",
-                &traps,
-                "--params",
-                "/dev/zero",
-                "--framing",
-                "encap",
-            ],
-            2,
-            &["larger than 1048576 bytes", "/dev/zero"],
-            0,
-        ),
-        case(
-            &[
-                "encode",
-                "--spike-csv",
-                &csv,
-                "--params",
-                "/dev/zero",
-                "--framing",
-                "encap",
-                "-o",
-                &ei,
-            ],
-            2,
-            &["larger than 1048576 bytes"],
-            0,
-        ),
-        // A CSV that never ends a line.
-        case(
-            &[
-                "convert",
-                "--spike-csv",
-                "/dev/zero",
-                "--encoder-input",
-                &ei,
-            ],
-            2,
-            &["longer than 65536 bytes", "line 1"],
-            0,
-        ),
-        // dump refuses to guess the field widths.
-        case(
-            &["dump", &garbage, "--framing", "smi"],
-            2,
-            &["field widths", "--rv32"],
-            0,
-        ),
-    ]);
-    cases
+        ("same", scratch_path("same.csv")),
+        ("out", scratch_path("out.bin")),
+        ("hw", scratch_path("hw")),
+    ]
 }
 
-/// Every case: exit code, first error line, bounded output and time, no panic.
+/// A case's command line with its placeholders replaced.
+fn expand(line: &str, files: &[(&str, String)]) -> Vec<String> {
+    line.split_whitespace()
+        .map(|word| {
+            let Some(name) = word.strip_prefix('{').and_then(|w| w.strip_suffix('}')) else {
+                return word.to_string();
+            };
+            if let Some(file) = name.strip_prefix("hostile:") {
+                return hostile(file);
+            }
+            files
+                .iter()
+                .find(|(n, _)| *n == name)
+                .unwrap_or_else(|| panic!("no file {{{name}}}"))
+                .1
+                .clone()
+        })
+        .collect()
+}
+
+/// The corpus files a case replays.
+fn corpus_of(line: &str) -> impl Iterator<Item = &str> {
+    line.split_whitespace().filter_map(|w| {
+        w.strip_prefix("{hostile:")
+            .and_then(|w| w.strip_suffix('}'))
+    })
+}
+
+/// Every case: exit code, first error line, bounded output and time, no panic, nothing
+/// but printable ASCII on standard error.
 #[test]
 fn hostile_inputs_end_with_the_contracted_error() {
-    for c in cases() {
-        let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+    let files = files();
+    for &(line, code, error, max_stdout) in CASES {
+        let args = expand(line, &files);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let started = Instant::now();
         let out = etrace(&args);
         let took = started.elapsed();
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let what = format!("etrace {}", c.args.join(" "));
-        assert_eq!(out.status.code(), Some(c.code), "{what}\n{stderr}");
+        let what = format!("etrace {line}");
+        assert_eq!(out.status.code(), Some(code), "{what}\n{stderr}");
         let first = stderr.lines().next().unwrap_or("");
         assert!(first.starts_with("error: "), "{what}: first line {first}");
-        for needle in c.error {
+        for needle in error.split('|') {
             assert!(first.contains(needle), "{what}: `{needle}` not in {first}");
         }
         assert!(!stderr.contains("panicked"), "{what}: {stderr}");
@@ -226,7 +163,7 @@ fn hostile_inputs_end_with_the_contracted_error() {
             "{what}: stderr is not printable ASCII: {stderr}"
         );
         assert!(
-            out.stdout.len() <= c.max_stdout,
+            out.stdout.len() <= max_stdout,
             "{what}: {} bytes of output",
             out.stdout.len()
         );
@@ -238,17 +175,17 @@ fn hostile_inputs_end_with_the_contracted_error() {
 /// walk at the loop, with the decode error naming it.
 #[test]
 fn looping_walks_are_reported_as_loops() {
-    let traps = elf("traps-rv32.elf");
-    for c in cases()
-        .iter()
-        .filter(|c| c.corpus.is_some_and(|f| f.starts_with("loop-")))
-    {
-        let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
-        let out = etrace(&args);
-        let stdout = String::from_utf8_lossy(&out.stdout);
+    let files = files();
+    for &(line, ..) in CASES {
+        if !corpus_of(line).any(|f| f.starts_with("loop-")) {
+            continue;
+        }
+        let args = expand(line, &files);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let stdout = String::from_utf8(etrace(&args).stdout).unwrap();
         assert!(
             stdout.contains("never reached: the path loops at 0x80000052 without a branch"),
-            "{args:?} with {traps}:\n{stdout}"
+            "{line}:\n{stdout}"
         );
     }
 }
@@ -281,7 +218,7 @@ fn garbage_runs_are_reported_once() {
 /// Every file of the corpus is replayed by a case.
 #[test]
 fn every_corpus_file_is_replayed() {
-    let replayed: Vec<&str> = cases().iter().filter_map(|c| c.corpus).collect();
+    let replayed: Vec<&str> = CASES.iter().flat_map(|c| corpus_of(c.0)).collect();
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile");
     for entry in std::fs::read_dir(&dir).unwrap() {
         let name = entry.unwrap().file_name().to_string_lossy().to_string();
@@ -289,38 +226,28 @@ fn every_corpus_file_is_replayed() {
     }
 }
 
-/// An output that is one of the inputs is refused, and the input is left as it was.
+/// An output that is one of the inputs (the trace, the ELF) is refused, and the input is
+/// left as it was.
 #[test]
 fn an_output_over_an_input_is_refused() {
     let traps = elf("traps-rv32.elf");
-    let trace = scratch(
-        "over.smi",
-        &std::fs::read(hostile("loop-traps-rv32-a.smi")).unwrap(),
-    );
-    let before = std::fs::read(&trace).unwrap();
-    let out = etrace(&[
-        "decode",
-        &trace,
-        "--elf",
-        &traps,
-        "--framing",
-        "smi",
-        "-o",
-        &trace,
-    ]);
-    common::assert_input_error(&out, &["refusing to overwrite", "--output"]);
-    assert_eq!(std::fs::read(&trace).unwrap(), before);
-    let out = etrace(&[
-        "decode",
-        &trace,
-        "--elf",
-        &traps,
-        "--framing",
-        "smi",
-        "-o",
-        &traps,
-    ]);
-    common::assert_input_error(&out, &["refusing to overwrite"]);
+    let original = std::fs::read(hostile("loop-traps-rv32-a.smi")).unwrap();
+    let trace = scratch("over.smi", &original);
+    for output in [&trace, &traps] {
+        let before = std::fs::read(output).unwrap();
+        let args = [
+            "decode",
+            &trace,
+            "--elf",
+            &traps,
+            "--framing",
+            "smi",
+            "-o",
+            output,
+        ];
+        common::assert_input_error(&etrace(&args), &["refusing to overwrite", "--output"]);
+        assert_eq!(&std::fs::read(output).unwrap(), &before, "{output}");
+    }
 }
 
 /// `gen-verilog --help` says the FIFO depths the generator accepts; yosys missing is a

@@ -5,7 +5,8 @@
 //! * A loop: the decoder state that decides the path (`pc`, `last_pc`, the branch outcomes
 //!   left, the implicit-return stack) repeats. The path is then periodic and consumes no
 //!   branch outcome, so the reported address, not reached so far, never is. Detected with
-//!   Brent's cycle finding: within about twice the length of the loop and its lead-in.
+//!   Brent's cycle finding, once a walk has gone [`QUIET_STEPS`] instructions without a
+//!   branch: within about twice the length of the loop and its lead-in after that.
 //! * A branch-free stretch longer than [`DecoderConfig::max_steps_between_branches`]: the
 //!   trace describes instructions through its branch outcomes (a branch map, a branch
 //!   count), so a walk may take at most that many instructions per reported branch.
@@ -40,15 +41,23 @@ struct Key {
     depth: u64,
 }
 
+/// Branch-free instructions after which the slow checks start: until then a walk only
+/// counts its steps (one addition and one comparison per step, so that decoding a sound
+/// trace, which uses a branch outcome every few instructions, stays fast).
+pub(super) const QUIET_STEPS: u64 = 64;
+
 /// The step count and loop detector of one walk.
 #[derive(Debug)]
 pub(super) struct WalkBound {
     /// Instructions walked.
     steps: u64,
-    /// `steps` when the number of outcomes left last changed.
-    steps_at_branch: u64,
-    /// Outcomes left at the last check.
+    /// `steps` beyond which the next slow check is due.
+    check_at: u64,
+    /// Outcomes left at the last slow check.
     outcomes: u64,
+    /// `steps` at the last slow check that found an outcome used: the start of the
+    /// branch-free stretch (at most [`QUIET_STEPS`] late).
+    stretch_start: u64,
     max_steps: u64,
     max_between_branches: u64,
     /// Brent's saved state, its return stack, the checks since it was saved and the
@@ -64,8 +73,9 @@ impl WalkBound {
     pub fn new(outcomes: u64, max_steps: u64, max_between_branches: u64) -> WalkBound {
         WalkBound {
             steps: 0,
-            steps_at_branch: 0,
+            check_at: QUIET_STEPS.min(max_steps),
             outcomes,
+            stretch_start: 0,
             max_steps,
             max_between_branches,
             saved: None,
@@ -86,17 +96,32 @@ impl WalkBound {
         stack: &ReturnStack,
     ) -> Result<(), Cut> {
         self.steps += n;
+        if self.steps > self.check_at {
+            return self.slow_check(cur, outcomes, stack);
+        }
+        Ok(())
+    }
+
+    /// The checks of [`Self::step`] beyond the quiet steps: the bounds, and in a
+    /// branch-free stretch the loop check at every step.
+    #[cold]
+    #[inline(never)]
+    fn slow_check(&mut self, cur: &Cursor, outcomes: u64, stack: &ReturnStack) -> Result<(), Cut> {
+        if self.steps > self.max_steps {
+            return Err(Cut::TooLong);
+        }
         if outcomes != self.outcomes {
             // A branch outcome was used: the path cannot have repeated since.
             self.outcomes = outcomes;
-            self.steps_at_branch = self.steps;
+            self.stretch_start = self.steps;
             self.forget_states();
+            self.check_at = self.steps.saturating_add(QUIET_STEPS).min(self.max_steps);
+            return Ok(());
         }
-        if self.steps > self.max_steps
-            || self.steps - self.steps_at_branch > self.max_between_branches
-        {
+        if self.steps - self.stretch_start > self.max_between_branches {
             return Err(Cut::TooLong);
         }
+        self.check_at = self.steps;
         self.check_loop(cur, outcomes, stack)
     }
 
@@ -108,7 +133,6 @@ impl WalkBound {
     }
 
     /// Brent's cycle finding over the walk's states.
-    #[inline(always)]
     fn check_loop(&mut self, cur: &Cursor, outcomes: u64, stack: &ReturnStack) -> Result<(), Cut> {
         let key = Key {
             pc: cur.pc,
@@ -128,7 +152,6 @@ impl WalkBound {
     }
 
     /// Keeps `key` as Brent's saved state, for twice as long as the one before.
-    #[cold]
     fn save(&mut self, key: Key, stack: &ReturnStack) {
         if self.saved.is_some() {
             self.period = self.period.saturating_mul(2);
@@ -160,7 +183,7 @@ mod tests {
         for period in [1u64, 2, 3, 7, 100] {
             let mut bound = WalkBound::new(5, 1 << 26, 1 << 16);
             let mut found = None;
-            for i in 0..10 * period + 10 {
+            for i in 0..QUIET_STEPS + 10 * period + 10 {
                 let pc = 0x100 + 2 * (i % period);
                 if let Err(cut) = bound.step(
                     1,
@@ -174,10 +197,8 @@ mod tests {
             }
             let (i, cut) = found.unwrap_or_else(|| panic!("period {period}: no loop found"));
             assert!(matches!(cut, Cut::Loop { .. }), "period {period}: {cut:?}");
-            assert!(
-                i <= 4 * period + 2,
-                "period {period}: found after {i} steps"
-            );
+            let most = QUIET_STEPS + 4 * period + 2;
+            assert!(i <= most, "period {period}: found after {i} steps");
         }
         let mut bound = WalkBound::new(1000, 1 << 26, 1 << 16);
         for i in 0..1000 {
