@@ -46,6 +46,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // A closed standard output (`etrace run | head -1`) ends the command quietly, as it
+    // ends other command-line tools: the default action of SIGPIPE (Rust ignores the
+    // signal, which makes every later write fail and `println!` panic).
+    // SAFETY: sets a signal's action to its default before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Iss(args) => commands::iss::run(args),

@@ -7,12 +7,12 @@
 //! Exit codes: 0; 1 when the trace had decode errors (the tree is still printed, with gaps
 //! where they were); 2 for bad input or usage.
 
-use super::io::{create_output, finish_output};
+use super::io::{create_output, finish_output, read_elf};
 use super::trace_args::{LoadedTrace, TraceArgs};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::calltree::{folded_lines, from_elements, write_flamegraph, SymbolTable};
-use etrace_decoder::stream::decode_payloads;
+use etrace_decoder::stream::{decode_payloads, PayloadEvent};
 use etrace_decoder::{DecodeError, DecoderConfig, TeDecoder, TraceElement};
 use std::io::Write;
 use std::path::PathBuf;
@@ -51,9 +51,18 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
         events,
         ..
     } = args.trace.load()?;
+    if !events
+        .iter()
+        .any(|e| matches!(e, PayloadEvent::Payload { .. }))
+    {
+        return Err(CliError::input(
+            "no te_inst packets in the trace",
+            args.trace.place(),
+        ));
+    }
     let mut symbols = SymbolTable::new();
     for elf in &args.trace.elf {
-        let bytes = std::fs::read(elf).at(elf.display())?;
+        let bytes = read_elf(elf)?;
         symbols.add_elf(&bytes).at(elf.display())?;
     }
     let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());

@@ -21,16 +21,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use etrace_decoder::stream::{feed_payloads, PayloadEvent, PayloadStream};
-use etrace_decoder::{ProgramImage, TeDecoder, TraceElement};
+use etrace_decoder::stream::PayloadStream;
+use etrace_decoder::TeDecoder;
 use etrace_spec::framing::{FramingKind, FramingSettings};
-use etrace_spec::params::Params;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::decode::{decoder_config, parse_address, DecodeFormat};
-use super::element_text::{
-    element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
-};
+use super::decode_output::{Decoding, Sink};
+use super::element_text::OffsetUnit;
 use super::framing_args::setting_error;
 use super::io::{create_output, load_params_for, output_or_stdout};
 use super::trace_args::load_image;
@@ -148,101 +146,6 @@ fn seconds(value: Option<f64>, option: &str) -> Result<Option<Duration>, CliErro
         .transpose()
 }
 
-/// Writes trace elements as they come, in `etrace decode`'s formats.
-enum Sink<'a> {
-    /// `elements`, `pcs` or `json`: one line per element or instruction.
-    Lines(DecodeFormat, &'a ProgramImage, Box<dyn Write>),
-    /// `spike-csv`.
-    Spike(SpikeRows<'a, Box<dyn Write>>),
-}
-
-impl<'a> Sink<'a> {
-    fn new(
-        format: DecodeFormat,
-        image: &'a ProgramImage,
-        out: Box<dyn Write>,
-    ) -> std::io::Result<Self> {
-        Ok(match format {
-            DecodeFormat::SpikeCsv => Sink::Spike(SpikeRows::new(image, out)?),
-            other => Sink::Lines(other, image, out),
-        })
-    }
-
-    fn element(&mut self, e: &TraceElement) -> Result<(), ExpandError> {
-        match self {
-            Sink::Spike(rows) => rows.element(e),
-            Sink::Lines(DecodeFormat::Json, _, out) => Ok(writeln!(out, "{}", element_json(e))?),
-            Sink::Lines(DecodeFormat::Pcs, image, out) => match e {
-                TraceElement::Range { first, count, .. } => {
-                    for_each_insn(image, *first, *count, |pc| writeln!(out, "{pc:#x}"))
-                }
-                _ => Ok(()),
-            },
-            Sink::Lines(_, _, out) => Ok(writeln!(out, "{}", element_line(e, OffsetUnit::Byte))?),
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            Sink::Lines(_, _, out) => out.flush(),
-            // Rows are held back until the next element says whether they trapped.
-            Sink::Spike(_) => Ok(()),
-        }
-    }
-
-    fn finish(self) -> std::io::Result<()> {
-        match self {
-            Sink::Lines(_, _, mut out) => out.flush(),
-            Sink::Spike(rows) => rows.finish()?.flush(),
-        }
-    }
-}
-
-/// The decoding side: te_inst payloads -> decoder -> output, with the counts of the
-/// progress line.
-struct Decoding<'a> {
-    decoder: TeDecoder<'a>,
-    params: Params,
-    sink: Sink<'a>,
-    out_name: String,
-    packets: u64,
-    /// `decode-error` lines (as `etrace decode` lists them).
-    errors: Vec<String>,
-    /// The output stopped at an address outside the programs (as `etrace decode`).
-    output_stopped: bool,
-}
-
-impl Decoding<'_> {
-    fn events(&mut self, events: &[PayloadEvent]) -> Result<(), CliError> {
-        self.packets = feed_payloads(&mut self.decoder, &self.params, self.packets, events);
-        self.write(false)
-    }
-
-    fn write(&mut self, flush: bool) -> Result<(), CliError> {
-        for e in self.decoder.take_elements(flush) {
-            if matches!(e, TraceElement::DecodeError { .. }) {
-                self.errors.push(element_line(&e, OffsetUnit::Byte));
-            }
-            if self.output_stopped {
-                continue;
-            }
-            match self.sink.element(&e) {
-                Ok(()) => {}
-                Err(ExpandError::Io(err)) => return Err(CliError::input(err, &self.out_name)),
-                Err(ExpandError::NotInImage(a)) => {
-                    self.errors.push(format!(
-                        "decode-error: no instruction in the programs at {a:#x}"
-                    ));
-                    self.output_stopped = true;
-                }
-            }
-        }
-        self.sink
-            .flush()
-            .map_err(|e| CliError::input(e, &self.out_name))
-    }
-}
-
 /// Runs `etrace capture`.
 pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     if args.framing != FramingKind::Encap {
@@ -278,15 +181,13 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         None => None,
     };
     let (out_name, out) = output_or_stdout(args.output.as_deref())?;
-    let mut decoding = Decoding {
-        decoder: TeDecoder::new(&image, &params, decoder_config(args.mtvec, args.stvec)),
-        params: params.clone(),
-        sink: Sink::new(args.format, &image, out).at(&out_name)?,
+    let mut decoding = Decoding::new(
+        TeDecoder::new(&image, &params, decoder_config(args.mtvec, args.stvec)),
+        &params,
+        Sink::new(args.format, OffsetUnit::Byte, &image, out).at(&out_name)?,
         out_name,
-        packets: 0,
-        errors: Vec::new(),
-        output_stopped: false,
-    };
+        OffsetUnit::Byte,
+    );
     let mut deframer = PayloadStream::new(&framing, args.synced);
 
     // SAFETY: installs a handler that only stores to an atomic and calls signal().
@@ -338,7 +239,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
                     "{device}: {total} bytes, {} packets, {} instructions, {} decode errors",
                     decoding.packets,
                     decoding.decoder.instructions(),
-                    decoding.errors.len()
+                    decoding.error_count
                 ));
                 bar.tick();
             }
@@ -358,15 +259,12 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     };
     decoding.events(&events)?;
     decoding.write(true)?;
-    let Decoding {
-        sink,
-        out_name,
-        packets,
-        errors,
-        decoder,
-        ..
-    } = decoding;
-    sink.finish().at(&out_name)?;
+    let (packets, instructions, error_count) = (
+        decoding.packets,
+        decoding.decoder.instructions(),
+        decoding.error_count,
+    );
+    let checked = decoding.finish(&device);
     if let (Some(file), Some(path)) = (raw.as_mut(), &args.raw) {
         file.flush().at(path.display())?;
     }
@@ -376,9 +274,8 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         String::new()
     };
     bar.finish_with_message(format!(
-        "{device}: {total} bytes, {packets} packets, {} instructions, {} decode errors ({}{undecoded})",
-        decoder.instructions(),
-        errors.len(),
+        "{device}: {total} bytes, {packets} packets, {instructions} instructions, \
+         {error_count} decode errors ({}{undecoded})",
         stop.text()
     ));
     if total == 0 {
@@ -387,12 +284,5 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
             device,
         ));
     }
-    if errors.is_empty() {
-        return Ok(());
-    }
-    let mut err = CliError::check(format!("{} decode errors", errors.len()), device);
-    for line in errors.iter().take(20) {
-        err = err.with_context(line);
-    }
-    Err(err)
+    checked
 }

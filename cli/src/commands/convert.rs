@@ -1,7 +1,7 @@
 //! `etrace convert`: spike instruction-trace CSV -> encoder-input CSV, deriving `itype`,
 //! `iretire` and `ilastsize` as the hart's ingress port does.
 
-use super::io::{create_output, finish_output, load_params};
+use super::io::{check_distinct, create_output, finish_output, load_params};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_spec::formats::convert::{ConvertOptions, SpikeToIngress};
@@ -15,14 +15,15 @@ use std::path::PathBuf;
 /// Arguments of `etrace convert`.
 #[derive(Args)]
 pub struct ConvertArgs {
-    /// Spike instruction trace CSV to read.
+    /// Spike instruction trace CSV to read (lines of at most 64 KiB).
     #[arg(long, value_name = "IN")]
     pub spike_csv: PathBuf,
     /// Encoder-input CSV to write.
     #[arg(long, value_name = "OUT")]
     pub encoder_input: PathBuf,
-    /// Encoder parameters (TOML or static config): `iaddress_width_p` gives RV32 / RV64,
-    /// `itype_width_p` the itype codes, `nocontext_p` / `sijump_p` the optional columns.
+    /// Encoder parameters (TOML or static config, at most 1 MiB): `iaddress_width_p` gives
+    /// RV32 / RV64, `itype_width_p` the itype codes (the columns written are always the
+    /// same, the optional `context` and `sijump_0` included).
     #[arg(long, value_name = "P")]
     pub params: Option<PathBuf>,
     /// Decode the instructions as RV32 (overrides the parameters).
@@ -35,6 +36,9 @@ pub struct ConvertArgs {
 
 /// Runs `etrace convert`.
 pub fn run(args: ConvertArgs) -> Result<(), CliError> {
+    let mut inputs = vec![("--spike-csv", args.spike_csv.as_path())];
+    inputs.extend(args.params.as_deref().map(|p| ("--params", p)));
+    check_distinct(&[("--encoder-input", &args.encoder_input)], &inputs)?;
     let params = load_params(args.params.as_deref(), 64)?;
     let mut options = ConvertOptions::from_params(&params);
     if args.rv32 {

@@ -23,6 +23,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use super::encoder_args::EncoderArgs;
 use super::hart_args::HartArgs;
+use super::io::read_elf;
 use crate::error::{CliError, InputContext};
 
 /// Arguments of `etrace cosim`.
@@ -106,13 +107,19 @@ fn xlen_bits(xlen: Xlen) -> u32 {
 /// The program's ingress records and what its decoded trace must reproduce.
 struct Program {
     name: String,
+    /// The program's exit code (`tohost`).
+    exit_code: u64,
     records: Vec<IngressRecord>,
     expected: ExpectedExecution,
 }
 
-fn load_program(path: &PathBuf, variant: Variant, hart: &HartArgs) -> Result<Program, CliError> {
+fn load_program(
+    path: &std::path::Path,
+    variant: Variant,
+    hart: &HartArgs,
+) -> Result<Program, CliError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).at(&name)?;
+    let bytes = read_elf(path)?;
     let image = ProgramImage::from_elf(&bytes).at(&name)?;
     let params = variant.config().params();
     let config = hart.config(params.itype_width());
@@ -133,7 +140,7 @@ fn load_program(path: &PathBuf, variant: Variant, hart: &HartArgs) -> Result<Pro
         push_record_steps(&mut steps, rec);
         records.push(*rec);
     };
-    hart.run(&mut sink).at(&name)?;
+    let exit_code = hart.run(&mut sink).at(&name)?.exit_code;
     let decoder = DecoderConfig {
         trap_vectors: Some(TrapVectors {
             mtvec: hart.read_csr(0x305).unwrap_or(0),
@@ -143,6 +150,7 @@ fn load_program(path: &PathBuf, variant: Variant, hart: &HartArgs) -> Result<Pro
     };
     Ok(Program {
         name,
+        exit_code,
         records,
         expected: ExpectedExecution {
             image,
@@ -162,7 +170,7 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
     let xlen = match &args.elf {
         Some(path) => {
             let name = path.display().to_string();
-            let bytes = std::fs::read(path).at(&name)?;
+            let bytes = read_elf(path)?;
             Some(xlen_bits(
                 Hart::from_elf(&bytes, HartConfig::default())
                     .at(&name)?
@@ -186,6 +194,12 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
         }
     }
 
+    if args.random == Some(0) {
+        return Err(CliError::input(
+            "a random stream of 0 records: nothing would be checked",
+            "--random",
+        ));
+    }
     let start = Instant::now();
     let program = match &args.elf {
         Some(path) => Some(load_program(path, variant, &args.hart)?),
@@ -266,6 +280,18 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
             "decoded: {} steps equal the hart's, in {} run(s) of the trace",
             summary.steps, summary.runs
         );
+        if p.exit_code != 0 {
+            return Err(CliError::check(
+                format!("the program exited with code {}", p.exit_code),
+                &p.name,
+            ));
+        }
+    }
+    if s.instructions == 0 && s.packets == 0 && s.bytes == 0 {
+        return Err(CliError::check(
+            "nothing was checked: no instruction, packet or byte",
+            &source,
+        ));
     }
     Ok(())
 }

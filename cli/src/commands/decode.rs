@@ -8,16 +8,12 @@
 //! were any (a failed check: they are listed on stderr, and inline with
 //! `--format elements` / `json`); 2 for bad input or usage (unreadable files, options).
 
-use super::element_text::{
-    element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
-};
-use super::io::output_or_stdout;
-use super::trace_args::{LoadedTrace, TraceArgs};
-use crate::error::CliError;
+use super::decode_output::{Decoding, Sink};
+use super::io::{check_distinct, output_or_stdout};
+use super::trace_args::TraceArgs;
+use crate::error::{CliError, InputContext};
 use clap::{Args, ValueEnum};
-use etrace_decoder::stream::decode_payloads;
-use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
-use std::io::Write;
+use etrace_decoder::{DecoderConfig, TeDecoder, TrapVectors};
 use std::path::PathBuf;
 
 /// The output formats of `etrace decode`.
@@ -75,77 +71,25 @@ pub(super) fn decoder_config(mtvec: Option<u64>, stvec: Option<u64>) -> DecoderC
     }
 }
 
-/// Runs `etrace decode`.
+/// Runs `etrace decode`: the trace is read in pieces and the output written as it is
+/// decoded.
 pub fn run(args: DecodeArgs) -> Result<(), CliError> {
-    let LoadedTrace {
-        image,
-        params,
-        events,
-        unit,
-    } = args.trace.load()?;
-    let config = decoder_config(args.mtvec, args.stvec);
-    let mut decoder = TeDecoder::new(&image, &params, config);
-    let elements = decode_payloads(&mut decoder, &params, &events);
-
+    let (image, params) = args.trace.programs()?;
+    let (framing, unit) = args.trace.framing()?;
+    if let Some(out) = &args.output {
+        check_distinct(&[("--output", out)], &args.trace.inputs())?;
+    }
     let (out_name, out) = output_or_stdout(args.output.as_deref())?;
-    let mut errors: Vec<String> = elements
-        .iter()
-        .filter(|e| matches!(e, TraceElement::DecodeError { .. }))
-        .map(|e| element_line(e, unit))
-        .collect();
-    match write_output(args.format, &elements, &image, unit, out) {
-        Ok(()) => {}
-        Err(ExpandError::Io(e)) => return Err(CliError::input(e, out_name)),
-        Err(ExpandError::NotInImage(a)) => errors.push(format!(
-            "decode-error: no instruction in the programs at {a:#x}"
-        )),
+    let decoder = TeDecoder::new(&image, &params, decoder_config(args.mtvec, args.stvec));
+    let sink = Sink::new(args.format, unit, &image, out).at(&out_name)?;
+    let mut decoding = Decoding::new(decoder, &params, sink, out_name, unit);
+    args.trace
+        .stream(&framing, |events| decoding.events(events))?;
+    if decoding.packets == 0 && decoding.error_count == 0 {
+        return Err(CliError::input(
+            "no te_inst packets in the trace",
+            args.trace.place(),
+        ));
     }
-    if errors.is_empty() {
-        return Ok(());
-    }
-    let mut err = CliError::check(
-        format!("{} decode errors", errors.len()),
-        args.trace.place(),
-    );
-    for line in errors.iter().take(20) {
-        err = err.with_context(line);
-    }
-    Err(err)
-}
-
-fn write_output(
-    format: DecodeFormat,
-    elements: &[TraceElement],
-    image: &ProgramImage,
-    unit: OffsetUnit,
-    mut out: Box<dyn Write>,
-) -> Result<(), ExpandError> {
-    match format {
-        DecodeFormat::Elements => {
-            for e in elements {
-                writeln!(out, "{}", element_line(e, unit))?;
-            }
-        }
-        DecodeFormat::Json => {
-            for e in elements {
-                writeln!(out, "{}", element_json(e))?;
-            }
-        }
-        DecodeFormat::Pcs => {
-            for e in elements {
-                if let TraceElement::Range { first, count, .. } = e {
-                    for_each_insn(image, *first, *count, |pc| writeln!(out, "{pc:#x}"))?;
-                }
-            }
-        }
-        DecodeFormat::SpikeCsv => {
-            let mut rows = SpikeRows::new(image, out)?;
-            for e in elements {
-                rows.element(e)?;
-            }
-            out = rows.finish()?;
-        }
-    }
-    out.flush()?;
-    Ok(())
+    decoding.finish(&args.trace.place())
 }

@@ -1,14 +1,18 @@
 //! `etrace dump`: deframe a stream (`--framing encap|smi|atb`) and list every te_inst
 //! packet with its fields (`payload.adoc`), one line each: `#index @offset <listing>`.
 //! Framing and packet errors are listed as `#? @offset error: ...` (for atb `@beat N` or
-//! `@line N`); decoding resumes after them (the deframers resynchronise) and the command
-//! exits 2 at the end.
+//! `@line N`), a run of them with nothing readable between once, with its extent;
+//! decoding resumes after them (the deframers resynchronise) and the command exits 1 at
+//! the end (a failed check, as `etrace decode`). The stream is read in pieces. The field
+//! widths come from `--params`, `--elf` or `--rv32` / `--rv64`: without any of them the
+//! command refuses to guess.
 
 use super::framing_args::FramingArgs;
-use super::io::load_params;
+use super::io::{load_params, load_params_for, read_pieces};
+use super::trace_args::load_image;
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_spec::framing::{deframe_all, FrameEvent};
+use etrace_spec::framing::FrameEvent;
 use etrace_spec::packet::{unpack_with, IOptions, TeInst};
 use etrace_spec::params::Params;
 use std::io::Write;
@@ -17,14 +21,22 @@ use std::path::PathBuf;
 /// Arguments of `etrace dump`.
 #[derive(Args)]
 pub struct DumpArgs {
-    /// The framed stream (for atb: one beat per line, as `etrace encode` writes it).
+    /// The framed stream (for atb: one beat per line, as `etrace encode` writes it); an
+    /// empty file is an error.
     pub input: PathBuf,
-    /// Encoder parameters (TOML or static config); default RV64 (RV32 with `--rv32`).
+    /// Encoder parameters (TOML or static config, at most 1 MiB), read over the RV64
+    /// defaults (RV32 with `--rv32`, those of the ELF's XLEN with `--elf`).
     #[arg(long, value_name = "P")]
     pub params: Option<PathBuf>,
+    /// The traced program: the default parameters are those of its XLEN.
+    #[arg(long, value_name = "PROG.elf", conflicts_with_all = ["rv32", "rv64"])]
+    pub elf: Option<PathBuf>,
     /// Start from the RV32 default parameters (a `--params` file overrides them).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "rv64")]
     pub rv32: bool,
+    /// Start from the RV64 default parameters (a `--params` file overrides them).
+    #[arg(long)]
+    pub rv64: bool,
     /// Framing options.
     #[command(flatten)]
     pub framing: FramingArgs,
@@ -50,6 +62,9 @@ struct Lister<'a, W: Write> {
     follow_stream: bool,
     index: u64,
     errors: u64,
+    /// The run of errors being gathered: its first line, and the place of its last error
+    /// when there are more.
+    run: Option<(String, u64, String)>,
     out: W,
 }
 
@@ -57,6 +72,7 @@ impl<W: Write> Lister<'_, W> {
     fn payload(&mut self, offset: String, payload: &[u8]) -> std::io::Result<()> {
         match unpack_with(payload, self.params, &self.ioptions) {
             Ok(inst) => {
+                self.end_run()?;
                 writeln!(
                     self.out,
                     "#{} @{offset} {}",
@@ -79,14 +95,31 @@ impl<W: Write> Lister<'_, W> {
         e: impl std::fmt::Display,
     ) -> std::io::Result<()> {
         self.errors += 1;
-        writeln!(self.out, "#? @{offset} error: {e}")
+        match &mut self.run {
+            Some((_, more, last)) => {
+                *more += 1;
+                *last = offset.to_string();
+            }
+            None => self.run = Some((format!("#? @{offset} error: {e}"), 0, String::new())),
+        }
+        Ok(())
+    }
+
+    /// Lists the run of errors gathered, if any.
+    fn end_run(&mut self) -> std::io::Result<()> {
+        match self.run.take() {
+            Some((line, 0, _)) => writeln!(self.out, "{line}"),
+            Some((line, more, last)) => {
+                writeln!(self.out, "{line} (and {more} more errors through @{last})")
+            }
+            None => Ok(()),
+        }
     }
 }
 
 /// Runs `etrace dump`.
 pub fn run(args: DumpArgs) -> Result<(), CliError> {
-    let params = load_params(args.params.as_deref(), if args.rv32 { 32 } else { 64 })?;
-    let data = std::fs::read(&args.input).at(args.input.display())?;
+    let params = dump_params(&args)?;
     let stdout = std::io::stdout();
     let mut lister = Lister {
         params: &params,
@@ -99,22 +132,59 @@ pub fn run(args: DumpArgs) -> Result<(), CliError> {
         follow_stream: args.ioptions_from_stream,
         index: 0,
         errors: 0,
+        run: None,
         out: std::io::BufWriter::new(stdout.lock()),
     };
-    list(&args, &data, &mut lister)?;
+    let mut deframer = args.framing.config()?.deframer(true);
+    let mut events = Vec::new();
+    read_pieces(&args.input, |piece| {
+        deframer.push(piece, &mut events);
+        list(events.drain(..), &mut lister)
+    })?;
+    deframer.finish(&mut events);
+    list(events.drain(..), &mut lister)?;
+    lister.end_run().at("standard output")?;
     lister.out.flush().at("standard output")?;
     if lister.errors > 0 {
-        return Err(CliError::input(
+        return Err(CliError::check(
             format!("{} framing or packet errors", lister.errors),
+            args.input.display(),
+        ));
+    }
+    if lister.index == 0 {
+        return Err(CliError::input(
+            "no te_inst packets in the stream",
             args.input.display(),
         ));
     }
     Ok(())
 }
 
-fn list<W: Write>(args: &DumpArgs, data: &[u8], lister: &mut Lister<W>) -> Result<(), CliError> {
-    let mut deframer = args.framing.config()?.deframer(true);
-    for event in deframe_all(deframer.as_mut(), data) {
+/// The parameters the packets are read with: `--params` over the defaults of `--elf`'s
+/// XLEN or of `--rv32` / `--rv64`; with none of these options, an error (the address
+/// width decides every address field, and a wrong guess lists wrong fields).
+fn dump_params(args: &DumpArgs) -> Result<Params, CliError> {
+    if let Some(elf) = &args.elf {
+        return load_params_for(
+            args.params.as_deref(),
+            &load_image(std::slice::from_ref(elf))?,
+        );
+    }
+    if !(args.rv32 || args.rv64 || args.params.is_some()) {
+        return Err(CliError::input(
+            "the field widths are not known: give --params, --elf, --rv32 or --rv64",
+            "dump",
+        ));
+    }
+    load_params(args.params.as_deref(), if args.rv32 { 32 } else { 64 })
+}
+
+/// Lists frame events.
+fn list<W: Write>(
+    events: impl Iterator<Item = FrameEvent>,
+    lister: &mut Lister<W>,
+) -> Result<(), CliError> {
+    for event in events {
         match event {
             FrameEvent::Packet(p) => lister.payload(p.at.packet_place(), &p.payload),
             FrameEvent::Error { at, error } => lister.error(at, error),

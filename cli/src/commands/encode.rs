@@ -3,8 +3,9 @@
 //! a framed stream (`--framing encap|smi|atb`).
 
 use super::encoder_args::PipelineArgs;
+use super::fit_check::FitCheck;
 use super::framing_args::{setting_error, FramingArgs};
-use super::io::{create_output, finish_output, load_params};
+use super::io::{check_distinct, create_output, finish_output, load_params, read_elf};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_encoder::{EncodedPacket, Encoder, EncoderOptions};
@@ -48,6 +49,16 @@ pub struct EncodeArgs {
 
 /// Runs `etrace encode`.
 pub fn run(args: EncodeArgs) -> Result<(), CliError> {
+    let mut inputs = Vec::new();
+    inputs.extend(args.elf.as_deref().map(|p| ("--elf", p)));
+    inputs.extend(args.spike_csv.as_deref().map(|p| ("--spike-csv", p)));
+    inputs.extend(
+        args.encoder_input
+            .as_deref()
+            .map(|p| ("--encoder-input", p)),
+    );
+    inputs.extend(args.pipeline.params.as_deref().map(|p| ("--params", p)));
+    check_distinct(&[("--output", &args.output)], &inputs)?;
     let options = args.pipeline.encoder.options()?;
     let (params, packets, retired, exit) = encode_input(&args, options)?;
     let framed = frame(&args.pipeline.framing, &params, &packets)?;
@@ -73,37 +84,43 @@ type Encoded = (Params, Vec<EncodedPacket>, u64, Option<(u64, PathBuf)>);
 fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, CliError> {
     let mut retired = 0u64;
     if let Some(elf) = &args.elf {
-        let bytes = std::fs::read(elf).at(elf.display())?;
+        let bytes = read_elf(elf)?;
         let image = parse_elf(&bytes).at(elf.display())?;
         let params = load_params(args.pipeline.params.as_deref(), image.xlen.bits())?;
         let mut enc = Encoder::new(&params, options).at("encoder options")?;
         let config = args.pipeline.hart.config(params.itype_width());
         let mut hart = Hart::from_image(&image, config).at(elf.display())?;
+        let mut fit = FitCheck::new(&params);
         let mut sink = |rec: &IngressRecord, _insn: u32| {
             retired += u64::from(rec.iretire != 0);
+            fit.record(rec);
             enc.push(rec);
         };
         let outcome = hart.run(&mut sink).at(elf.display())?;
+        fit.result(&elf.display().to_string())?;
         enc.finish();
         let exit = (outcome.exit_code != 0).then(|| (outcome.exit_code, elf.clone()));
         return Ok((params, enc.take_packets(), retired, exit));
     }
     let params = load_params(args.pipeline.params.as_deref(), 64)?;
     let mut enc = Encoder::new(&params, options).at("encoder options")?;
-    let mut push = |rec: IngressRecord| {
+    let mut fit = FitCheck::new(&params);
+    let mut push = |rec: IngressRecord, place: &Path| {
         retired += u64::from(rec.iretire != 0);
+        fit.record(&rec);
         enc.push(&rec);
+        fit.result(&place.display().to_string())
     };
     if let Some(path) = &args.spike_csv {
         let reader = SpikeReader::new(open(path)?).with_file_name(path.display().to_string());
         for rec in SpikeToIngress::new(reader, ConvertOptions::from_params(&params)) {
-            push(rec.at(path.display())?);
+            push(rec.at(path.display())?, path)?;
         }
     } else if let Some(path) = &args.encoder_input {
         let reader =
             EncoderInputReader::new(open(path)?).with_file_name(path.display().to_string());
         for rec in reader {
-            push(rec.at(path.display())?);
+            push(rec.at(path.display())?, path)?;
         }
     } else {
         return Err(CliError::input(

@@ -6,7 +6,11 @@ use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_hdl::config::Config;
 use etrace_hdl::top::{generate, OutputKind, TopOptions};
+use etrace_hdl::verilog::VerilogCheckError;
 use std::path::PathBuf;
+
+/// The ATDATA widths of the ATB output, in bits (`--atb-bits`).
+const ATB_BITS: [u32; 5] = [8, 16, 32, 64, 128];
 
 /// Arguments of `etrace gen-verilog`.
 #[derive(Args)]
@@ -29,7 +33,7 @@ pub struct GenVerilogArgs {
     /// ATDATA width in bits for atb (8, 16, 32, 64 or 128).
     #[arg(long, value_name = "BITS", default_value_t = 32)]
     pub atb_bits: u32,
-    /// Depth of the output byte FIFO (a power of two, 16-4096).
+    /// Depth of the output byte FIFO: 16, 32, 64, 128 or 256 bytes (64 with atb).
     #[arg(long, value_name = "BYTES", default_value_t = 64)]
     pub fifo_depth: usize,
     /// Skip the yosys check of the generated Verilog.
@@ -43,9 +47,18 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     let output = match args.framing.as_str() {
         "encap" => OutputKind::Bytes,
         // The generator checks the combination (no srcID with atb, supported widths).
-        "atb" => OutputKind::Atb {
+        "atb" if ATB_BITS.contains(&args.atb_bits) => OutputKind::Atb {
             data_bytes: args.atb_bits / 8,
         },
+        "atb" => {
+            return Err(CliError::input(
+                format!(
+                    "ATDATA width of {} bits is not supported (8, 16, 32, 64 or 128)",
+                    args.atb_bits
+                ),
+                "--atb-bits",
+            ))
+        }
         other => {
             return Err(CliError::input(
                 format!("unknown framing `{other}` for the hardware (expected encap or atb)"),
@@ -62,10 +75,16 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     };
     let design = generate(config, &options).at("gen-verilog options")?;
     if !args.no_check {
-        etrace_hdl::verilog::yosys_check_top(&design.top, &design.verilog).map_err(|e| {
-            CliError::check("the generated Verilog failed the yosys check", &design.top)
-                .with_context(e)
-        })?;
+        etrace_hdl::verilog::yosys_check_top(&design.top, &design.verilog).map_err(
+            |e| match e {
+                // Not a failed check: the tool is missing (usage, as `synth` without its tools).
+                VerilogCheckError::Tool { .. } => {
+                    CliError::input(e, "yosys").with_context("--no-check skips the check")
+                }
+                _ => CliError::check("the generated Verilog failed the yosys check", &design.top)
+                    .with_context(e),
+            },
+        )?;
     }
     std::fs::create_dir_all(&args.out).at(args.out.display())?;
     let verilog_name = format!("{}.v", design.top);

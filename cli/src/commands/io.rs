@@ -1,12 +1,14 @@
-//! File helpers shared by the sub-commands: output files, parameter files.
+//! File helpers shared by the sub-commands: output files, parameter files, ELF files (read
+//! whole, up to a size limit) and streamed inputs (read in pieces).
 
 use crate::error::{CliError, InputContext};
 use etrace_decoder::ProgramImage;
+use etrace_spec::formats::limited::{read_limited, ELF_MAX_BYTES};
 use etrace_spec::formats::params_file::load_params as load_params_file;
 use etrace_spec::isa::Xlen;
 use etrace_spec::params::Params;
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::Path;
 
 /// Creates an output file (and its folder), buffered.
@@ -57,5 +59,67 @@ pub fn load_params(path: Option<&Path>, xlen: u32) -> Result<Params, CliError> {
     match path {
         Some(p) => load_params_file(p, base).map_err(|e| CliError::input(e, p.display())),
         None => Ok(base),
+    }
+}
+
+/// The bytes of an ELF file (refused past [`ELF_MAX_BYTES`], so that a device that never
+/// ends does not fill memory).
+pub fn read_elf(path: &Path) -> Result<Vec<u8>, CliError> {
+    read_limited(path, ELF_MAX_BYTES).at(path.display())
+}
+
+/// Size of the pieces a streamed input is read in.
+const PIECE_BYTES: usize = 1 << 16;
+
+/// Reads the file at `path` in pieces, handing each to `piece`, so that memory stays
+/// bounded however long the input is; returns the number of bytes read. An empty file is
+/// an error: a trace with nothing in it cannot be what was meant.
+pub fn read_pieces(
+    path: &Path,
+    mut piece: impl FnMut(&[u8]) -> Result<(), CliError>,
+) -> Result<u64, CliError> {
+    let mut file = File::open(path).at(path.display())?;
+    let mut buf = vec![0u8; PIECE_BYTES];
+    let mut total = 0u64;
+    loop {
+        let n = match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(CliError::input(e, path.display())),
+        };
+        total += n as u64;
+        piece(&buf[..n])?;
+    }
+    if total == 0 {
+        return Err(CliError::input("empty trace: no bytes", path.display()));
+    }
+    Ok(total)
+}
+
+/// Refuses to write an output over an input or over another output: each of `outputs`
+/// (option name, path) must be a file other than every input and every earlier output
+/// (compared after resolving links; standard output is not a path and never clashes).
+pub fn check_distinct(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Result<(), CliError> {
+    for (i, (name, out)) in outputs.iter().enumerate() {
+        let others = inputs.iter().chain(&outputs[..i]);
+        if let Some((other, _)) = others.into_iter().find(|(_, p)| same_file(out, p)) {
+            return Err(CliError::input(
+                format!(
+                    "{} is also {other}: refusing to overwrite it",
+                    out.display()
+                ),
+                name,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// True when `a` and `b` name the same file (both resolved when they exist).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
     }
 }

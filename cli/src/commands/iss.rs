@@ -2,7 +2,7 @@
 //! and / or an encoder-input CSV.
 
 use super::hart_args::HartArgs;
-use super::io::{create_output, finish_output};
+use super::io::{check_distinct, create_output, finish_output, read_elf};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_hart::{Hart, HartConfig, IngressSink};
@@ -66,7 +66,15 @@ impl IngressSink for FileSinks {
 
 /// Runs `etrace iss`.
 pub fn run(args: IssArgs) -> Result<(), CliError> {
-    let bytes = std::fs::read(&args.elf).at(args.elf.display())?;
+    let mut outputs = Vec::new();
+    outputs.extend(args.spike_csv.as_deref().map(|p| ("--spike-csv", p)));
+    outputs.extend(
+        args.encoder_input
+            .as_deref()
+            .map(|p| ("--encoder-input", p)),
+    );
+    check_distinct(&outputs, &[("the ELF", &args.elf)])?;
+    let bytes = read_elf(&args.elf)?;
     // clap keeps the value in 3..=4.
     let itype_width = ItypeWidth::from_bits(u64::from(args.itype_width)).unwrap_or_default();
     let config = HartConfig {
@@ -115,7 +123,7 @@ pub fn run(args: IssArgs) -> Result<(), CliError> {
             .with_context("the trace files hold the instructions retired up to this point")
     })?;
     let secs = elapsed.as_secs_f64().max(1e-9);
-    eprintln!(
+    let status = format!(
         "{}: {} ({}), exit code {}, {} instructions retired, {} traps, {} privilege changes, {:.1} M instructions/s",
         args.elf.display(),
         match hart.xlen() {
@@ -130,10 +138,13 @@ pub fn run(args: IssArgs) -> Result<(), CliError> {
         outcome.retired as f64 / secs / 1e6,
     );
     if outcome.exit_code != 0 {
+        // The error line first (`docs/cli.md`), the run's summary below it.
         return Err(CliError::check(
             format!("the program exited with code {}", outcome.exit_code),
             args.elf.display(),
-        ));
+        )
+        .with_context(status));
     }
+    eprintln!("{status}");
     Ok(())
 }

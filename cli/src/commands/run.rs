@@ -13,7 +13,8 @@
 use super::element_text::{element_line, privilege_name};
 use super::encode::frame;
 use super::encoder_args::PipelineArgs;
-use super::io::load_params_for;
+use super::fit_check::FitCheck;
+use super::io::{load_params_for, read_elf};
 use super::trace_args::{load_image, payload_events};
 use crate::error::{CliError, InputContext};
 use clap::Args;
@@ -53,7 +54,7 @@ fn step_text(s: Option<&Step>) -> String {
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let elf_name = args.elf.display().to_string();
     let options = args.pipeline.encoder.options()?;
-    let bytes = std::fs::read(&args.elf).at(&elf_name)?;
+    let bytes = read_elf(&args.elf)?;
     let image = load_image(std::slice::from_ref(&args.elf))?;
     let params = load_params_for(args.pipeline.params.as_deref(), &image)?;
 
@@ -63,12 +64,15 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let mut hart = Hart::from_elf(&bytes, config).at(&elf_name)?;
     let mut expected: Vec<Step> = Vec::new();
     let mut retired = 0u64;
+    let mut fit = FitCheck::new(&params);
     let mut sink = |rec: &IngressRecord, _insn: u32| {
         retired += u64::from(rec.iretire != 0);
+        fit.record(rec);
         push_record_steps(&mut expected, rec);
         enc.push(rec);
     };
     let outcome = hart.run(&mut sink).at(&elf_name)?;
+    fit.result(&elf_name)?;
     enc.finish();
     let packets = enc.take_packets();
     let framed = frame(&args.pipeline.framing, &params, &packets)?;

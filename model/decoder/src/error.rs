@@ -70,13 +70,27 @@ pub enum DecodeCause {
     #[error("unprocessed branches at an uninferable jump target")]
     UnprocessedBranches,
     /// The reported address was not reached within the bound of instructions per packet
-    /// ([`crate::DecoderConfig::max_steps_per_packet`]).
-    #[error("address {address:#x} not reached within {within} instructions")]
+    /// ([`crate::DecoderConfig::max_steps_per_packet`]) or between two branches
+    /// ([`crate::DecoderConfig::max_steps_between_branches`]).
+    #[error(
+        "address {address:#x} not reached within {within} instructions, or          {between_branches} without a branch"
+    )]
     NotReached {
         /// The reported address.
         address: u64,
-        /// The bound.
+        /// The bound per packet.
         within: u64,
+        /// The bound between two branches.
+        between_branches: u64,
+    },
+    /// Following the path to the reported address repeats a state without using a branch
+    /// outcome: the path loops and never reaches the address.
+    #[error("address {address:#x} never reached: the path loops at {at:#x} without a branch")]
+    Loops {
+        /// The reported address.
+        address: u64,
+        /// An address of the loop.
+        at: u64,
     },
 }
 

@@ -21,7 +21,8 @@
 //! The parts: `packets` (`process_te_inst`), `follow` (`follow_execution_path`),
 //! `next_pc` (`next_pc` and `report_pc`, the one source of those rules), `cursor` (`pc`,
 //! `last_pc` and the open instruction range), `return_stack` (implicit return), `lookup`
-//! (the program image), `config`.
+//! (the program image), `walk_bound` (where a walk that cannot reach its address ends),
+//! `config`.
 
 mod config;
 mod cursor;
@@ -30,6 +31,7 @@ mod lookup;
 mod next_pc;
 mod packets;
 mod return_stack;
+mod walk_bound;
 
 pub use config::{DecoderConfig, TrapVectors};
 

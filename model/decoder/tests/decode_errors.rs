@@ -230,7 +230,14 @@ fn cases() -> Vec<Case> {
                         })
                         .expect("a long path");
                     let address = reported_address(program, packets, i);
-                    (i, DecodeCause::NotReached { address, within: 4 })
+                    (
+                        i,
+                        DecodeCause::NotReached {
+                            address,
+                            within: 4,
+                            between_branches: 1 << 16,
+                        },
+                    )
                 },
             )
         },

@@ -20,6 +20,7 @@
 
 use std::fmt;
 
+pub mod fits;
 pub mod random;
 
 /// Instruction type (`itype`) codes of `ingressPort.adoc`, table `tab:itype`.

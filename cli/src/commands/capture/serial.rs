@@ -92,14 +92,16 @@ pub struct Source {
 }
 
 impl Source {
-    /// Opens `path`; a terminal is set to raw 8N1 input at `baud` (receiver on, modem
-    /// control lines ignored, no flow control, no character translation). Input already
-    /// waiting is kept: the deframer skips to the next synchronisation sequence anyway.
+    /// Opens `path` without blocking (a FIFO with no writer yet, a terminal waiting for its
+    /// carrier: the stop conditions of the caller apply from the start, reads wait with
+    /// `poll`); a terminal is set to raw 8N1 input at `baud` (receiver on, modem control
+    /// lines ignored, no flow control, no character translation). Input already waiting
+    /// is kept: the deframer skips to the next synchronisation sequence anyway.
     pub fn open(path: &Path, baud: u32) -> Result<Source, SerialError> {
         let speed = speed(baud)?;
         let file = std::fs::OpenOptions::new()
             .read(true)
-            .custom_flags(libc::O_NOCTTY)
+            .custom_flags(libc::O_NOCTTY | libc::O_NONBLOCK)
             .open(path)
             .map_err(io_error("cannot open"))?;
         let fd = file.as_raw_fd();
@@ -160,7 +162,14 @@ impl Source {
         match self.file.read(buf) {
             Ok(0) => Ok(ReadOutcome::End),
             Ok(n) => Ok(ReadOutcome::Bytes(n)),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(ReadOutcome::Idle),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::Interrupted | io::ErrorKind::WouldBlock
+                ) =>
+            {
+                Ok(ReadOutcome::Idle)
+            }
             // A terminal whose other side closed (a pseudo-terminal's master, an
             // unplugged USB adapter) reads as EIO: the stream has ended.
             Err(e) if self.is_terminal && e.raw_os_error() == Some(libc::EIO) => {

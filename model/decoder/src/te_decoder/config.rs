@@ -1,4 +1,4 @@
-//! What the decoder is told besides the packets: its limits, and the trap vectors of the
+//! What the decoder is told besides the packets: its limits (see `walk_bound`), and the trap vectors of the
 //! traced program for implicit exception mode (`sec:implicit-exception`).
 
 /// Decoder limits and knowledge of the target.
@@ -7,6 +7,11 @@ pub struct DecoderConfig {
     /// Most instructions followed for one packet before the address counts as never
     /// reached.
     pub max_steps_per_packet: u64,
+    /// Most instructions followed without using a branch outcome before the address
+    /// counts as never reached: the trace describes a path through its branch outcomes
+    /// (branch maps, branch counts), so a longer branch-free stretch is taken for a
+    /// corrupted packet.
+    pub max_steps_between_branches: u64,
     /// The trap vectors, for implicit exception mode (`sec:implicit-exception`: "the
     /// decoder can infer the address of the trap handler from just the exception cause").
     pub trap_vectors: Option<TrapVectors>,
@@ -16,6 +21,7 @@ impl Default for DecoderConfig {
     fn default() -> Self {
         DecoderConfig {
             max_steps_per_packet: 1 << 26,
+            max_steps_between_branches: 1 << 16,
             trap_vectors: None,
         }
     }

@@ -4,6 +4,7 @@
 //! and the follow-on to the end of a trace after an inferred address (`process_support`).
 
 use super::cursor::Cursor;
+use super::walk_bound::{Cut, WalkBound};
 use super::{Fail, TeDecoder};
 use crate::error::DecodeCause;
 use crate::image::{Hot, HotKind};
@@ -33,22 +34,40 @@ impl<'a> TeDecoder<'a> {
         format3: Option<u8>,
     ) -> Result<(), Fail> {
         let previous_address = cur.pc;
-        let mut steps = 0u64;
+        let mut bound = self.walk_bound();
         // The instruction at `pc`, once known (saves looking it up twice per step).
         let mut current: Option<&'a Hot> = None;
         while self.inferred_address {
-            steps += 1;
-            if steps > self.config.max_steps_per_packet {
-                return Err(self.not_reached());
-            }
             let here = self.lookup.seek(cur.pc)?;
             let stop_here = self.next_pc(cur, here, previous_address, Some(te))?;
             current = Some(self.report_pc(cur)?);
             if stop_here {
                 self.inferred_address = false;
+            } else {
+                self.bound_step(&mut bound, 1, cur)?;
             }
         }
-        self.follow_to_address(cur, te, format3, steps, current)
+        // The rest stops under other conditions: a state seen so far may recur.
+        bound.forget_states();
+        self.follow_to_address(cur, te, format3, bound, current)
+    }
+
+    /// The bound of a walk starting now (see [`WalkBound`]).
+    fn walk_bound(&self) -> WalkBound {
+        WalkBound::new(
+            self.outcomes.len(),
+            self.config.max_steps_per_packet,
+            self.config.max_steps_between_branches,
+        )
+    }
+
+    /// Counts `n` instructions walked to `cur` against `bound`: the error that ends the
+    /// walk when it cannot reach the reported address.
+    #[inline(always)]
+    fn bound_step(&self, bound: &mut WalkBound, n: u64, cur: &Cursor) -> Result<(), Fail> {
+        bound
+            .step(n, cur, self.outcomes.len(), &self.return_stack)
+            .map_err(|cut| self.not_reached(cut))
     }
 
     /// The rest of `follow_execution_path` (`steps` taken so far, `current` the
@@ -61,15 +80,10 @@ impl<'a> TeDecoder<'a> {
         cur: &mut Cursor,
         te: &AddressInfo,
         format3: Option<u8>,
-        mut steps: u64,
+        mut bound: WalkBound,
         current: Option<&'a Hot>,
     ) -> Result<(), Fail> {
         let address = self.address;
-        let max_steps = self.config.max_steps_per_packet;
-        steps += 1;
-        if steps > max_steps {
-            return Err(self.not_reached());
-        }
         // The instruction at `pc`.
         let mut here: &'a Hot = match current {
             Some(h) => h,
@@ -77,9 +91,10 @@ impl<'a> TeDecoder<'a> {
         };
         loop {
             let mut stop_here = false;
+            let mut n = 1;
             let insn = match self.cross_run(cur, here, address) {
-                Some((end, n)) => {
-                    steps += n;
+                Some((end, run)) => {
+                    n = run;
                     end
                 }
                 None => {
@@ -126,10 +141,7 @@ impl<'a> TeDecoder<'a> {
                     return Ok(());
                 }
             }
-            steps += 1;
-            if steps > max_steps {
-                return Err(self.not_reached());
-            }
+            self.bound_step(&mut bound, n, cur)?;
             here = insn;
         }
     }
@@ -161,7 +173,7 @@ impl<'a> TeDecoder<'a> {
     pub(super) fn follow_to_discontinuity(&mut self) -> Result<(), Fail> {
         let mut cur = self.cursor;
         let start = cur.pc;
-        let mut steps = 0u64;
+        let mut bound = self.walk_bound();
         let result = loop {
             let stop = match self.lookup.seek(cur.pc) {
                 Ok(here) => self.next_pc(&mut cur, here, start, None),
@@ -172,21 +184,25 @@ impl<'a> TeDecoder<'a> {
                 Ok(false) => {}
                 Err(e) => break Err(e),
             }
-            steps += 1;
-            if steps > self.config.max_steps_per_packet {
-                break Ok(());
+            if let Err(e) = self.bound_step(&mut bound, 1, &cur) {
+                break Err(e);
             }
         };
         self.cursor = cur;
         result
     }
 
-    /// The error of an address not reached within the step bound.
+    /// The error of an address not reached: the walk loops, or is longer than its bound.
     #[cold]
-    fn not_reached(&self) -> Fail {
-        DecodeCause::NotReached {
-            address: self.address,
-            within: self.config.max_steps_per_packet,
+    fn not_reached(&self, cut: Cut) -> Fail {
+        let address = self.address;
+        match cut {
+            Cut::Loop { pc } => DecodeCause::Loops { address, at: pc },
+            Cut::TooLong => DecodeCause::NotReached {
+                address,
+                within: self.config.max_steps_per_packet,
+                between_branches: self.config.max_steps_between_branches,
+            },
         }
         .into()
     }

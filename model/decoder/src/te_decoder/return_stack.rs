@@ -38,6 +38,11 @@ impl ReturnStack {
         self.entries.last().copied()
     }
 
+    /// The return addresses, oldest first.
+    pub fn entries(&self) -> &[u64] {
+        &self.entries
+    }
+
     /// The depth (compared with `irdepth`).
     pub fn depth(&self) -> u64 {
         self.entries.len() as u64

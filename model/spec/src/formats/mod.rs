@@ -6,9 +6,10 @@
 pub mod convert;
 pub mod encoder_input;
 pub mod error;
+pub mod limited;
 pub mod params_file;
 pub mod spike_csv;
 mod text;
 
 pub use error::{FormatError, Location, Radix};
-pub use text::{CsvReader, CsvWriter, LineParser, RowFormat};
+pub use text::{CsvReader, CsvWriter, LineParser, RowFormat, MAX_LINE_BYTES};

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use toml_edit::{ImDocument, Item, Table, Value};
 
 use super::error::{FormatError, Location};
+use super::limited::{read_limited, PARAMS_MAX_BYTES};
 use super::text::{parse_dec, NumError};
 use crate::params::{ParamError, Params};
 
@@ -54,11 +55,19 @@ impl ParamsSyntax {
 }
 
 /// Reads the parameter file at `path` over `base` (for example `Params::default()` or
-/// `Params::rv64()`); the syntax comes from the extension, else from the content.
+/// `Params::rv64()`); the syntax comes from the extension, else from the content. A file
+/// of more than [`PARAMS_MAX_BYTES`] is refused.
 pub fn load_params(path: &Path, base: Params) -> Result<Params, FormatError> {
-    let text = std::fs::read_to_string(path).map_err(|source| FormatError::File {
+    let file_error = |source| FormatError::File {
         path: path.to_path_buf(),
         source,
+    };
+    let bytes = read_limited(path, PARAMS_MAX_BYTES).map_err(file_error)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        file_error(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()),
+        ))
     })?;
     let syntax = ParamsSyntax::from_path(path).unwrap_or_else(|| ParamsSyntax::detect(&text));
     let name: Arc<str> = Arc::from(path.display().to_string());

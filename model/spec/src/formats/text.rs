@@ -1,12 +1,18 @@
 //! Shared helpers of the CSV readers and writers: line reading without per-line
 //! allocation, field trimming, hex / decimal parsing and formatting.
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::sync::Arc;
 
 use super::error::{FormatError, Location, Radix};
 
-/// Reads lines into one reused buffer; strips `\n` / `\r\n`; counts lines (1-based).
+/// Longest line the CSV readers take (64 KiB; a spike CSV or encoder-input line has a few
+/// hundred bytes at most): a longer one is an error, so that an input without line ends
+/// (`/dev/zero`, a binary file) cannot fill memory.
+pub const MAX_LINE_BYTES: usize = 1 << 16;
+
+/// Reads lines into one reused buffer; strips `\n` / `\r\n`; counts lines (1-based);
+/// refuses lines longer than [`MAX_LINE_BYTES`].
 pub(crate) struct Lines<R> {
     inner: R,
     buf: Vec<u8>,
@@ -26,7 +32,9 @@ impl<R: BufRead> Lines<R> {
     /// The next line without its terminator, or `None` at end of input.
     pub(crate) fn next_line(&mut self) -> io::Result<Option<&[u8]>> {
         self.buf.clear();
-        let n = self.inner.read_until(b'\n', &mut self.buf)?;
+        let n = (&mut self.inner)
+            .take(MAX_LINE_BYTES as u64 + 2)
+            .read_until(b'\n', &mut self.buf)?;
         if n == 0 {
             return Ok(None);
         }
@@ -37,6 +45,12 @@ impl<R: BufRead> Lines<R> {
         }
         if end > 0 && self.buf[end - 1] == b'\r' {
             end -= 1;
+        }
+        if end > MAX_LINE_BYTES {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("line longer than {MAX_LINE_BYTES} bytes (not a text file?)"),
+            ));
         }
         Ok(Some(&self.buf[..end]))
     }
@@ -326,15 +340,16 @@ pub(crate) fn invalid(
     }
 }
 
-/// A field's text for an error message (lossy UTF-8, at most 64 characters).
+/// A field's text for an error message: printable ASCII as it is, other bytes escaped
+/// (`\xNN`, `\n`: an error line never carries raw binary), at most 64 characters.
 pub(crate) fn shown(value: &[u8]) -> String {
-    let text = String::from_utf8_lossy(value);
+    let text = value.escape_ascii().to_string();
     if text.chars().count() > 64 {
         let mut s: String = text.chars().take(64).collect();
         s.push_str("...");
         s
     } else {
-        text.into_owned()
+        text
     }
 }
 
@@ -410,5 +425,35 @@ mod tests {
         b.push(b',');
         push_dec(&mut b, u64::MAX);
         assert_eq!(b, b"0,deadbeef01234567,0,18446744073709551615");
+    }
+
+    /// Lines up to [`MAX_LINE_BYTES`] are read (with or without `\r\n`); a longer one,
+    /// or an input with no line end at all, is an error, not a buffer the size of the
+    /// input.
+    #[test]
+    fn line_length_is_bounded() {
+        let longest = [vec![b'a'; MAX_LINE_BYTES], b"\r\nb\n".to_vec()].concat();
+        let mut lines = Lines::new(&longest[..]);
+        assert_eq!(
+            lines.next_line().unwrap().map(<[u8]>::len),
+            Some(MAX_LINE_BYTES)
+        );
+        assert_eq!(lines.next_line().unwrap(), Some(&b"b"[..]));
+        assert_eq!(lines.next_line().unwrap(), None);
+        let endless = std::io::repeat(0).take(1 << 30);
+        let mut lines = Lines::new(std::io::BufReader::new(endless));
+        let err = lines.next_line().unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidData);
+        assert_eq!(lines.line, 1);
+    }
+
+    /// Error messages show binary bytes escaped, and at most 64 characters.
+    #[test]
+    fn shown_fields_never_carry_raw_binary() {
+        assert_eq!(shown(b"VALID,ADDR"), "VALID,ADDR");
+        assert_eq!(shown(b"a\x00\x1b[2J\xff\n"), "a\\x00\\x1b[2J\\xff\\n");
+        let long = shown(&[0xffu8; 100]);
+        assert!(long.is_ascii() && long.ends_with("..."), "{long}");
+        assert_eq!(long.len(), 64 + 3);
     }
 }

@@ -1,0 +1,156 @@
+//! Whether the encoder parameters of `discovery.adoc` can represent what a program
+//! produces: a trap cause wider than `ecause_width_p`, an instruction address wider than
+//! `iaddress_width_p`, or an address with bits below `iaddress_lsb_p` set (compressed code
+//! with `iaddress_lsb_p` = 2) would be cut by the ingress port and traced wrongly without
+//! a word. Callers refuse such a run up front instead.
+
+use super::IngressRecord;
+use crate::params::Params;
+
+/// A value of an ingress record that the parameters cannot represent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum FitError {
+    /// The trap cause is wider than `ecause_width_p`.
+    #[error("trap cause {cause} does not fit ecause_width_p = {width} bits (at {address:#x})")]
+    Cause {
+        /// The cause.
+        cause: u64,
+        /// `ecause_width_p`.
+        width: u64,
+        /// The instruction address of the record.
+        address: u64,
+    },
+    /// The instruction address is wider than `iaddress_width_p` (neither its unsigned nor
+    /// its sign-extended value fits).
+    #[error("instruction address {address:#x} does not fit iaddress_width_p = {width} bits")]
+    Address {
+        /// The address.
+        address: u64,
+        /// `iaddress_width_p`.
+        width: u64,
+    },
+    /// The instruction address has bits below `iaddress_lsb_p` set.
+    #[error(
+        "instruction address {address:#x} is not a multiple of 2^iaddress_lsb_p = {} \
+         (compressed code needs iaddress_lsb_p <= 1)",
+        1u64 << lsb
+    )]
+    Alignment {
+        /// The address.
+        address: u64,
+        /// `iaddress_lsb_p`.
+        lsb: u64,
+    },
+}
+
+/// Checks that `params` can represent the values of `record` the encoder reports: its
+/// instruction address (when it retires or traps) and its trap cause.
+pub fn check_fits(params: &Params, record: &IngressRecord) -> Result<(), FitError> {
+    let address = record.iaddr;
+    if record.itype.is_trap() && !fits(record.cause, params.ecause_width_p) {
+        return Err(FitError::Cause {
+            cause: record.cause,
+            width: params.ecause_width_p,
+            address,
+        });
+    }
+    if record.iretire == 0 && !record.itype.is_trap() {
+        return Ok(());
+    }
+    let width = params.iaddress_width_p;
+    if !fits(address, width) && !sign_extended(address, width) {
+        return Err(FitError::Address { address, width });
+    }
+    let lsb = params.iaddress_lsb_p;
+    if lsb > 0 && address & ((1u64 << lsb) - 1) != 0 {
+        return Err(FitError::Alignment { address, lsb });
+    }
+    Ok(())
+}
+
+/// True when `value` is the sign extension of its low `width` bits.
+fn sign_extended(value: u64, width: u64) -> bool {
+    width >= 64 || matches!((value as i64) >> (width - 1), 0 | -1)
+}
+
+/// True when `value` fits in `width` bits, unsigned.
+fn fits(value: u64, width: u64) -> bool {
+    width >= 64 || value >> width == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingress::Itype;
+
+    fn record(itype: Itype, iaddr: u64, cause: u64) -> IngressRecord {
+        IngressRecord {
+            iretire: 1,
+            itype,
+            iaddr,
+            cause,
+            ..IngressRecord::default()
+        }
+    }
+
+    /// Each parameter limit, just inside and just outside.
+    #[test]
+    fn values_the_parameters_cannot_hold_are_named() {
+        let rv32 = Params::rv32();
+        let narrow_cause = Params {
+            ecause_width_p: 1,
+            ..Params::rv32()
+        };
+        let narrow_address = Params {
+            iaddress_width_p: 16,
+            ..Params::rv32()
+        };
+        let word_aligned = Params {
+            iaddress_lsb_p: 2,
+            ..Params::rv32()
+        };
+        let trap = Itype::Exception;
+        let cases = [
+            (rv32.clone(), record(trap, 0x8000_0000, 11), Ok(())),
+            (narrow_cause.clone(), record(trap, 0x100, 1), Ok(())),
+            (
+                narrow_cause,
+                record(trap, 0x100, 3),
+                Err(FitError::Cause {
+                    cause: 3,
+                    width: 1,
+                    address: 0x100,
+                }),
+            ),
+            (
+                narrow_address.clone(),
+                record(Itype::None, 0xfffe, 0),
+                Ok(()),
+            ),
+            (
+                narrow_address,
+                record(Itype::None, 0x8000_0000, 0),
+                Err(FitError::Address {
+                    address: 0x8000_0000,
+                    width: 16,
+                }),
+            ),
+            (
+                word_aligned.clone(),
+                record(Itype::None, 0x8000_0004, 0),
+                Ok(()),
+            ),
+            (
+                word_aligned,
+                record(Itype::None, 0x8000_0006, 0),
+                Err(FitError::Alignment {
+                    address: 0x8000_0006,
+                    lsb: 2,
+                }),
+            ),
+        ];
+        for (params, rec, want) in cases {
+            assert_eq!(check_fits(&params, &rec), want, "{rec:?}");
+        }
+    }
+}
