@@ -8,7 +8,9 @@
 //! leaves room (see `docs/spike.md`): misaligned loads and stores
 //! trap, unimplemented CSRs (PMP among them) raise illegal-instruction exceptions,
 //! illegal-instruction `tval` is the instruction bits, breakpoint `tval` is the pc,
-//! `mtime` advances by one every [`INSNS_PER_RTC_TICK`] retired instructions.
+//! `mtime` advances by one every [`INSNS_PER_RTC_TICK`] retired instructions (with
+//! [`HartConfig::spike_bootrom`]: by 50 at the end of each of spike's chunks of
+//! [`HTIF_INTERLEAVE`] instructions, where HTIF requests are served and interrupts looked at).
 //!
 //! Speed: decoded instructions are kept in a direct-mapped cache validated against the
 //! fetched instruction bits (so stores into code need no invalidation), the run loop is
@@ -27,6 +29,7 @@ pub use error::HartError;
 pub use etrace_spec::elf::LoadError;
 
 use etrace_spec::elf::{parse_elf, ElfImage};
+pub use htif::HTIF_INTERLEAVE;
 pub use memory::{CLINT_BASE, CLINT_SIZE};
 pub use sink::{CountingSink, IngressSink, NullSink};
 pub use trap::cause;
@@ -55,13 +58,16 @@ const ICACHE_ENTRIES: usize = 1 << 15;
 pub(crate) const EV_TOHOST: u8 = 1;
 pub(crate) const EV_WFI: u8 = 2;
 pub(crate) const EV_LIMIT: u8 = 4;
+pub(crate) const EV_HTIF: u8 = 8;
 
 /// How the hart runs (CLI options of `etrace iss`, see `docs/cli.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HartConfig {
     /// Stop with [`HartError::MaxInstructions`] after this many retired instructions.
     pub max_instructions: u64,
-    /// Start in spike's boot ROM at 0x1000 (`--spike-bootrom`) instead of the ELF entry.
+    /// Start in spike's boot ROM at 0x1000 (`--spike-bootrom`) instead of the ELF entry,
+    /// and serve HTIF requests other than the exit at spike's times (`docs/spike.md`,
+    /// "HTIF"; see [`HTIF_INTERLEAVE`]).
     pub spike_bootrom: bool,
     /// `itype_width_p` of the produced records (`ingressPort.adoc` `tab:itype`).
     pub itype_width: ItypeWidth,
@@ -214,6 +220,14 @@ pub struct Hart {
     privilege_changes: u64,
     /// Last trap: (pc, cause, interrupt, retired count then).
     last_trap: Option<(u64, u64, bool, u64)>,
+    /// With `spike_bootrom`: the retired count at which spike's current chunk of
+    /// instructions ends (`docs/spike.md`, "HTIF"); `u64::MAX` otherwise.
+    chunk_end: u64,
+    /// Address of the store that wrote an HTIF request waiting for the chunk's end.
+    htif_waiting: Option<u64>,
+    /// With `spike_bootrom`: the retired count at which spike looks for pending interrupts
+    /// (the start of a chunk, after a CSR instruction or an `xRET`).
+    interrupt_window: u64,
 }
 
 impl std::fmt::Debug for Hart {
@@ -360,7 +374,12 @@ impl Hart {
             retired: 0,
             trap_retired: 0,
             trap_records: 0,
-            next_tick: INSNS_PER_RTC_TICK,
+            // spike's boot-ROM start: mtime ticks at the ends of chunks instead.
+            next_tick: if config.spike_bootrom {
+                u64::MAX
+            } else {
+                INSNS_PER_RTC_TICK
+            },
             next_event: INSNS_PER_RTC_TICK.min(config.max_instructions),
             taken: false,
             events: 0,
@@ -372,6 +391,13 @@ impl Hart {
             interrupts: [0; 64],
             privilege_changes: 0,
             last_trap: None,
+            chunk_end: if config.spike_bootrom {
+                HTIF_INTERLEAVE
+            } else {
+                u64::MAX
+            },
+            htif_waiting: None,
+            interrupt_window: 0,
         };
         hart.update_clint_interrupts();
         Ok(hart)
@@ -514,7 +540,8 @@ impl Hart {
     }
 
     /// The retired count reached `next_event`: advance `mtime` every
-    /// [`INSNS_PER_RTC_TICK`] instructions, flag the instruction limit.
+    /// [`INSNS_PER_RTC_TICK`] instructions (with `spike_bootrom`: flag the end of spike's
+    /// chunk instead), flag the instruction limit.
     #[cold]
     fn retire_event(&mut self) {
         if self.retired >= self.next_tick {
@@ -526,7 +553,13 @@ impl Hart {
         if self.retired >= limit {
             self.events |= EV_LIMIT;
         }
-        self.next_event = self.next_tick.min(limit.max(self.retired + 1));
+        if self.retired >= self.chunk_end {
+            self.events |= EV_HTIF;
+        }
+        self.next_event = self
+            .next_tick
+            .min(limit.max(self.retired + 1))
+            .min(self.chunk_end.max(self.retired + 1));
     }
 
     /// Record bookkeeping common to every trap; a trap storm is an error.
@@ -541,7 +574,8 @@ impl Hart {
         let key = (pc, cause, interrupt, self.retired);
         let storm = self.last_trap == Some(key);
         self.last_trap = Some(key);
-        self.take_trap_storm_check(storm, pc, cause, interrupt)
+        self.take_trap_storm_check(storm, pc, cause, interrupt)?;
+        self.end_htif_chunk()
     }
 
     fn take_trap_storm_check(
@@ -646,7 +680,9 @@ impl Hart {
     #[cold]
     fn handle_events<const RV64: bool>(&mut self, pc: u64) -> Result<bool, HartError> {
         if self.events & EV_WFI != 0 {
-            self.events &= !EV_WFI;
+            // spike's chunk ends with the wfi, also when it was the chunk's last instruction.
+            self.events &= !(EV_WFI | EV_HTIF);
+            self.end_htif_chunk()?;
             self.wait_for_interrupt(pc)?;
         }
         if self.events & EV_TOHOST != 0 {
@@ -656,8 +692,17 @@ impl Hart {
                 return Ok(false);
             }
             self.events &= !EV_TOHOST;
-            if let Some(code) = self.serve_tohost(pc)? {
-                self.exit = Some((code, pc));
+            if !self.defer_htif_request(pc) {
+                if let Some(code) = self.serve_tohost(pc)? {
+                    self.exit = Some((code, pc));
+                    return Ok(true);
+                }
+            }
+        }
+        if self.events & EV_HTIF != 0 {
+            self.events &= !EV_HTIF;
+            self.end_htif_chunk()?;
+            if self.exit.is_some() {
                 return Ok(true);
             }
         }
@@ -698,11 +743,16 @@ impl Hart {
             && clint.mtimecmp > clint.mtime
             && clint.mtimecmp != u64::MAX
         {
+            if self.config.spike_bootrom {
+                self.idle_until_timer();
+                return Ok(());
+            }
             self.mem.clint.mtime = self.mem.clint.mtimecmp;
             self.next_tick = self.retired + INSNS_PER_RTC_TICK;
             self.next_event = self
                 .next_tick
-                .min(self.config.max_instructions.max(self.retired + 1));
+                .min(self.config.max_instructions.max(self.retired + 1))
+                .min(self.chunk_end.max(self.retired + 1));
             self.update_clint_interrupts();
             return Ok(());
         }
@@ -723,7 +773,7 @@ impl Hart {
             return Err(HartError::MaxInstructions { limit, pc: self.pc });
         }
         while self.exit.is_none() {
-            if self.csr.mip & self.csr.mie != 0 {
+            if self.csr.mip & self.csr.mie != 0 && self.interrupt_may_be_taken() {
                 if let Some(cause) = self.pending_interrupt() {
                     self.interrupt(cause, sink)?;
                     continue;
