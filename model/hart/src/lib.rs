@@ -22,6 +22,7 @@ mod exec;
 mod fpu;
 mod htif;
 mod memory;
+mod memory_map;
 mod sink;
 mod trap;
 
@@ -31,6 +32,7 @@ pub use etrace_spec::elf::LoadError;
 use etrace_spec::elf::{parse_elf, ElfImage};
 pub use htif::HTIF_INTERLEAVE;
 pub use memory::{CLINT_BASE, CLINT_SIZE};
+pub use memory_map::{MemoryMap, MemoryMapError, MAX_MAP_REGIONS};
 pub use sink::{CountingSink, IngressSink, NullSink};
 pub use trap::cause;
 
@@ -47,8 +49,8 @@ pub const BOOTROM_BASE: u64 = 0x1000;
 const BOOTROM_SIZE: u64 = 0x1000;
 /// Default RAM window base (spike's `DRAM_BASE`).
 pub const DEFAULT_RAM_BASE: u64 = 0x8000_0000;
-/// Default RAM window size.
-pub const DEFAULT_RAM_SIZE: u64 = 256 << 20;
+/// Default RAM window size (spike's default memory, 2 GiB).
+pub const DEFAULT_RAM_SIZE: u64 = 2 << 30;
 /// Largest RAM window or segment region accepted.
 const MAX_MEMORY: u64 = 16 << 30;
 const MAX_REGION: u64 = 1 << 30;
@@ -75,6 +77,10 @@ pub struct HartConfig {
     pub ram_base: u64,
     /// Size of the RAM window in bytes (backed lazily).
     pub ram_size: u64,
+    /// spike's `-m` memory map (`--memory`): when not empty, the only memory besides the
+    /// CLINT and the boot ROM; the ELF must load inside it, and `ram_base` / `ram_size`
+    /// are not used (the region holding the entry point gets the fast path).
+    pub memory: MemoryMap,
 }
 
 impl Default for HartConfig {
@@ -85,6 +91,7 @@ impl Default for HartConfig {
             itype_width: ItypeWidth::W4,
             ram_base: DEFAULT_RAM_BASE,
             ram_size: DEFAULT_RAM_SIZE,
+            memory: MemoryMap::default(),
         }
     }
 }
@@ -264,6 +271,29 @@ fn bootrom_image(xlen: Xlen, entry: u64) -> Vec<u8> {
     image
 }
 
+/// Check a RAM window or memory-map region `base`, `size` for a program of `xlen`; its end.
+fn check_ram(base: u64, size: u64, xlen: Xlen, bootrom: bool) -> Result<u64, LoadError> {
+    let bad_ram = |reason| LoadError::BadRamConfig { base, size, reason };
+    if !(4096..=MAX_MEMORY).contains(&size) {
+        return Err(bad_ram("size must be between 4 KiB and 16 GiB"));
+    }
+    let ram_end = base
+        .checked_add(size)
+        .ok_or(bad_ram("address range wraps"))?;
+    if xlen == Xlen::X32 && ram_end > 1 << 32 {
+        return Err(bad_ram(
+            "beyond the 32-bit address space of an RV32 program",
+        ));
+    }
+    if Memory::overlaps(base, size, CLINT_BASE, CLINT_SIZE) {
+        return Err(bad_ram("overlaps the CLINT"));
+    }
+    if bootrom && Memory::overlaps(base, size, BOOTROM_BASE, BOOTROM_SIZE) {
+        return Err(bad_ram("overlaps the boot ROM"));
+    }
+    Ok(ram_end)
+}
+
 impl Hart {
     /// Load an ELF program (`ElfImage` of [`parse_elf`]) and reset the hart: all
     /// registers zero, machine mode, `mstatus.FS` Off, pc at the ELF entry (or at the
@@ -275,26 +305,34 @@ impl Hart {
     /// [`Hart::from_elf`] for an already parsed program.
     pub fn from_image(image: &ElfImage, config: HartConfig) -> Result<Hart, LoadError> {
         let xlen = image.xlen;
-        let (base, size) = (config.ram_base, config.ram_size);
-        let bad_ram = |reason| LoadError::BadRamConfig { base, size, reason };
-        if !(4096..=MAX_MEMORY).contains(&size) {
-            return Err(bad_ram("size must be between 4 KiB and 16 GiB"));
-        }
-        let ram_end = base
-            .checked_add(size)
-            .ok_or(bad_ram("address range wraps"))?;
-        if xlen == Xlen::X32 && ram_end > 1 << 32 {
-            return Err(bad_ram(
-                "beyond the 32-bit address space of an RV32 program",
-            ));
-        }
-        if Memory::overlaps(base, size, CLINT_BASE, CLINT_SIZE) {
-            return Err(bad_ram("overlaps the CLINT"));
-        }
-        if config.spike_bootrom && Memory::overlaps(base, size, BOOTROM_BASE, BOOTROM_SIZE) {
-            return Err(bad_ram("overlaps the boot ROM"));
-        }
+        let map = config.memory.regions();
+        // The fast path goes to the map's region holding the entry point.
+        let (base, size) = map
+            .iter()
+            .copied()
+            .find(|&(b, s)| image.entry >= b && image.entry - b < s)
+            .or(map.first().copied())
+            .unwrap_or((config.ram_base, config.ram_size));
+        let ram_end = check_ram(base, size, xlen, config.spike_bootrom)?;
         let mut mem = Memory::new(base, size);
+        let mut total = size;
+        for &(b, s) in map.iter().filter(|&&(b, _)| b != base) {
+            check_ram(b, s, xlen, config.spike_bootrom)?;
+            total += s;
+            if total > MAX_MEMORY {
+                return Err(LoadError::BadRamConfig {
+                    base: b,
+                    size: s,
+                    reason: "the memory map holds more than 16 GiB",
+                });
+            }
+            mem.regions.push(Region {
+                base: b,
+                // A zeroed allocation: the operating system backs pages only when touched.
+                data: vec![0u8; s as usize],
+                writable: true,
+            });
+        }
         if config.spike_bootrom {
             mem.regions.push(Region {
                 base: BOOTROM_BASE,
@@ -319,6 +357,19 @@ impl Hart {
             if seg.addr >= base && end <= ram_end {
                 let off = (seg.addr - base) as usize;
                 mem.ram[off..off + seg.data.len()].copy_from_slice(&seg.data);
+                continue;
+            }
+            if !map.is_empty() {
+                let inside = map
+                    .iter()
+                    .any(|&(b, s)| seg.addr >= b && end <= b.saturating_add(s));
+                let bytes = mem
+                    .slice_mut(seg.addr, seg.data.len() as u64, false)
+                    .filter(|_| inside)
+                    .ok_or(outside(
+                        "not inside one region of the memory map (-m/--memory)",
+                    ))?;
+                bytes.copy_from_slice(&seg.data);
                 continue;
             }
             if Memory::overlaps(seg.addr, seg.mem_size, base, size) {
