@@ -3,11 +3,13 @@
 //! are loaded (`docs/cli.md`, "Shared option groups").
 
 use super::framing_args::FramingArgs;
+use super::hart_args::add_bootrom_code;
 use super::io::load_params_for;
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::stream::{payloads, PayloadEvent};
 use etrace_decoder::ProgramImage;
+use etrace_spec::elf::parse_elf;
 use etrace_spec::framing::PositionUnit;
 use etrace_spec::params::Params;
 use std::path::PathBuf;
@@ -29,6 +31,10 @@ pub struct TraceArgs {
     /// Framing options.
     #[command(flatten)]
     pub framing: FramingArgs,
+    /// The trace starts in spike's boot ROM: add its code at 0x1000 to the program image
+    /// (with the first ELF's entry point and XLEN).
+    #[arg(long)]
+    pub spike_bootrom: bool,
 }
 
 /// What [`TraceArgs::load`] reads.
@@ -47,7 +53,12 @@ impl TraceArgs {
     /// Loads the programs, the parameters (those of the programs' XLEN by default) and the
     /// trace, deframed with the deframer of `--framing`.
     pub fn load(&self) -> Result<LoadedTrace, CliError> {
-        let image = load_image(&self.elf)?;
+        let mut image = load_image(&self.elf)?;
+        if let (true, Some(first)) = (self.spike_bootrom, self.elf.first()) {
+            let bytes = std::fs::read(first).at(first.display())?;
+            let elf = parse_elf(&bytes).at(first.display())?;
+            add_bootrom_code(&mut image, elf.xlen, elf.entry)?;
+        }
         let params = load_params_for(self.params.as_deref(), &image)?;
         let data = std::fs::read(&self.input).at(self.input.display())?;
         let (events, unit) = payload_events(&self.framing, &data)?;

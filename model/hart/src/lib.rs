@@ -294,6 +294,18 @@ fn check_ram(base: u64, size: u64, xlen: Xlen, bootrom: bool) -> Result<u64, Loa
     Ok(ram_end)
 }
 
+/// The code of spike's boot ROM, its five instructions at [`BOOTROM_BASE`] (`docs/spike.md`,
+/// "Boot ROM"), for a program of `xlen` starting at `entry`: what a decoder needs to follow
+/// a trace that starts there.
+pub fn spike_bootrom_code(xlen: Xlen, entry: u64) -> Vec<u8> {
+    let mut code = bootrom_image(xlen, entry);
+    code.truncate(BOOTROM_INSNS * 4);
+    code
+}
+
+/// Instructions of spike's boot ROM.
+const BOOTROM_INSNS: usize = 5;
+
 impl Hart {
     /// Load an ELF program (`ElfImage` of [`parse_elf`]) and reset the hart: all
     /// registers zero, machine mode, `mstatus.FS` Off, pc at the ELF entry (or at the
