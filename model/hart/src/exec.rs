@@ -255,6 +255,7 @@ impl Hart {
                 if self.prv != Privilege::Machine {
                     return Err(illegal);
                 }
+                self.serialize();
                 return Ok(self.do_mret());
             }
             Op::Sret => {
@@ -264,6 +265,7 @@ impl Hart {
                     Privilege::Supervisor if !tsr => {}
                     _ => return Err(illegal),
                 }
+                self.serialize();
                 return Ok(self.do_sret());
             }
             Op::Wfi => {
@@ -287,6 +289,7 @@ impl Hart {
             }
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
                 self.exec_csr::<RV64>(d)?;
+                self.serialize();
                 return Ok(next);
             }
             Op::Illegal | Op::Uret | Op::Dret => return Err(illegal),

@@ -8,7 +8,9 @@
 //! leaves room (see `docs/spike.md`): misaligned loads and stores
 //! trap, unimplemented CSRs (PMP among them) raise illegal-instruction exceptions,
 //! illegal-instruction `tval` is the instruction bits, breakpoint `tval` is the pc,
-//! `mtime` advances by one every [`INSNS_PER_RTC_TICK`] retired instructions.
+//! `mtime` advances by one every [`INSNS_PER_RTC_TICK`] retired instructions (with
+//! [`HartConfig::spike_bootrom`]: by 50 at the end of each of spike's chunks of
+//! [`HTIF_INTERLEAVE`] instructions, where HTIF requests are served and interrupts looked at).
 //!
 //! Speed: decoded instructions are kept in a direct-mapped cache validated against the
 //! fetched instruction bits (so stores into code need no invalidation), the run loop is
@@ -20,6 +22,7 @@ mod exec;
 mod fpu;
 mod htif;
 mod memory;
+mod memory_map;
 mod sink;
 mod trap;
 
@@ -27,7 +30,9 @@ pub use error::HartError;
 pub use etrace_spec::elf::LoadError;
 
 use etrace_spec::elf::{parse_elf, ElfImage};
+pub use htif::HTIF_INTERLEAVE;
 pub use memory::{CLINT_BASE, CLINT_SIZE};
+pub use memory_map::{MemoryMap, MemoryMapError, MAX_MAP_REGIONS};
 pub use sink::{CountingSink, IngressSink, NullSink};
 pub use trap::cause;
 
@@ -44,8 +49,8 @@ pub const BOOTROM_BASE: u64 = 0x1000;
 const BOOTROM_SIZE: u64 = 0x1000;
 /// Default RAM window base (spike's `DRAM_BASE`).
 pub const DEFAULT_RAM_BASE: u64 = 0x8000_0000;
-/// Default RAM window size.
-pub const DEFAULT_RAM_SIZE: u64 = 256 << 20;
+/// Default RAM window size (spike's default memory, 2 GiB).
+pub const DEFAULT_RAM_SIZE: u64 = 2 << 30;
 /// Largest RAM window or segment region accepted.
 const MAX_MEMORY: u64 = 16 << 30;
 const MAX_REGION: u64 = 1 << 30;
@@ -55,13 +60,16 @@ const ICACHE_ENTRIES: usize = 1 << 15;
 pub(crate) const EV_TOHOST: u8 = 1;
 pub(crate) const EV_WFI: u8 = 2;
 pub(crate) const EV_LIMIT: u8 = 4;
+pub(crate) const EV_HTIF: u8 = 8;
 
 /// How the hart runs (CLI options of `etrace iss`, see `docs/cli.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct HartConfig {
     /// Stop with [`HartError::MaxInstructions`] after this many retired instructions.
     pub max_instructions: u64,
-    /// Start in spike's boot ROM at 0x1000 (`--spike-bootrom`) instead of the ELF entry.
+    /// Start in spike's boot ROM at 0x1000 (`--spike-bootrom`) instead of the ELF entry,
+    /// and serve HTIF requests other than the exit at spike's times (`docs/spike.md`,
+    /// "HTIF"; see [`HTIF_INTERLEAVE`]).
     pub spike_bootrom: bool,
     /// `itype_width_p` of the produced records (`ingressPort.adoc` `tab:itype`).
     pub itype_width: ItypeWidth,
@@ -69,6 +77,10 @@ pub struct HartConfig {
     pub ram_base: u64,
     /// Size of the RAM window in bytes (backed lazily).
     pub ram_size: u64,
+    /// spike's `-m` memory map (`--memory`): when not empty, the only memory besides the
+    /// CLINT and the boot ROM; the ELF must load inside it, and `ram_base` / `ram_size`
+    /// are not used (the region holding the entry point gets the fast path).
+    pub memory: MemoryMap,
 }
 
 impl Default for HartConfig {
@@ -79,6 +91,7 @@ impl Default for HartConfig {
             itype_width: ItypeWidth::W4,
             ram_base: DEFAULT_RAM_BASE,
             ram_size: DEFAULT_RAM_SIZE,
+            memory: MemoryMap::default(),
         }
     }
 }
@@ -214,6 +227,14 @@ pub struct Hart {
     privilege_changes: u64,
     /// Last trap: (pc, cause, interrupt, retired count then).
     last_trap: Option<(u64, u64, bool, u64)>,
+    /// With `spike_bootrom`: the retired count at which spike's current chunk of
+    /// instructions ends (`docs/spike.md`, "HTIF"); `u64::MAX` otherwise.
+    chunk_end: u64,
+    /// Address of the store that wrote an HTIF request waiting for the chunk's end.
+    htif_waiting: Option<u64>,
+    /// With `spike_bootrom`: the retired count at which spike looks for pending interrupts
+    /// (the start of a chunk, after a CSR instruction or an `xRET`).
+    interrupt_window: u64,
 }
 
 impl std::fmt::Debug for Hart {
@@ -250,6 +271,41 @@ fn bootrom_image(xlen: Xlen, entry: u64) -> Vec<u8> {
     image
 }
 
+/// Check a RAM window or memory-map region `base`, `size` for a program of `xlen`; its end.
+fn check_ram(base: u64, size: u64, xlen: Xlen, bootrom: bool) -> Result<u64, LoadError> {
+    let bad_ram = |reason| LoadError::BadRamConfig { base, size, reason };
+    if !(4096..=MAX_MEMORY).contains(&size) {
+        return Err(bad_ram("size must be between 4 KiB and 16 GiB"));
+    }
+    let ram_end = base
+        .checked_add(size)
+        .ok_or(bad_ram("address range wraps"))?;
+    if xlen == Xlen::X32 && ram_end > 1 << 32 {
+        return Err(bad_ram(
+            "beyond the 32-bit address space of an RV32 program",
+        ));
+    }
+    if Memory::overlaps(base, size, CLINT_BASE, CLINT_SIZE) {
+        return Err(bad_ram("overlaps the CLINT"));
+    }
+    if bootrom && Memory::overlaps(base, size, BOOTROM_BASE, BOOTROM_SIZE) {
+        return Err(bad_ram("overlaps the boot ROM"));
+    }
+    Ok(ram_end)
+}
+
+/// The code of spike's boot ROM, its five instructions at [`BOOTROM_BASE`] (`docs/spike.md`,
+/// "Boot ROM"), for a program of `xlen` starting at `entry`: what a decoder needs to follow
+/// a trace that starts there.
+pub fn spike_bootrom_code(xlen: Xlen, entry: u64) -> Vec<u8> {
+    let mut code = bootrom_image(xlen, entry);
+    code.truncate(BOOTROM_INSNS * 4);
+    code
+}
+
+/// Instructions of spike's boot ROM.
+const BOOTROM_INSNS: usize = 5;
+
 impl Hart {
     /// Load an ELF program (`ElfImage` of [`parse_elf`]) and reset the hart: all
     /// registers zero, machine mode, `mstatus.FS` Off, pc at the ELF entry (or at the
@@ -261,26 +317,34 @@ impl Hart {
     /// [`Hart::from_elf`] for an already parsed program.
     pub fn from_image(image: &ElfImage, config: HartConfig) -> Result<Hart, LoadError> {
         let xlen = image.xlen;
-        let (base, size) = (config.ram_base, config.ram_size);
-        let bad_ram = |reason| LoadError::BadRamConfig { base, size, reason };
-        if !(4096..=MAX_MEMORY).contains(&size) {
-            return Err(bad_ram("size must be between 4 KiB and 16 GiB"));
-        }
-        let ram_end = base
-            .checked_add(size)
-            .ok_or(bad_ram("address range wraps"))?;
-        if xlen == Xlen::X32 && ram_end > 1 << 32 {
-            return Err(bad_ram(
-                "beyond the 32-bit address space of an RV32 program",
-            ));
-        }
-        if Memory::overlaps(base, size, CLINT_BASE, CLINT_SIZE) {
-            return Err(bad_ram("overlaps the CLINT"));
-        }
-        if config.spike_bootrom && Memory::overlaps(base, size, BOOTROM_BASE, BOOTROM_SIZE) {
-            return Err(bad_ram("overlaps the boot ROM"));
-        }
+        let map = config.memory.regions();
+        // The fast path goes to the map's region holding the entry point.
+        let (base, size) = map
+            .iter()
+            .copied()
+            .find(|&(b, s)| image.entry >= b && image.entry - b < s)
+            .or(map.first().copied())
+            .unwrap_or((config.ram_base, config.ram_size));
+        let ram_end = check_ram(base, size, xlen, config.spike_bootrom)?;
         let mut mem = Memory::new(base, size);
+        let mut total = size;
+        for &(b, s) in map.iter().filter(|&&(b, _)| b != base) {
+            check_ram(b, s, xlen, config.spike_bootrom)?;
+            total += s;
+            if total > MAX_MEMORY {
+                return Err(LoadError::BadRamConfig {
+                    base: b,
+                    size: s,
+                    reason: "the memory map holds more than 16 GiB",
+                });
+            }
+            mem.regions.push(Region {
+                base: b,
+                // A zeroed allocation: the operating system backs pages only when touched.
+                data: vec![0u8; s as usize],
+                writable: true,
+            });
+        }
         if config.spike_bootrom {
             mem.regions.push(Region {
                 base: BOOTROM_BASE,
@@ -305,6 +369,19 @@ impl Hart {
             if seg.addr >= base && end <= ram_end {
                 let off = (seg.addr - base) as usize;
                 mem.ram[off..off + seg.data.len()].copy_from_slice(&seg.data);
+                continue;
+            }
+            if !map.is_empty() {
+                let inside = map
+                    .iter()
+                    .any(|&(b, s)| seg.addr >= b && end <= b.saturating_add(s));
+                let bytes = mem
+                    .slice_mut(seg.addr, seg.data.len() as u64, false)
+                    .filter(|_| inside)
+                    .ok_or(outside(
+                        "not inside one region of the memory map (-m/--memory)",
+                    ))?;
+                bytes.copy_from_slice(&seg.data);
                 continue;
             }
             if Memory::overlaps(seg.addr, seg.mem_size, base, size) {
@@ -360,7 +437,12 @@ impl Hart {
             retired: 0,
             trap_retired: 0,
             trap_records: 0,
-            next_tick: INSNS_PER_RTC_TICK,
+            // spike's boot-ROM start: mtime ticks at the ends of chunks instead.
+            next_tick: if config.spike_bootrom {
+                u64::MAX
+            } else {
+                INSNS_PER_RTC_TICK
+            },
             next_event: INSNS_PER_RTC_TICK.min(config.max_instructions),
             taken: false,
             events: 0,
@@ -372,6 +454,13 @@ impl Hart {
             interrupts: [0; 64],
             privilege_changes: 0,
             last_trap: None,
+            chunk_end: if config.spike_bootrom {
+                HTIF_INTERLEAVE
+            } else {
+                u64::MAX
+            },
+            htif_waiting: None,
+            interrupt_window: 0,
         };
         hart.update_clint_interrupts();
         Ok(hart)
@@ -514,7 +603,8 @@ impl Hart {
     }
 
     /// The retired count reached `next_event`: advance `mtime` every
-    /// [`INSNS_PER_RTC_TICK`] instructions, flag the instruction limit.
+    /// [`INSNS_PER_RTC_TICK`] instructions (with `spike_bootrom`: flag the end of spike's
+    /// chunk instead), flag the instruction limit.
     #[cold]
     fn retire_event(&mut self) {
         if self.retired >= self.next_tick {
@@ -526,7 +616,13 @@ impl Hart {
         if self.retired >= limit {
             self.events |= EV_LIMIT;
         }
-        self.next_event = self.next_tick.min(limit.max(self.retired + 1));
+        if self.retired >= self.chunk_end {
+            self.events |= EV_HTIF;
+        }
+        self.next_event = self
+            .next_tick
+            .min(limit.max(self.retired + 1))
+            .min(self.chunk_end.max(self.retired + 1));
     }
 
     /// Record bookkeeping common to every trap; a trap storm is an error.
@@ -541,7 +637,8 @@ impl Hart {
         let key = (pc, cause, interrupt, self.retired);
         let storm = self.last_trap == Some(key);
         self.last_trap = Some(key);
-        self.take_trap_storm_check(storm, pc, cause, interrupt)
+        self.take_trap_storm_check(storm, pc, cause, interrupt)?;
+        self.end_htif_chunk()
     }
 
     fn take_trap_storm_check(
@@ -646,7 +743,9 @@ impl Hart {
     #[cold]
     fn handle_events<const RV64: bool>(&mut self, pc: u64) -> Result<bool, HartError> {
         if self.events & EV_WFI != 0 {
-            self.events &= !EV_WFI;
+            // spike's chunk ends with the wfi, also when it was the chunk's last instruction.
+            self.events &= !(EV_WFI | EV_HTIF);
+            self.end_htif_chunk()?;
             self.wait_for_interrupt(pc)?;
         }
         if self.events & EV_TOHOST != 0 {
@@ -656,8 +755,17 @@ impl Hart {
                 return Ok(false);
             }
             self.events &= !EV_TOHOST;
-            if let Some(code) = self.serve_tohost(pc)? {
-                self.exit = Some((code, pc));
+            if !self.defer_htif_request(pc) {
+                if let Some(code) = self.serve_tohost(pc)? {
+                    self.exit = Some((code, pc));
+                    return Ok(true);
+                }
+            }
+        }
+        if self.events & EV_HTIF != 0 {
+            self.events &= !EV_HTIF;
+            self.end_htif_chunk()?;
+            if self.exit.is_some() {
                 return Ok(true);
             }
         }
@@ -698,11 +806,16 @@ impl Hart {
             && clint.mtimecmp > clint.mtime
             && clint.mtimecmp != u64::MAX
         {
+            if self.config.spike_bootrom {
+                self.idle_until_timer();
+                return Ok(());
+            }
             self.mem.clint.mtime = self.mem.clint.mtimecmp;
             self.next_tick = self.retired + INSNS_PER_RTC_TICK;
             self.next_event = self
                 .next_tick
-                .min(self.config.max_instructions.max(self.retired + 1));
+                .min(self.config.max_instructions.max(self.retired + 1))
+                .min(self.chunk_end.max(self.retired + 1));
             self.update_clint_interrupts();
             return Ok(());
         }
@@ -723,7 +836,7 @@ impl Hart {
             return Err(HartError::MaxInstructions { limit, pc: self.pc });
         }
         while self.exit.is_none() {
-            if self.csr.mip & self.csr.mie != 0 {
+            if self.csr.mip & self.csr.mie != 0 && self.interrupt_may_be_taken() {
                 if let Some(cause) = self.pending_interrupt() {
                     self.interrupt(cause, sink)?;
                     continue;

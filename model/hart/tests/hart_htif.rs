@@ -82,3 +82,42 @@ fn spike_bootrom_start_sequence() {
         );
     }
 }
+
+/// With `--spike-bootrom` the console and syscall requests are served at the end of
+/// spike's 5000-instruction chunks (`docs/spike.md`, "HTIF"): the program's polling loads
+/// (a two-instruction loop) see `tohost` cleared only at the first load after a multiple
+/// of 5000 retired instructions (the program takes no trap, so its chunks are whole);
+/// without it at once.
+#[test]
+fn spike_bootrom_serves_htif_requests_between_chunks() {
+    for target in TARGETS {
+        for spike_bootrom in [false, true] {
+            let config = HartConfig {
+                spike_bootrom,
+                max_instructions: 100_000,
+                ..HartConfig::default()
+            };
+            let r = run_with("htif", target, config);
+            assert_eq!(r.outcome().exit_code, 3, "{target}");
+            assert_eq!(r.hart.console(), "Hi\nhello\n", "{target}");
+            // The polling loops end with their `bnez` not taken, after the load that saw
+            // `tohost` cleared.
+            let loads: Vec<usize> = r
+                .indices_of(Itype::NontakenBranch)
+                .iter()
+                .map(|&i| i - 1)
+                .collect();
+            assert_eq!(loads.len(), 4, "{target}: 3 console requests and a syscall");
+            let polls = r.indices_of(Itype::TakenBranch).len();
+            if spike_bootrom {
+                for &i in &loads {
+                    assert!(i % 5000 < 2, "{target}: load at retired count {i}");
+                }
+                // About 2500 two-instruction polls per request.
+                assert!(polls > 4 * 2000, "{target}: {polls} polls");
+            } else {
+                assert_eq!(polls, 0, "{target}: served at once");
+            }
+        }
+    }
+}
