@@ -1,0 +1,92 @@
+//! The examples of the specification's message and field chapters, each test named after
+//! its section (`RISC-V-N-Trace.adoc`).
+
+use super::fields::{BType, Process};
+use super::layout::{parse, to_bytes, FieldConfig};
+use super::types::{Body, Message};
+use etrace_spec::ingress::Privilege;
+
+/// "N-Trace Message Example", table "MDO and MSEO Encoding Example": the bytes of one
+/// IndirectBranchHist message (idle bytes around it left out).
+const MESSAGE_EXAMPLE: [u8; 6] = [0x70, 0xD0, 0x1D, 0x1D, 0xF8, 0xFF];
+
+#[test]
+fn n_trace_message_example() {
+    let message = Message {
+        src: 0,
+        body: Body::IndirectBranchHist {
+            btype: BType::Indirect,
+            icnt: 0x7D,
+            uaddr: 0x7,
+            hist: 0xFFE,
+        },
+        tstamp: None,
+    };
+    let config = FieldConfig::default();
+    assert_eq!(to_bytes(&message, &config), MESSAGE_EXAMPLE);
+    assert_eq!(parse(&MESSAGE_EXAMPLE, &config), Ok(message));
+}
+
+/// "Ownership Message", the two PROCESS examples: (value, FORMAT, V, PRV, CONTEXT, mode).
+const OWNERSHIP_EXAMPLES: [(u64, u8, bool, u8, u64, Privilege); 2] = [
+    (0x3B2, 2, true, 0, 0x1D, Privilege::VirtualUser),
+    (0xC, 0, false, 3, 0, Privilege::Machine),
+];
+
+#[test]
+fn ownership_message() {
+    for (value, format, v, prv, context, privilege) in OWNERSHIP_EXAMPLES {
+        let p = Process::from_value(value);
+        assert_eq!(
+            (p.format, p.v, p.prv, p.context),
+            (format, v, prv, context),
+            "PROCESS={value:#x}"
+        );
+        assert_eq!(p.privilege(), Some(privilege), "PROCESS={value:#x}");
+        assert_eq!(p.value(), value, "PROCESS={value:#x} re-encoded");
+        assert_eq!(Process::for_privilege(privilege), (v, prv));
+    }
+}
+
+/// "Address Compression", "Address XOR Calculation Examples": (address, field sent: F-ADDR
+/// for the first, U-ADDR against the previous address for the others).
+const ADDRESS_EXAMPLES: [(u64, u64); 3] = [(0x3FC04, 0x1FE02), (0x3F368, 0x7B6), (0x3E100, 0x934)];
+
+#[test]
+fn address_compression() {
+    let mut reference = None;
+    for (address, field) in ADDRESS_EXAMPLES {
+        let sent = match reference {
+            None => crate::encoder::address::faddr(address),
+            Some(r) => crate::encoder::address::uaddr(r, address),
+        };
+        assert_eq!(sent, field, "address {address:#x}");
+        let decoded = match reference {
+            None => crate::decoder::address::from_faddr(field),
+            Some(r) => crate::decoder::address::from_uaddr(r, field),
+        };
+        assert_eq!(decoded, address);
+        reference = Some(address);
+    }
+}
+
+/// "HIST Field Generation", the examples: (branch outcomes, first first; HIST).
+const HIST_EXAMPLES: [(&[bool], u64); 4] = [
+    (&[false, true], 0x5),
+    (&[true, true, true], 0xF),
+    (&[false, false, false, false], 0x10),
+    (&[], 0x1),
+];
+
+#[test]
+fn hist_field_generation() {
+    for (outcomes, hist) in HIST_EXAMPLES {
+        let mut h = crate::encoder::history::History::new(32);
+        for &taken in outcomes {
+            h.push(taken);
+        }
+        assert_eq!(h.value(), hist, "{outcomes:?}");
+        let bits: Vec<bool> = crate::decoder::history::bits(hist).collect();
+        assert_eq!(bits, outcomes, "HIST={hist:#x} read back");
+    }
+}
