@@ -9,6 +9,8 @@ use etrace_ntrace::decoder::decode_bytes;
 use etrace_ntrace::{NtraceDecoder, NtraceDecoderConfig, NtraceEncoder, NtraceMode, NtraceOptions};
 use etrace_spec::ingress::IngressRecord;
 
+pub mod random_program;
+
 /// The option sets every program is checked under: (name, options).
 pub fn option_sets() -> Vec<(&'static str, NtraceOptions)> {
     let htm = NtraceOptions::default();
