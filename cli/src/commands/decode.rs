@@ -4,19 +4,21 @@
 //!
 //! Packets are unpacked with the `ioptions` of the latest support packet (`sec:format33`).
 //! Framing, packet and decoding errors become `decode-error` elements; decoding resumes
-//! at the next synchronisation packet. Exit codes: 0 without decode errors; 1 when there
-//! were any (a failed check: they are listed on stderr, and inline with
-//! `--format elements` / `json`); 2 for bad input or usage (unreadable files, options).
+//! at the next synchronisation packet. With `--protocol ntrace` the stream is N-Trace
+//! messages in MSEO bytes, decoded as the N-Trace decoding guidelines say.
+//!
+//! Exit codes: 0 without decode errors; 1 when there were any (a failed check: they are
+//! listed on stderr, and inline with `--format elements` / `json`); 2 for bad input or
+//! usage (unreadable files, options).
 
 use super::element_text::{
     element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
 };
 use super::io::output_or_stdout;
-use super::trace_args::{LoadedTrace, TraceArgs};
+use super::trace_args::TraceArgs;
 use crate::error::CliError;
 use clap::{Args, ValueEnum};
-use etrace_decoder::stream::decode_payloads;
-use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
+use etrace_decoder::{DecoderConfig, ProgramImage, TraceElement, TrapVectors};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -77,15 +79,8 @@ pub(super) fn decoder_config(mtvec: Option<u64>, stvec: Option<u64>) -> DecoderC
 
 /// Runs `etrace decode`.
 pub fn run(args: DecodeArgs) -> Result<(), CliError> {
-    let LoadedTrace {
-        image,
-        params,
-        events,
-        unit,
-    } = args.trace.load()?;
     let config = decoder_config(args.mtvec, args.stvec);
-    let mut decoder = TeDecoder::new(&image, &params, config);
-    let elements = decode_payloads(&mut decoder, &params, &events);
+    let (image, elements, unit) = args.trace.decode(config)?;
 
     let (out_name, out) = output_or_stdout(args.output.as_deref())?;
     let mut errors: Vec<String> = elements

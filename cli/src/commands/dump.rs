@@ -2,12 +2,14 @@
 //! packet with its fields (`payload.adoc`), one line each: `#index @offset <listing>`.
 //! Framing and packet errors are listed as `#? @offset error: ...` (for atb `@beat N` or
 //! `@line N`); decoding resumes after them (the deframers resynchronise) and the command
-//! exits 2 at the end.
+//! exits 2 at the end. With `--protocol ntrace` it lists the N-Trace messages of an MSEO
+//! stream with their fields (`RISC-V-N-Trace.adoc` "N-Trace Messages (Details)").
 
 use super::framing_args::FramingArgs;
 use super::io::load_params;
 use crate::error::{CliError, InputContext};
 use clap::Args;
+use etrace_ntrace::decoder::{MessageStream, StreamItem};
 use etrace_spec::framing::{deframe_all, FrameEvent};
 use etrace_spec::packet::{unpack_with, IOptions, TeInst};
 use etrace_spec::params::Params;
@@ -113,11 +115,41 @@ pub fn run(args: DumpArgs) -> Result<(), CliError> {
 }
 
 fn list<W: Write>(args: &DumpArgs, data: &[u8], lister: &mut Lister<W>) -> Result<(), CliError> {
+    if args.framing.ntrace() {
+        return list_ntrace(args, data, lister);
+    }
     let mut deframer = args.framing.config()?.deframer(true);
     for event in deframe_all(deframer.as_mut(), data) {
         match event {
             FrameEvent::Packet(p) => lister.payload(p.at.packet_place(), &p.payload),
             FrameEvent::Error { at, error } => lister.error(at, error),
+        }
+        .at("standard output")?;
+    }
+    Ok(())
+}
+
+/// `--protocol ntrace`: every N-Trace message with its fields (`#index @offset MESSAGE`).
+fn list_ntrace<W: Write>(
+    args: &DumpArgs,
+    data: &[u8],
+    lister: &mut Lister<W>,
+) -> Result<(), CliError> {
+    let mut stream = MessageStream::new(args.framing.ntrace_fields(), true);
+    let mut items = stream.push(data);
+    items.extend(stream.finish());
+    for item in items {
+        match item {
+            StreamItem::Message {
+                offset, message, ..
+            } => {
+                let index = lister.index;
+                lister.index += 1;
+                writeln!(lister.out, "#{index} @{offset} {message}")
+            }
+            StreamItem::Error { offset, reason, .. } => {
+                lister.error(offset.map_or("?".to_string(), |o| o.to_string()), reason)
+            }
         }
         .at("standard output")?;
     }

@@ -1,15 +1,17 @@
 //! `etrace encode`: ingress (ELF run on the hart model, spike CSV or encoder-input CSV) ->
 //! te_inst packets of the golden encoder (`exampleAlgorithm.adoc`, `payload.adoc`) ->
-//! a framed stream (`--framing encap|smi|atb`).
+//! a framed stream (`--framing encap|smi|atb`); with `--protocol ntrace`, N-Trace messages
+//! of the N-Trace encoder (`RISC-V-N-Trace.adoc`) as MSEO bytes.
 
 use super::encoder_args::PipelineArgs;
 use super::framing_args::{setting_error, FramingArgs};
 use super::io::{create_output, finish_output, load_params};
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_encoder::{EncodedPacket, Encoder, EncoderOptions};
+use etrace_encoder::{EncodedPacket, Encoder};
 use etrace_hart::Hart;
-use etrace_spec::elf::parse_elf;
+use etrace_ntrace::NtraceEncoder;
+use etrace_spec::elf::{parse_elf, ElfImage};
 use etrace_spec::formats::convert::{ConvertOptions, SpikeToIngress};
 use etrace_spec::formats::encoder_input::EncoderInputReader;
 use etrace_spec::formats::spike_csv::SpikeReader;
@@ -48,15 +50,28 @@ pub struct EncodeArgs {
 
 /// Runs `etrace encode`.
 pub fn run(args: EncodeArgs) -> Result<(), CliError> {
-    let options = args.pipeline.encoder.options()?;
-    let (params, packets, retired, exit) = encode_input(&args, options)?;
-    let framed = frame(&args.pipeline.framing, &params, &packets)?;
-    let mut out = create_output(&args.output)?;
-    out.write_all(&framed.output).at(args.output.display())?;
-    finish_output(Ok(out), &args.output)?;
-    if args.stats {
-        print_stats(&packets, retired, &framed);
+    if !args.pipeline.framing.ntrace() {
+        // A framing problem is reported before the program runs.
+        args.pipeline.framing.config()?;
     }
+    let input = load_input(&args)?;
+    let (output, exit) = if args.pipeline.framing.ntrace() {
+        encode_ntrace(&args, &input)?
+    } else {
+        let options = args.pipeline.encoder.options()?;
+        let mut enc = Encoder::new(&input.params, options).at("encoder options")?;
+        let (retired, exit) = feed(&args, &input, &mut |rec| enc.push(rec))?;
+        enc.finish();
+        let packets = enc.take_packets();
+        let framed = frame(&args.pipeline.framing, &input.params, &packets)?;
+        if args.stats {
+            print_stats(&packets, retired, &framed);
+        }
+        (framed.output, exit)
+    };
+    let mut out = create_output(&args.output)?;
+    out.write_all(&output).at(args.output.display())?;
+    finish_output(Ok(out), &args.output)?;
     if let Some((code, elf)) = exit {
         return Err(CliError::check(
             format!("the program exited with code {code}"),
@@ -66,44 +81,84 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Parameters, packets, retired instructions and (for an ELF that exited non-zero) its
-/// exit code.
-type Encoded = (Params, Vec<EncodedPacket>, u64, Option<(u64, PathBuf)>);
+/// The N-Trace encoder over the input (`--protocol ntrace`): MSEO bytes (statistics with
+/// `--stats`).
+fn encode_ntrace(args: &EncodeArgs, input: &Input) -> Result<(Vec<u8>, Exit), CliError> {
+    let p = &args.pipeline;
+    let options = p
+        .ntrace
+        .options(&p.encoder, &p.framing, input.params.itype_width())?;
+    let mut enc = NtraceEncoder::new(options).map_err(|e| CliError::input(e.reason, e.option))?;
+    let (retired, exit) = feed(args, input, &mut |rec| enc.push(rec))?;
+    enc.finish();
+    let bytes = enc.take_bytes();
+    if args.stats {
+        println!("instructions: {retired}");
+        println!("messages: {}", enc.messages());
+        println!("bytes: {}", bytes.len());
+        println!(
+            "bits per instruction: {:.4}",
+            8.0 * bytes.len() as f64 / retired.max(1) as f64
+        );
+    }
+    Ok((bytes, exit))
+}
 
-fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, CliError> {
-    let mut retired = 0u64;
+/// The exit code of an ELF program that exited non-zero, with the ELF.
+type Exit = Option<(u64, PathBuf)>;
+
+/// The input of `encode` before it runs: the parameters and, for `--elf`, the program.
+struct Input {
+    params: Params,
+    elf: Option<(PathBuf, ElfImage)>,
+}
+
+fn load_input(args: &EncodeArgs) -> Result<Input, CliError> {
     if let Some(elf) = &args.elf {
         let bytes = std::fs::read(elf).at(elf.display())?;
         let image = parse_elf(&bytes).at(elf.display())?;
         let params = load_params(args.pipeline.params.as_deref(), image.xlen.bits())?;
-        let mut enc = Encoder::new(&params, options).at("encoder options")?;
-        let config = args.pipeline.hart.config(params.itype_width());
-        let mut hart = Hart::from_image(&image, config).at(elf.display())?;
-        let mut sink = |rec: &IngressRecord, _insn: u32| {
-            retired += u64::from(rec.iretire != 0);
-            enc.push(rec);
-        };
-        let outcome = hart.run(&mut sink).at(elf.display())?;
-        enc.finish();
-        let exit = (outcome.exit_code != 0).then(|| (outcome.exit_code, elf.clone()));
-        return Ok((params, enc.take_packets(), retired, exit));
+        return Ok(Input {
+            params,
+            elf: Some((elf.clone(), image)),
+        });
     }
-    let params = load_params(args.pipeline.params.as_deref(), 64)?;
-    let mut enc = Encoder::new(&params, options).at("encoder options")?;
-    let mut push = |rec: IngressRecord| {
+    Ok(Input {
+        params: load_params(args.pipeline.params.as_deref(), 64)?,
+        elf: None,
+    })
+}
+
+/// Hands every ingress record of the input (the hart model's run of the ELF, or a CSV) to
+/// `sink`; returns the retired instructions and the exit of an ELF that exited non-zero.
+fn feed(
+    args: &EncodeArgs,
+    input: &Input,
+    sink: &mut dyn FnMut(&IngressRecord),
+) -> Result<(u64, Exit), CliError> {
+    let mut retired = 0u64;
+    let mut push = |rec: &IngressRecord| {
         retired += u64::from(rec.iretire != 0);
-        enc.push(&rec);
+        sink(rec);
     };
+    if let Some((elf, image)) = &input.elf {
+        let config = args.pipeline.hart.config(input.params.itype_width());
+        let mut hart = Hart::from_image(image, config).at(elf.display())?;
+        let mut hart_sink = |rec: &IngressRecord, _insn: u32| push(rec);
+        let outcome = hart.run(&mut hart_sink).at(elf.display())?;
+        let exit = (outcome.exit_code != 0).then(|| (outcome.exit_code, elf.clone()));
+        return Ok((retired, exit));
+    }
     if let Some(path) = &args.spike_csv {
         let reader = SpikeReader::new(open(path)?).with_file_name(path.display().to_string());
-        for rec in SpikeToIngress::new(reader, ConvertOptions::from_params(&params)) {
-            push(rec.at(path.display())?);
+        for rec in SpikeToIngress::new(reader, ConvertOptions::from_params(&input.params)) {
+            push(&rec.at(path.display())?);
         }
     } else if let Some(path) = &args.encoder_input {
         let reader =
             EncoderInputReader::new(open(path)?).with_file_name(path.display().to_string());
         for rec in reader {
-            push(rec.at(path.display())?);
+            push(&rec.at(path.display())?);
         }
     } else {
         return Err(CliError::input(
@@ -111,8 +166,7 @@ fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, C
             "command line",
         ));
     }
-    enc.finish();
-    Ok((params, enc.take_packets(), retired, None))
+    Ok((retired, None))
 }
 
 fn open(path: &Path) -> Result<BufReader<File>, CliError> {

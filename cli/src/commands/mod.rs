@@ -14,6 +14,7 @@ pub mod gen_verilog;
 mod hart_args;
 mod io;
 pub mod iss;
+mod protocol_args;
 pub mod run;
 pub mod synth;
 mod trace_args;

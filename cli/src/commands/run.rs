@@ -9,20 +9,28 @@
 //! `--implicit-exception` the trap packets carry no handler address: the decoder is given
 //! the program's trap vectors (`mtvec` / `stvec` as the hart left them), as a debugger that
 //! knows the target's vector table would.
+//!
+//! With `--protocol ntrace` the encoder is the N-Trace encoder (`--ntrace-mode`,
+//! `--call-stack`, `--repeat-history`), its MSEO bytes are decoded as the N-Trace decoding
+//! guidelines say, and the steps are compared without trap causes, which N-Trace does not
+//! report.
 
-use super::element_text::{element_line, privilege_name};
+use super::element_text::{element_line, privilege_name, OffsetUnit};
 use super::encode::frame;
 use super::encoder_args::PipelineArgs;
 use super::io::load_params_for;
-use super::trace_args::{load_image, payload_events};
+use super::trace_args::{decode_ntrace, load_image, payload_events};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::pcs::{push_record_steps, steps, Step};
 use etrace_decoder::stream::decode_payloads;
-use etrace_decoder::{DecoderConfig, TeDecoder, TraceElement, TrapVectors};
+use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
 use etrace_encoder::Encoder;
 use etrace_hart::Hart;
+use etrace_ntrace::decoder::reproducible_step;
+use etrace_ntrace::NtraceEncoder;
 use etrace_spec::ingress::IngressRecord;
+use etrace_spec::params::Params;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -49,18 +57,75 @@ fn step_text(s: Option<&Step>) -> String {
     }
 }
 
+/// What one protocol's pipeline hands to the check: the hart's steps and the decoded
+/// elements, with the figures to print.
+struct Outcome {
+    /// The steps the decoder must reproduce.
+    expected: Vec<Step>,
+    /// The decoded trace.
+    elements: Vec<TraceElement>,
+    /// The unit of the offsets its errors name.
+    unit: OffsetUnit,
+    /// Retired instructions.
+    retired: u64,
+    /// The program's exit code.
+    exit_code: u64,
+    /// Statistics lines (packets or messages, bytes, bits per instruction).
+    stats: Vec<String>,
+    /// Seconds spent decoding.
+    decode_time: f64,
+    /// Instructions the decoder reconstructed.
+    decoded: u64,
+}
+
 /// Runs `etrace run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let elf_name = args.elf.display().to_string();
-    let options = args.pipeline.encoder.options()?;
     let bytes = std::fs::read(&args.elf).at(&elf_name)?;
     let image = load_image(std::slice::from_ref(&args.elf))?;
     let params = load_params_for(args.pipeline.params.as_deref(), &image)?;
-
-    // Hart -> encoder, keeping the steps a decoder must reproduce.
-    let mut enc = Encoder::new(&params, options).at("encoder options")?;
     let config = args.pipeline.hart.config(params.itype_width());
     let mut hart = Hart::from_elf(&bytes, config).at(&elf_name)?;
+    let outcome = if args.pipeline.framing.ntrace() {
+        run_ntrace(&args, &params, &image, &mut hart, &elf_name)?
+    } else {
+        run_etrace(&args, &params, &image, &mut hart, &elf_name)?
+    };
+    verify(&outcome, &image, &elf_name)?;
+    let expected = &outcome.expected;
+    println!("verified: {} steps equal the hart's", expected.len());
+    println!("instructions: {}", outcome.retired);
+    for line in &outcome.stats {
+        println!("{line}");
+    }
+    println!(
+        "decode time (deframe, unpack, decode, expand to PCs): {:.3} s",
+        outcome.decode_time
+    );
+    println!(
+        "decoded instructions per second: {:.0}",
+        outcome.decoded as f64 / outcome.decode_time.max(1e-9)
+    );
+    if outcome.exit_code != 0 {
+        return Err(CliError::check(
+            format!("the program exited with code {}", outcome.exit_code),
+            &elf_name,
+        ));
+    }
+    Ok(())
+}
+
+/// E-Trace: golden encoder, packing and framing, deframing, unpacking, the decoder of
+/// `decoder.adoc`.
+fn run_etrace(
+    args: &RunArgs,
+    params: &Params,
+    image: &ProgramImage,
+    hart: &mut Hart,
+    elf_name: &str,
+) -> Result<Outcome, CliError> {
+    let options = args.pipeline.encoder.options()?;
+    let mut enc = Encoder::new(params, options).at("encoder options")?;
     let mut expected: Vec<Step> = Vec::new();
     let mut retired = 0u64;
     let mut sink = |rec: &IngressRecord, _insn: u32| {
@@ -68,12 +133,11 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         push_record_steps(&mut expected, rec);
         enc.push(rec);
     };
-    let outcome = hart.run(&mut sink).at(&elf_name)?;
+    let exit = hart.run(&mut sink).at(elf_name)?;
     enc.finish();
     let packets = enc.take_packets();
-    let framed = frame(&args.pipeline.framing, &params, &packets)?;
+    let framed = frame(&args.pipeline.framing, params, &packets)?;
 
-    // Deframe -> unpack -> decode -> instruction steps.
     let start = Instant::now();
     let (events, unit) = payload_events(&args.pipeline.framing, &framed.output)?;
     let config = DecoderConfig {
@@ -83,31 +147,105 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
         }),
         ..DecoderConfig::default()
     };
-    let mut decoder = TeDecoder::new(&image, &params, config);
-    let elements = decode_payloads(&mut decoder, &params, &events);
-    let decoded = steps(&elements, &image);
+    let mut decoder = TeDecoder::new(image, params, config);
+    let elements = decode_payloads(&mut decoder, params, &events);
+    let _ = steps(&elements, image);
     let decode_time = start.elapsed().as_secs_f64();
+    let per_insn = |bytes: u64| 8.0 * bytes as f64 / retired.max(1) as f64;
+    Ok(Outcome {
+        expected,
+        elements,
+        unit,
+        retired,
+        exit_code: exit.exit_code,
+        stats: vec![
+            format!("packets: {}", packets.len()),
+            format!("payload bytes: {}", framed.payload_bytes),
+            format!("framed bytes: {}", framed.framed_bytes),
+            format!(
+                "bits per instruction: {:.4} (payload), {:.4} (framed)",
+                per_insn(framed.payload_bytes),
+                per_insn(framed.framed_bytes)
+            ),
+        ],
+        decode_time,
+        decoded: decoder.instructions(),
+    })
+}
 
-    let errors: Vec<&TraceElement> = elements
+/// N-Trace (`--protocol ntrace`): the N-Trace encoder's MSEO bytes, the decoder of the
+/// N-Trace decoding guidelines; trap causes are not compared (N-Trace does not carry them).
+fn run_ntrace(
+    args: &RunArgs,
+    params: &Params,
+    image: &ProgramImage,
+    hart: &mut Hart,
+    elf_name: &str,
+) -> Result<Outcome, CliError> {
+    let p = &args.pipeline;
+    let options = p
+        .ntrace
+        .options(&p.encoder, &p.framing, params.itype_width())?;
+    let mut enc = NtraceEncoder::new(options).map_err(|e| CliError::input(e.reason, e.option))?;
+    let mut expected: Vec<Step> = Vec::new();
+    let mut retired = 0u64;
+    let mut sink = |rec: &IngressRecord, _insn: u32| {
+        retired += u64::from(rec.iretire != 0);
+        push_record_steps(&mut expected, rec);
+        enc.push(rec);
+    };
+    let exit = hart.run(&mut sink).at(elf_name)?;
+    enc.finish();
+    let bytes = enc.take_bytes();
+    let expected = expected.into_iter().map(reproducible_step).collect();
+
+    let start = Instant::now();
+    let elements = decode_ntrace(image, &p.framing, options.sijump, &bytes);
+    let decoded = steps(&elements, image).map_or(0, |s| s.len() as u64);
+    let decode_time = start.elapsed().as_secs_f64();
+    Ok(Outcome {
+        expected,
+        elements,
+        unit: OffsetUnit::Byte,
+        retired,
+        exit_code: exit.exit_code,
+        stats: vec![
+            format!("messages: {}", enc.messages()),
+            format!("bytes: {}", bytes.len()),
+            format!(
+                "bits per instruction: {:.4}",
+                8.0 * bytes.len() as f64 / retired.max(1) as f64
+            ),
+        ],
+        decode_time,
+        decoded,
+    })
+}
+
+/// The decoded trace against the hart's steps: no decode error, the same steps.
+fn verify(outcome: &Outcome, image: &ProgramImage, elf_name: &str) -> Result<(), CliError> {
+    let errors: Vec<&TraceElement> = outcome
+        .elements
         .iter()
         .filter(|e| matches!(e, TraceElement::DecodeError { .. }))
         .collect();
     if let Some(first) = errors.first() {
         let mut err = CliError::check(
             format!("{} decode errors in the trace of the hart", errors.len()),
-            &elf_name,
+            elf_name,
         );
         for e in std::iter::once(first).chain(errors.iter().skip(1).take(4)) {
-            err = err.with_context(element_line(e, unit));
+            err = err.with_context(element_line(e, outcome.unit));
         }
         return Err(err);
     }
-    let decoded = decoded.map_err(|a| {
+    let decoded = steps(&outcome.elements, image).map_err(|a| {
         CliError::check(
             format!("decoded trace leaves the program at {a:#x}"),
-            &elf_name,
+            elf_name,
         )
     })?;
+    let expected = &outcome.expected;
     let first_diff =
         (0..expected.len().max(decoded.len())).find(|&i| expected.get(i) != decoded.get(i));
     if let Some(n) = first_diff {
@@ -117,7 +255,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
                 step_text(expected.get(n)),
                 step_text(decoded.get(n))
             ),
-            &elf_name,
+            elf_name,
         )
         .with_context(format!("{:>10}  {:<32} decoded", "step", "expected (hart)"));
         for i in n.saturating_sub(3)..n + 4 {
@@ -130,29 +268,6 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
             ));
         }
         return Err(err);
-    }
-
-    let per_insn = |bytes: u64| 8.0 * bytes as f64 / retired.max(1) as f64;
-    println!("verified: {} steps equal the hart's", expected.len());
-    println!("instructions: {retired}");
-    println!("packets: {}", packets.len());
-    println!("payload bytes: {}", framed.payload_bytes);
-    println!("framed bytes: {}", framed.framed_bytes);
-    println!(
-        "bits per instruction: {:.4} (payload), {:.4} (framed)",
-        per_insn(framed.payload_bytes),
-        per_insn(framed.framed_bytes)
-    );
-    println!("decode time (deframe, unpack, decode, expand to PCs): {decode_time:.3} s");
-    println!(
-        "decoded instructions per second: {:.0}",
-        decoder.instructions() as f64 / decode_time.max(1e-9)
-    );
-    if outcome.exit_code != 0 {
-        return Err(CliError::check(
-            format!("the program exited with code {}", outcome.exit_code),
-            &elf_name,
-        ));
     }
     Ok(())
 }

@@ -6,8 +6,10 @@ use super::framing_args::FramingArgs;
 use super::io::load_params_for;
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_decoder::stream::{payloads, PayloadEvent};
-use etrace_decoder::ProgramImage;
+use etrace_decoder::stream::{decode_payloads, payloads, PayloadEvent};
+use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
+use etrace_ntrace::decoder::decode_bytes;
+use etrace_ntrace::{NtraceDecoder, NtraceDecoderConfig};
 use etrace_spec::framing::PositionUnit;
 use etrace_spec::params::Params;
 use std::path::PathBuf;
@@ -59,6 +61,26 @@ impl TraceArgs {
         })
     }
 
+    /// Loads the programs and the trace and decodes it: E-Trace with the decoder of
+    /// `decoder.adoc` (`config`), N-Trace (`--protocol ntrace`) with the decoder of the
+    /// N-Trace decoding guidelines; the programs, the elements and the unit of their
+    /// offsets.
+    pub fn decode(
+        &self,
+        config: DecoderConfig,
+    ) -> Result<(ProgramImage, Vec<TraceElement>, OffsetUnit), CliError> {
+        if !self.framing.ntrace() {
+            let loaded = self.load()?;
+            let mut decoder = TeDecoder::new(&loaded.image, &loaded.params, config);
+            let elements = decode_payloads(&mut decoder, &loaded.params, &loaded.events);
+            return Ok((loaded.image, elements, loaded.unit));
+        }
+        let image = load_image(&self.elf)?;
+        let data = std::fs::read(&self.input).at(self.input.display())?;
+        let elements = decode_ntrace(&image, &self.framing, true, &data);
+        Ok((image, elements, OffsetUnit::Byte))
+    }
+
     /// The trace file's name, for error places.
     pub fn place(&self) -> String {
         self.input.display().to_string()
@@ -87,4 +109,23 @@ pub(super) fn payload_events(
         PositionUnit::Beat => OffsetUnit::Beat,
     };
     Ok((payloads(&config, data), unit))
+}
+
+/// Decodes an N-Trace MSEO stream against `image`, following the SRC of `--src-id` when
+/// `--src-bits` gives a SRC field; `sijump`: the encoder may have left sequentially
+/// inferable jumps unreported.
+pub(super) fn decode_ntrace(
+    image: &ProgramImage,
+    framing: &FramingArgs,
+    sijump: bool,
+    data: &[u8],
+) -> Vec<TraceElement> {
+    let fields = framing.ntrace_fields();
+    let config = NtraceDecoderConfig {
+        fields,
+        src: (fields.src_bits > 0).then(|| framing.src_id.unwrap_or(0)),
+        sijump,
+    };
+    let mut decoder = NtraceDecoder::new(image, config);
+    decode_bytes(&mut decoder, fields, data)
 }

@@ -14,4 +14,19 @@ pub mod history;
 mod stream;
 
 pub use engine::{NtraceDecoder, NtraceDecoderConfig};
+
+use etrace_decoder::pcs::Step;
+
+/// A step as N-Trace reproduces it: traps without their cause, which N-Trace does not
+/// report ("Trace Ingress Port": the encoder needs no `cause` and `tval`; B-TYPE tells
+/// exceptions from interrupts).
+pub fn reproducible_step(step: Step) -> Step {
+    match step {
+        Step::Trap { interrupt, .. } => Step::Trap {
+            ecause: 0,
+            interrupt,
+        },
+        other => other,
+    }
+}
 pub use stream::{decode_bytes, MessageStream, StreamItem};

@@ -5,6 +5,7 @@
 
 pub mod fields;
 pub mod layout;
+mod listing;
 mod tcode;
 mod types;
 

@@ -90,3 +90,12 @@ fn hist_field_generation() {
         assert_eq!(bits, outcomes, "HIST={hist:#x} read back");
     }
 }
+
+#[test]
+fn n_trace_message_example_listing() {
+    let message = parse(&MESSAGE_EXAMPLE, &FieldConfig::default()).unwrap();
+    assert_eq!(
+        message.to_string(),
+        "IndirectBranchHist SRC=0 B-TYPE=0 I-CNT=125 U-ADDR=0x7 HIST=0xffe"
+    );
+}

@@ -114,13 +114,7 @@ pub fn decode(image: &ProgramImage, options: &NtraceOptions, bytes: &[u8]) -> Ve
 pub fn expected_steps(records: &[IngressRecord]) -> Vec<Step> {
     record_steps(records)
         .into_iter()
-        .map(|s| match s {
-            Step::Trap { interrupt, .. } => Step::Trap {
-                ecause: 0,
-                interrupt,
-            },
-            other => other,
-        })
+        .map(etrace_ntrace::decoder::reproducible_step)
         .collect()
 }
 
