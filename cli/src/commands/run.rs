@@ -78,6 +78,15 @@ struct Outcome {
     decoded: u64,
 }
 
+/// What both protocols' pipelines start from.
+#[derive(Clone, Copy)]
+struct Setup<'a> {
+    args: &'a RunArgs,
+    params: &'a Params,
+    image: &'a ProgramImage,
+    elf_name: &'a str,
+}
+
 /// Runs `etrace run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
     let elf_name = args.elf.display().to_string();
@@ -86,10 +95,16 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let params = load_params_for(args.pipeline.params.as_deref(), &image)?;
     let config = args.pipeline.hart.config(params.itype_width());
     let mut hart = Hart::from_elf(&bytes, config).at(&elf_name)?;
+    let setup = Setup {
+        args: &args,
+        params: &params,
+        image: &image,
+        elf_name: &elf_name,
+    };
     let outcome = if args.pipeline.framing.ntrace() {
-        run_ntrace(&args, &params, &image, &mut hart, &elf_name)?
+        run_ntrace(setup, &mut hart)?
     } else {
-        run_etrace(&args, &params, &image, &mut hart, &elf_name)?
+        run_etrace(setup, &mut hart)?
     };
     verify(&outcome, &image, &elf_name)?;
     let expected = &outcome.expected;
@@ -115,25 +130,36 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// E-Trace: golden encoder, packing and framing, deframing, unpacking, the decoder of
-/// `decoder.adoc`.
-fn run_etrace(
-    args: &RunArgs,
-    params: &Params,
-    image: &ProgramImage,
+/// Runs the program on the hart model, handing every ingress record to `encode`; the
+/// steps a decoder must reproduce, the retired instructions and the exit code.
+fn run_hart(
     hart: &mut Hart,
     elf_name: &str,
-) -> Result<Outcome, CliError> {
-    let options = args.pipeline.encoder.options()?;
-    let mut enc = Encoder::new(params, options).at("encoder options")?;
+    encode: &mut dyn FnMut(&IngressRecord),
+) -> Result<(Vec<Step>, u64, u64), CliError> {
     let mut expected: Vec<Step> = Vec::new();
     let mut retired = 0u64;
     let mut sink = |rec: &IngressRecord, _insn: u32| {
         retired += u64::from(rec.iretire != 0);
         push_record_steps(&mut expected, rec);
-        enc.push(rec);
+        encode(rec);
     };
     let exit = hart.run(&mut sink).at(elf_name)?;
+    Ok((expected, retired, exit.exit_code))
+}
+
+/// E-Trace: golden encoder, packing and framing, deframing, unpacking, the decoder of
+/// `decoder.adoc`.
+fn run_etrace(run: Setup, hart: &mut Hart) -> Result<Outcome, CliError> {
+    let Setup {
+        args,
+        params,
+        image,
+        elf_name,
+    } = run;
+    let options = args.pipeline.encoder.options()?;
+    let mut enc = Encoder::new(params, options).at("encoder options")?;
+    let (expected, retired, exit_code) = run_hart(hart, elf_name, &mut |rec| enc.push(rec))?;
     enc.finish();
     let packets = enc.take_packets();
     let framed = frame(&args.pipeline.framing, params, &packets)?;
@@ -157,7 +183,7 @@ fn run_etrace(
         elements,
         unit,
         retired,
-        exit_code: exit.exit_code,
+        exit_code,
         stats: vec![
             format!("packets: {}", packets.len()),
             format!("payload bytes: {}", framed.payload_bytes),
@@ -175,26 +201,19 @@ fn run_etrace(
 
 /// N-Trace (`--protocol ntrace`): the N-Trace encoder's MSEO bytes, the decoder of the
 /// N-Trace decoding guidelines; trap causes are not compared (N-Trace does not carry them).
-fn run_ntrace(
-    args: &RunArgs,
-    params: &Params,
-    image: &ProgramImage,
-    hart: &mut Hart,
-    elf_name: &str,
-) -> Result<Outcome, CliError> {
+fn run_ntrace(run: Setup, hart: &mut Hart) -> Result<Outcome, CliError> {
+    let Setup {
+        args,
+        params,
+        image,
+        elf_name,
+    } = run;
     let p = &args.pipeline;
     let options = p
         .ntrace
         .options(&p.encoder, &p.framing, params.itype_width())?;
     let mut enc = NtraceEncoder::new(options).map_err(|e| CliError::input(e.reason, e.option))?;
-    let mut expected: Vec<Step> = Vec::new();
-    let mut retired = 0u64;
-    let mut sink = |rec: &IngressRecord, _insn: u32| {
-        retired += u64::from(rec.iretire != 0);
-        push_record_steps(&mut expected, rec);
-        enc.push(rec);
-    };
-    let exit = hart.run(&mut sink).at(elf_name)?;
+    let (expected, retired, exit_code) = run_hart(hart, elf_name, &mut |rec| enc.push(rec))?;
     enc.finish();
     let bytes = enc.take_bytes();
     let expected = expected.into_iter().map(reproducible_step).collect();
@@ -208,7 +227,7 @@ fn run_ntrace(
         elements,
         unit: OffsetUnit::Byte,
         retired,
-        exit_code: exit.exit_code,
+        exit_code,
         stats: vec![
             format!("messages: {}", enc.messages()),
             format!("bytes: {}", bytes.len()),

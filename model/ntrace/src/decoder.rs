@@ -29,4 +29,4 @@ pub fn reproducible_step(step: Step) -> Step {
         other => other,
     }
 }
-pub use stream::{decode_bytes, MessageStream, StreamItem};
+pub use stream::{decode_bytes, feed, MessageStream, StreamItem};

@@ -8,6 +8,7 @@ pub mod layout;
 mod listing;
 mod tcode;
 mod types;
+mod values;
 
 #[cfg(test)]
 mod spec_examples;

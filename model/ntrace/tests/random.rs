@@ -8,7 +8,7 @@ mod common;
 use common::random_program::RandomProgram;
 use common::{decoder_config, expected_steps, option_sets};
 use etrace_decoder::pcs::StepWalker;
-use etrace_ntrace::decoder::{MessageStream, StreamItem};
+use etrace_ntrace::decoder::{feed, MessageStream, StreamItem};
 use etrace_ntrace::{NtraceDecoder, NtraceEncoder, NtraceMode, NtraceOptions};
 use etrace_spec::ingress::IngressRecord;
 
@@ -57,16 +57,7 @@ fn round_trip(
     let mut stream = MessageStream::new(config.fields, true);
     let mut walker = StepWalker::new();
     let mut check = |items: Vec<StreamItem>, decoder: &mut NtraceDecoder| {
-        for item in items {
-            match item {
-                StreamItem::Message {
-                    index,
-                    offset,
-                    message,
-                } => decoder.process(&message, index, Some(offset)),
-                StreamItem::Error { reason, .. } => panic!("unreadable stream: {reason}"),
-            }
-        }
+        feed(decoder, items);
         let elements = decoder.take_elements();
         if let Some(e) = elements.iter().find_map(|e| e.decode_error()) {
             panic!("seed {seed}: decode error after {compared} steps: {e}");

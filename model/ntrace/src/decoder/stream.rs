@@ -95,6 +95,25 @@ impl MessageStream {
     }
 }
 
+/// Hands the items of a message stream to `decoder`: messages are processed, unreadable
+/// bytes reported (decoding then waits for a synchronising message).
+pub fn feed(decoder: &mut NtraceDecoder, items: Vec<StreamItem>) {
+    for item in items {
+        match item {
+            StreamItem::Message {
+                index,
+                offset,
+                message,
+            } => decoder.process(&message, index, Some(offset)),
+            StreamItem::Error {
+                index,
+                offset,
+                reason,
+            } => decoder.unreadable(index, offset, reason),
+        }
+    }
+}
+
 /// Decodes a whole MSEO byte stream (its first byte starts a message or is idle), pushed
 /// in pieces of 64 KiB; returns the trace elements.
 pub fn decode_bytes(
@@ -104,28 +123,11 @@ pub fn decode_bytes(
 ) -> Vec<TraceElement> {
     let mut stream = MessageStream::new(fields, true);
     let mut elements = Vec::new();
-    let mut feed = |items: Vec<StreamItem>, decoder: &mut NtraceDecoder| {
-        for item in items {
-            match item {
-                StreamItem::Message {
-                    index,
-                    offset,
-                    message,
-                } => decoder.process(&message, index, Some(offset)),
-                StreamItem::Error {
-                    index,
-                    offset,
-                    reason,
-                } => decoder.unreadable(index, offset, reason),
-            }
-        }
-        elements.extend(decoder.take_elements());
-    };
     for piece in bytes.chunks(1 << 16) {
-        let items = stream.push(piece);
-        feed(items, decoder);
+        feed(decoder, stream.push(piece));
+        elements.extend(decoder.take_elements());
     }
-    let items = stream.finish();
-    feed(items, decoder);
+    feed(decoder, stream.finish());
+    elements.extend(decoder.take_elements());
     elements
 }

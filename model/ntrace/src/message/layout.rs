@@ -3,7 +3,7 @@
 //! the order sent, then TSTAMP (variable, when timestamps are enabled); written with
 //! [`MseoWriter`] and read back with [`FieldReader`].
 
-use super::fields::{BType, Evcode, Rcode, SyncReason};
+use super::fields::Rcode;
 use super::tcode::Tcode;
 use super::types::{Body, Message};
 use crate::mseo::{FieldError, FieldReader, MseoWriter};
@@ -39,87 +39,114 @@ pub enum MessageError {
     Header(FieldError),
 }
 
+/// How a field is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Width {
+    /// A fixed-length field of this many bits.
+    Fixed(u32),
+    /// A variable-length field.
+    Var,
+    /// A variable-length field sent only when the field at this index has this value
+    /// (HREPEAT with RCODE 2, HIST with CDF 1).
+    VarWhen(usize, u64),
+}
+
+/// One field of a message layout: its specification name and width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldSpec {
+    /// The field name ("Fields in Messages").
+    pub name: &'static str,
+    /// How it is sent.
+    pub width: Width,
+}
+
+const fn fixed(name: &'static str, bits: u32) -> FieldSpec {
+    FieldSpec {
+        name,
+        width: Width::Fixed(bits),
+    }
+}
+
+const fn var(name: &'static str) -> FieldSpec {
+    FieldSpec {
+        name,
+        width: Width::Var,
+    }
+}
+
+/// Most fields of a message between SRC and TSTAMP.
+pub const MAX_FIELDS: usize = 5;
+
+const SYNC: FieldSpec = fixed("SYNC", 4);
+const BTYPE: FieldSpec = fixed("B-TYPE", 2);
+const ICNT: FieldSpec = var("I-CNT");
+const UADDR: FieldSpec = var("U-ADDR");
+const FADDR: FieldSpec = var("F-ADDR");
+const HIST: FieldSpec = var("HIST");
+const OWNERSHIP: &[FieldSpec] = &[var("PROCESS")];
+const DIRECT: &[FieldSpec] = &[ICNT];
+const INDIRECT: &[FieldSpec] = &[BTYPE, ICNT, UADDR];
+const ERROR: &[FieldSpec] = &[fixed("ETYPE", 4), var("ECODE")];
+const SYNC_FADDR: &[FieldSpec] = &[SYNC, ICNT, FADDR];
+const INDIRECT_SYNC: &[FieldSpec] = &[SYNC, BTYPE, ICNT, FADDR];
+const RESOURCE_FULL: &[FieldSpec] = &[
+    fixed("RCODE", 4),
+    var("RDATA"),
+    FieldSpec {
+        name: "HREPEAT",
+        width: Width::VarWhen(0, Rcode::HIST_REPEAT.0 as u64),
+    },
+];
+const INDIRECT_HIST: &[FieldSpec] = &[BTYPE, ICNT, UADDR, HIST];
+const INDIRECT_HIST_SYNC: &[FieldSpec] = &[SYNC, BTYPE, ICNT, FADDR, HIST];
+const REPEAT: &[FieldSpec] = &[var("B-CNT")];
+const CORRELATION: &[FieldSpec] = &[
+    fixed("EVCODE", 4),
+    fixed("CDF", 2),
+    ICNT,
+    FieldSpec {
+        name: "HIST",
+        width: Width::VarWhen(1, 1),
+    },
+];
+
+/// The fields of a message between SRC and TSTAMP, in the order sent (the message tables
+/// of "N-Trace Messages (Details)").
+pub fn fields_of(tcode: Tcode) -> &'static [FieldSpec] {
+    match tcode {
+        Tcode::Ownership => OWNERSHIP,
+        Tcode::DirectBranch => DIRECT,
+        Tcode::IndirectBranch => INDIRECT,
+        Tcode::Error => ERROR,
+        Tcode::ProgTraceSync | Tcode::DirectBranchSync => SYNC_FADDR,
+        Tcode::IndirectBranchSync => INDIRECT_SYNC,
+        Tcode::ResourceFull => RESOURCE_FULL,
+        Tcode::IndirectBranchHist => INDIRECT_HIST,
+        Tcode::IndirectBranchHistSync => INDIRECT_HIST_SYNC,
+        Tcode::RepeatBranch => REPEAT,
+        Tcode::ProgTraceCorrelation => CORRELATION,
+    }
+}
+
+/// Whether field `spec` is sent, given the values of the fields before it.
+pub fn present(spec: &FieldSpec, values: &[u64]) -> bool {
+    match spec.width {
+        Width::VarWhen(i, v) => values[i] == v,
+        _ => true,
+    }
+}
+
 /// Appends the MSEO bytes of `message` to `out`.
 pub fn write(message: &Message, config: &FieldConfig, out: &mut MseoWriter) {
-    out.fixed(6, u64::from(message.body.tcode().code()));
+    let tcode = message.body.tcode();
+    out.fixed(6, u64::from(tcode.code()));
     out.fixed(u32::from(config.src_bits), u64::from(message.src));
-    match message.body {
-        Body::Ownership { process } => out.var(process),
-        Body::DirectBranch { icnt } => out.var(icnt),
-        Body::IndirectBranch { btype, icnt, uaddr } => {
-            out.fixed(2, btype as u64);
-            out.var(icnt);
-            out.var(uaddr);
-        }
-        Body::Error { etype, ecode } => {
-            out.fixed(4, u64::from(etype));
-            out.var(ecode);
-        }
-        Body::ProgTraceSync { sync, icnt, faddr }
-        | Body::DirectBranchSync { sync, icnt, faddr } => {
-            out.fixed(4, u64::from(sync.0));
-            out.var(icnt);
-            out.var(faddr);
-        }
-        Body::IndirectBranchSync {
-            sync,
-            btype,
-            icnt,
-            faddr,
-        } => {
-            out.fixed(4, u64::from(sync.0));
-            out.fixed(2, btype as u64);
-            out.var(icnt);
-            out.var(faddr);
-        }
-        Body::ResourceFull {
-            rcode,
-            rdata,
-            hrepeat,
-        } => {
-            out.fixed(4, u64::from(rcode.0));
-            out.var(rdata);
-            if let Some(h) = hrepeat {
-                out.var(h);
-            }
-        }
-        Body::IndirectBranchHist {
-            btype,
-            icnt,
-            uaddr,
-            hist,
-        } => {
-            out.fixed(2, btype as u64);
-            out.var(icnt);
-            out.var(uaddr);
-            out.var(hist);
-        }
-        Body::IndirectBranchHistSync {
-            sync,
-            btype,
-            icnt,
-            faddr,
-            hist,
-        } => {
-            out.fixed(4, u64::from(sync.0));
-            out.fixed(2, btype as u64);
-            out.var(icnt);
-            out.var(faddr);
-            out.var(hist);
-        }
-        Body::RepeatBranch { bcnt } => out.var(bcnt),
-        Body::ProgTraceCorrelation {
-            evcode,
-            cdf,
-            icnt,
-            hist,
-        } => {
-            out.fixed(4, u64::from(evcode.0));
-            out.fixed(2, u64::from(cdf));
-            out.var(icnt);
-            if let Some(h) = hist {
-                out.var(h);
-            }
+    let values = message.body.values();
+    for (i, spec) in fields_of(tcode).iter().enumerate() {
+        match spec.width {
+            Width::Fixed(bits) => out.fixed(bits, values[i]),
+            _ if present(spec, &values) => out.var(values[i]),
+            _ => {}
         }
     }
     if let Some(t) = message.tstamp {
@@ -142,92 +169,23 @@ pub fn parse(bytes: &[u8], config: &FieldConfig) -> Result<Message, MessageError
     let tcode = Tcode::from_code(code).ok_or(MessageError::UnknownTcode { tcode: code as u8 })?;
     let field = |error| MessageError::Field { tcode, error };
     let src = r.fixed("SRC", u32::from(config.src_bits)).map_err(field)? as u16;
-    let body = read_body(tcode, &mut r).map_err(field)?;
+    let mut values = [0u64; MAX_FIELDS];
+    for (i, spec) in fields_of(tcode).iter().enumerate() {
+        values[i] = match spec.width {
+            Width::Fixed(bits) => r.fixed(spec.name, bits).map_err(field)?,
+            _ if present(spec, &values) => r.var(spec.name).map_err(field)?,
+            _ => 0,
+        };
+    }
     let tstamp = if config.timestamp && r.more() {
         Some(r.var("TSTAMP").map_err(field)?)
     } else {
         None
     };
     r.finish().map_err(field)?;
-    Ok(Message { src, body, tstamp })
-}
-
-fn read_body(tcode: Tcode, r: &mut FieldReader) -> Result<Body, FieldError> {
-    let sync = |r: &mut FieldReader| r.fixed("SYNC", 4).map(|v| SyncReason(v as u8));
-    let btype = |r: &mut FieldReader| r.fixed("B-TYPE", 2).map(BType::from_code);
-    Ok(match tcode {
-        Tcode::Ownership => Body::Ownership {
-            process: r.var("PROCESS")?,
-        },
-        Tcode::DirectBranch => Body::DirectBranch {
-            icnt: r.var("I-CNT")?,
-        },
-        Tcode::IndirectBranch => Body::IndirectBranch {
-            btype: btype(r)?,
-            icnt: r.var("I-CNT")?,
-            uaddr: r.var("U-ADDR")?,
-        },
-        Tcode::Error => Body::Error {
-            etype: r.fixed("ETYPE", 4)? as u8,
-            ecode: r.var("ECODE")?,
-        },
-        Tcode::ProgTraceSync => Body::ProgTraceSync {
-            sync: sync(r)?,
-            icnt: r.var("I-CNT")?,
-            faddr: r.var("F-ADDR")?,
-        },
-        Tcode::DirectBranchSync => Body::DirectBranchSync {
-            sync: sync(r)?,
-            icnt: r.var("I-CNT")?,
-            faddr: r.var("F-ADDR")?,
-        },
-        Tcode::IndirectBranchSync => Body::IndirectBranchSync {
-            sync: sync(r)?,
-            btype: btype(r)?,
-            icnt: r.var("I-CNT")?,
-            faddr: r.var("F-ADDR")?,
-        },
-        Tcode::ResourceFull => {
-            let rcode = Rcode(r.fixed("RCODE", 4)? as u8);
-            let rdata = r.var("RDATA")?;
-            let hrepeat = if rcode == Rcode::HIST_REPEAT {
-                Some(r.var("HREPEAT")?)
-            } else {
-                None
-            };
-            Body::ResourceFull {
-                rcode,
-                rdata,
-                hrepeat,
-            }
-        }
-        Tcode::IndirectBranchHist => Body::IndirectBranchHist {
-            btype: btype(r)?,
-            icnt: r.var("I-CNT")?,
-            uaddr: r.var("U-ADDR")?,
-            hist: r.var("HIST")?,
-        },
-        Tcode::IndirectBranchHistSync => Body::IndirectBranchHistSync {
-            sync: sync(r)?,
-            btype: btype(r)?,
-            icnt: r.var("I-CNT")?,
-            faddr: r.var("F-ADDR")?,
-            hist: r.var("HIST")?,
-        },
-        Tcode::RepeatBranch => Body::RepeatBranch {
-            bcnt: r.var("B-CNT")?,
-        },
-        Tcode::ProgTraceCorrelation => {
-            let evcode = Evcode(r.fixed("EVCODE", 4)? as u8);
-            let cdf = r.fixed("CDF", 2)? as u8;
-            let icnt = r.var("I-CNT")?;
-            let hist = if cdf == 1 { Some(r.var("HIST")?) } else { None };
-            Body::ProgTraceCorrelation {
-                evcode,
-                cdf,
-                icnt,
-                hist,
-            }
-        }
+    Ok(Message {
+        src,
+        body: Body::from_values(tcode, &values),
+        tstamp,
     })
 }

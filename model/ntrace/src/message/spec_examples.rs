@@ -99,3 +99,100 @@ fn n_trace_message_example_listing() {
         "IndirectBranchHist SRC=0 B-TYPE=0 I-CNT=125 U-ADDR=0x7 HIST=0xffe"
     );
 }
+
+/// One message of every TCODE (table "Fields in Messages"), optional fields both present
+/// and absent.
+fn every_message() -> Vec<Body> {
+    use super::fields::{Evcode, Rcode, SyncReason};
+    let sync = SyncReason::PERIODIC;
+    vec![
+        Body::Ownership { process: 0x3B2 },
+        Body::DirectBranch { icnt: 3 },
+        Body::IndirectBranch {
+            btype: BType::Exception,
+            icnt: 0,
+            uaddr: 0x7B6,
+        },
+        Body::Error { etype: 0, ecode: 4 },
+        Body::ProgTraceSync {
+            sync,
+            icnt: 9,
+            faddr: 0x1FE02,
+        },
+        Body::DirectBranchSync {
+            sync,
+            icnt: 1,
+            faddr: u64::MAX >> 1,
+        },
+        Body::IndirectBranchSync {
+            sync,
+            btype: BType::Interrupt,
+            icnt: 1 << 21,
+            faddr: 0x80,
+        },
+        Body::ResourceFull {
+            rcode: Rcode::HIST,
+            rdata: 0x5555_5555,
+            hrepeat: None,
+        },
+        Body::ResourceFull {
+            rcode: Rcode::HIST_REPEAT,
+            rdata: 0x5,
+            hrepeat: Some(150),
+        },
+        Body::IndirectBranchHist {
+            btype: BType::Trap,
+            icnt: 0x7D,
+            uaddr: 0,
+            hist: 1,
+        },
+        Body::IndirectBranchHistSync {
+            sync,
+            btype: BType::Indirect,
+            icnt: 10,
+            faddr: 0x934,
+            hist: 0x10,
+        },
+        Body::RepeatBranch {
+            bcnt: (1 << 18) - 1,
+        },
+        Body::ProgTraceCorrelation {
+            evcode: Evcode::DEBUG,
+            cdf: 1,
+            icnt: 5,
+            hist: Some(0x2),
+        },
+        Body::ProgTraceCorrelation {
+            evcode: Evcode::TRACE_DISABLED,
+            cdf: 0,
+            icnt: 2,
+            hist: None,
+        },
+    ]
+}
+
+#[test]
+fn fields_in_messages_round_trip() {
+    let bodies = every_message();
+    let tcodes: std::collections::BTreeSet<u8> = bodies.iter().map(|b| b.tcode().code()).collect();
+    assert_eq!(tcodes.len(), super::Tcode::ALL.len(), "every TCODE");
+    for config in [
+        FieldConfig::default(),
+        FieldConfig {
+            src_bits: 12,
+            timestamp: true,
+        },
+    ] {
+        for body in &bodies {
+            for tstamp in [None, Some(0), Some(u64::MAX)] {
+                let message = Message {
+                    src: if config.src_bits > 0 { 0xABC } else { 0 },
+                    body: *body,
+                    tstamp: if config.timestamp { tstamp } else { None },
+                };
+                let bytes = to_bytes(&message, &config);
+                assert_eq!(parse(&bytes, &config), Ok(message), "{message}");
+            }
+        }
+    }
+}
