@@ -391,8 +391,11 @@ impl NtraceEncoder {
     /// "HIST Field Full": the register goes out in a ResourceFull message, or, with
     /// repeated history, counts as a repeat of the previous one.
     fn hist_full(&mut self) {
-        let h = self.hist.value();
-        self.hist.reset();
+        let h = if self.options.repeat_history {
+            self.hist.take_periodic()
+        } else {
+            self.hist.take()
+        };
         self.flush_bcnt();
         self.block_resource = true;
         if self.options.repeat_history
