@@ -122,6 +122,12 @@ impl NtraceEncoder {
         self.messages
     }
 
+    /// Whether the trace has started (a ProgTraceSync message was sent and no restart or
+    /// finish since).
+    pub fn is_started(&self) -> bool {
+        self.started
+    }
+
     /// The options.
     pub fn options(&self) -> &NtraceOptions {
         &self.options
@@ -207,6 +213,20 @@ impl NtraceEncoder {
             },
             Itype::None | Itype::InferableJump | Itype::OtherInferableJump => None,
         };
+    }
+
+    /// Starts the trace anew after a gap (messages were lost): the next record is traced
+    /// from a fresh state, beginning with a ProgTraceSync message with SYNC `sync`.
+    pub fn restart(&mut self, sync: SyncReason) {
+        self.options.start_sync = sync;
+        self.started = false;
+        self.pending = None;
+        self.end_block();
+        self.stack.clear();
+        self.last_full = None;
+        self.hrepeat = 0;
+        self.last_branch = None;
+        self.bcnt = 0;
     }
 
     /// The end of the trace: [`NtraceEncoder::finish_with`] EVCODE 4 (trace disabled).
