@@ -13,6 +13,9 @@ mod engine;
 pub mod history;
 mod stream;
 
+#[cfg(test)]
+mod spec_examples;
+
 pub use engine::{NtraceDecoder, NtraceDecoderConfig};
 
 use etrace_decoder::pcs::Step;
