@@ -64,6 +64,8 @@ struct Outcome {
     expected: Vec<Step>,
     /// The decoded trace.
     elements: Vec<TraceElement>,
+    /// Its steps, or the address where it leaves the program.
+    steps: Result<Vec<Step>, u64>,
     /// The unit of the offsets its errors name.
     unit: OffsetUnit,
     /// Retired instructions.
@@ -106,7 +108,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     } else {
         run_etrace(setup, &mut hart)?
     };
-    verify(&outcome, &image, &elf_name)?;
+    verify(&outcome, &elf_name)?;
     let expected = &outcome.expected;
     println!("verified: {} steps equal the hart's", expected.len());
     println!("instructions: {}", outcome.retired);
@@ -175,12 +177,13 @@ fn run_etrace(run: Setup, hart: &mut Hart) -> Result<Outcome, CliError> {
     };
     let mut decoder = TeDecoder::new(image, params, config);
     let elements = decode_payloads(&mut decoder, params, &events);
-    let _ = steps(&elements, image);
+    let decoded = steps(&elements, image);
     let decode_time = start.elapsed().as_secs_f64();
     let per_insn = |bytes: u64| 8.0 * bytes as f64 / retired.max(1) as f64;
     Ok(Outcome {
         expected,
         elements,
+        steps: decoded,
         unit,
         retired,
         exit_code,
@@ -220,11 +223,13 @@ fn run_ntrace(run: Setup, hart: &mut Hart) -> Result<Outcome, CliError> {
 
     let start = Instant::now();
     let elements = decode_ntrace(image, &p.framing, options.sijump, &bytes);
-    let decoded = steps(&elements, image).map_or(0, |s| s.len() as u64);
+    let decoded = steps(&elements, image);
     let decode_time = start.elapsed().as_secs_f64();
     Ok(Outcome {
         expected,
         elements,
+        decoded: decoded.as_ref().map_or(0, |s| s.len() as u64),
+        steps: decoded,
         unit: OffsetUnit::Byte,
         retired,
         exit_code,
@@ -237,12 +242,11 @@ fn run_ntrace(run: Setup, hart: &mut Hart) -> Result<Outcome, CliError> {
             ),
         ],
         decode_time,
-        decoded,
     })
 }
 
 /// The decoded trace against the hart's steps: no decode error, the same steps.
-fn verify(outcome: &Outcome, image: &ProgramImage, elf_name: &str) -> Result<(), CliError> {
+fn verify(outcome: &Outcome, elf_name: &str) -> Result<(), CliError> {
     let errors: Vec<&TraceElement> = outcome
         .elements
         .iter()
@@ -258,7 +262,7 @@ fn verify(outcome: &Outcome, image: &ProgramImage, elf_name: &str) -> Result<(),
         }
         return Err(err);
     }
-    let decoded = steps(&outcome.elements, image).map_err(|a| {
+    let decoded = outcome.steps.as_ref().map_err(|a| {
         CliError::check(
             format!("decoded trace leaves the program at {a:#x}"),
             elf_name,

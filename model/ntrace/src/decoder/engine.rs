@@ -127,8 +127,7 @@ impl<'a> NtraceDecoder<'a> {
         if let Some(icnt) = body.icnt() {
             check("I-CNT", icnt, MAX_ICNT)?;
         }
-        if let Some(sync) = body.sync() {
-            let _ = sync;
+        if body.sync().is_some() {
             return self.synchronise(body);
         }
         if !self.synced {
