@@ -68,6 +68,8 @@ pub struct NtraceEncoder {
     repeat_max: u64,
     time: u64,
     last_time: u64,
+    /// Trace is switched off.
+    off: bool,
 }
 
 impl NtraceEncoder {
@@ -99,6 +101,7 @@ impl NtraceEncoder {
             repeat_max: (1u64 << options.repeat_bits) - 1,
             time: 0,
             last_time: 0,
+            off: false,
         })
     }
 
@@ -136,6 +139,9 @@ impl NtraceEncoder {
     /// Takes one ingress record.
     pub fn push(&mut self, rec: &IngressRecord) {
         self.time += 1;
+        if self.off {
+            return;
+        }
         if !self.started {
             self.start(rec);
         } else if let Some(p) = self.pending.take() {
@@ -227,6 +233,23 @@ impl NtraceEncoder {
         self.hrepeat = 0;
         self.last_branch = None;
         self.bcnt = 0;
+    }
+
+    /// Trace is switched off ("Rules of Generating Messages": a ProgTraceCorrelation
+    /// message with EVCODE 4 ends the trace); records pushed until
+    /// [`NtraceEncoder::trace_on`] are not traced.
+    pub fn trace_off(&mut self) {
+        self.finish_with(Evcode::TRACE_DISABLED);
+        self.off = true;
+    }
+
+    /// Trace is switched on again: the next record restarts it with a ProgTraceSync
+    /// message with SYNC 5 (Trace Enable, "Synchronizing Messages").
+    pub fn trace_on(&mut self) {
+        if self.off {
+            self.off = false;
+            self.restart(SyncReason::TRACE_ENABLE);
+        }
     }
 
     /// The end of the trace: [`NtraceEncoder::finish_with`] EVCODE 4 (trace disabled).
