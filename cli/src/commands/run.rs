@@ -153,12 +153,7 @@ fn run_hart(
 /// E-Trace: golden encoder, packing and framing, deframing, unpacking, the decoder of
 /// `decoder.adoc`.
 fn run_etrace(run: Setup, hart: &mut Hart) -> Result<Outcome, CliError> {
-    let Setup {
-        args,
-        params,
-        image,
-        elf_name,
-    } = run;
+    let (args, params, image, elf_name) = (run.args, run.params, run.image, run.elf_name);
     let options = args.pipeline.encoder.options()?;
     let mut enc = Encoder::new(params, options).at("encoder options")?;
     let (expected, retired, exit_code) = run_hart(hart, elf_name, &mut |rec| enc.push(rec))?;
@@ -205,12 +200,7 @@ fn run_etrace(run: Setup, hart: &mut Hart) -> Result<Outcome, CliError> {
 /// N-Trace (`--protocol ntrace`): the N-Trace encoder's MSEO bytes, the decoder of the
 /// N-Trace decoding guidelines; trap causes are not compared (N-Trace does not carry them).
 fn run_ntrace(run: Setup, hart: &mut Hart) -> Result<Outcome, CliError> {
-    let Setup {
-        args,
-        params,
-        image,
-        elf_name,
-    } = run;
+    let (args, params, image, elf_name) = (run.args, run.params, run.image, run.elf_name);
     let p = &args.pipeline;
     let options = p
         .ntrace

@@ -11,7 +11,7 @@ mod types;
 mod values;
 
 #[cfg(test)]
-mod spec_examples;
+pub(crate) mod spec_examples;
 
 pub use fields::{BType, Evcode, Rcode, SyncReason};
 pub use layout::{FieldConfig, MessageError};

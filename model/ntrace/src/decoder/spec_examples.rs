@@ -4,7 +4,8 @@
 //! (4, 6, 9: half of a 32-bit instruction) are reported.
 
 use super::{NtraceDecoder, NtraceDecoderConfig};
-use crate::message::{Body, Evcode, Message, SyncReason};
+use crate::message::spec_examples::correlation;
+use crate::message::{Body, Message, SyncReason};
 use etrace_decoder::pcs::{steps, Step};
 use etrace_decoder::{DecodeCause, ProgramImage, TraceElement};
 use etrace_spec::ingress::Privilege;
@@ -35,15 +36,6 @@ fn image() -> ProgramImage {
     let mut image = ProgramImage::new();
     image.add_code(0x100, &bytes, Xlen::X32).unwrap();
     image
-}
-
-fn correlation(icnt: u64, hist: Option<u64>) -> Body {
-    Body::ProgTraceCorrelation {
-        evcode: Evcode::DEBUG,
-        cdf: u8::from(hist.is_some()),
-        icnt,
-        hist,
-    }
 }
 
 /// Decodes the trace start (ProgTraceSync, F-ADDR 0x80) and `bodies`.

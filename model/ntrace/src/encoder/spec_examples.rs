@@ -5,6 +5,7 @@
 //! (sent after every synchronising message) are left out of the comparison.
 
 use super::{NtraceEncoder, NtraceMode, NtraceOptions};
+use crate::message::spec_examples::correlation;
 use crate::message::{Body, Evcode, Rcode, SyncReason};
 use etrace_spec::ingress::{IngressRecord, Itype};
 
@@ -69,15 +70,6 @@ const START: Body = Body::ProgTraceSync {
     icnt: 0,
     faddr: 0x80,
 };
-
-fn correlation(icnt: u64, hist: Option<u64>) -> Body {
-    Body::ProgTraceCorrelation {
-        evcode: Evcode::DEBUG,
-        cdf: u8::from(hist.is_some()),
-        icnt,
-        hist,
-    }
-}
 
 #[test]
 fn example_of_i_cnt_handling_in_btm_mode() {

@@ -6,6 +6,17 @@ use super::layout::{parse, to_bytes, FieldConfig};
 use super::types::{Body, Message};
 use etrace_spec::ingress::Privilege;
 
+/// A ProgTraceCorrelation message ending the examples of "I-CNT Details" (EVCODE 0, entry
+/// into debug mode), with HIST in HTM.
+pub(crate) fn correlation(icnt: u64, hist: Option<u64>) -> Body {
+    Body::ProgTraceCorrelation {
+        evcode: super::Evcode::DEBUG,
+        cdf: u8::from(hist.is_some()),
+        icnt,
+        hist,
+    }
+}
+
 /// "N-Trace Message Example", table "MDO and MSEO Encoding Example": the bytes of one
 /// IndirectBranchHist message (idle bytes around it left out).
 const MESSAGE_EXAMPLE: [u8; 6] = [0x70, 0xD0, 0x1D, 0x1D, 0xF8, 0xFF];
