@@ -7,6 +7,7 @@ use std::path::Path;
 
 use etrace_encoder::EncoderOptions;
 use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::ingress::IngressRecord;
 use etrace_spec::params::Params;
 use riscv_etrace::packet::unit::ReferenceIOptions;
 
@@ -146,14 +147,7 @@ fn measure(program: &Program, sets: &[OptionSet]) -> Result<Row, String> {
         .iter()
         .map(|set| {
             let params = set.params(program);
-            let ours = our_payloads(&params, set.options, &run.records).and_then(|payloads| {
-                let mut w = EncapWriter::new(EncapConfig::default(), SYNC_INTERVAL);
-                for p in &payloads {
-                    w.write(p, 0, None).map_err(|e| e.to_string())?;
-                }
-                let payload: usize = payloads.iter().map(Vec::len).sum();
-                Ok((payload as u64, w.into_bytes().len() as u64))
-            });
+            let ours = encap_sizes(&params, set.options, &run.records);
             let theirs = set.theirs.map(|ioptions| {
                 let payloads = their_payloads(
                     &run.records,
@@ -173,7 +167,34 @@ fn measure(program: &Program, sets: &[OptionSet]) -> Result<Row, String> {
     })
 }
 
-fn bits(bytes: u64, retired: u64) -> f64 {
+/// Our encoder over `records`: the te_inst payload bytes and the e-trace-encap stream
+/// bytes (no srcID, no timestamp, a sync sequence every [`SYNC_INTERVAL`] bytes).
+pub fn encap_sizes(
+    params: &Params,
+    options: EncoderOptions,
+    records: &[IngressRecord],
+) -> Result<(u64, u64), String> {
+    let stream = encap_stream(params, options, records)?;
+    Ok((stream.0, stream.1.len() as u64))
+}
+
+/// Our encoder's e-trace-encap stream of `records`, with the payload bytes in it.
+pub fn encap_stream(
+    params: &Params,
+    options: EncoderOptions,
+    records: &[IngressRecord],
+) -> Result<(u64, Vec<u8>), String> {
+    let payloads = our_payloads(params, options, records)?;
+    let mut w = EncapWriter::new(EncapConfig::default(), SYNC_INTERVAL);
+    for p in &payloads {
+        w.write(p, 0, None).map_err(|e| e.to_string())?;
+    }
+    let payload: usize = payloads.iter().map(Vec::len).sum();
+    Ok((payload as u64, w.into_bytes()))
+}
+
+/// Bits per instruction of `bytes` over `retired` instructions.
+pub fn bits(bytes: u64, retired: u64) -> f64 {
     8.0 * bytes as f64 / retired.max(1) as f64
 }
 

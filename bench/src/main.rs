@@ -1,6 +1,7 @@
 //! `etrace-bench`: one benchmark run (issue 8) printed as Markdown on stdout: the date,
 //! machine and tool versions; compression of every test program in every option set
-//! beside riscv-etrace's encoder; speed of the hart model, encoder, decoder and
+//! beside riscv-etrace's encoder; N-Trace beside E-Trace (compression and the speed of
+//! both encoders and decoders); speed of the hart model, encoder, decoder and
 //! co-simulation beside riscv-etrace's encoder and tracer; FPGA cost from the flow reports;
 //! decoder and co-simulation time for runs of 10^5, 10^6 and 10^7 instructions.
 //! Progress goes to stderr. `scripts/bench` builds it, runs the FPGA flows and calls it.
@@ -19,6 +20,7 @@ mod compression;
 mod fpga;
 mod harness;
 mod machine;
+mod ntrace;
 mod programs;
 mod speed;
 mod table;
@@ -151,6 +153,9 @@ fn main() -> ExitCode {
     out.push_str(&machine::header());
     out.push('\n');
     out.push_str(&compression::section(&args.programs, &targets));
+    out.push('\n');
+    out.push_str(&ntrace::section(&args.programs, &targets));
+    out.push_str(&ntrace::speed_section(&args.programs, &timed, plan));
     out.push('\n');
     out.push_str(&speed::section(&args.programs, &timed, plan));
     out.push('\n');

@@ -5,15 +5,15 @@
 //! flame graph.
 //!
 //! Exit codes: 0; 1 when the trace had decode errors (the tree is still printed, with gaps
-//! where they were); 2 for bad input or usage.
+//! where they were); 2 for bad input or usage. With `--protocol ntrace` the trace is
+//! decoded by the N-Trace decoder into the same elements.
 
 use super::io::{create_output, finish_output, read_elf};
-use super::trace_args::{LoadedTrace, TraceArgs};
+use super::trace_args::TraceArgs;
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::calltree::{folded_lines, from_elements, write_flamegraph, SymbolTable};
-use etrace_decoder::stream::{decode_payloads, PayloadEvent};
-use etrace_decoder::{DecodeError, DecoderConfig, TeDecoder, TraceElement};
+use etrace_decoder::{DecodeError, DecoderConfig, TraceElement};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -45,18 +45,18 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
             "--max-depth",
         ));
     }
-    let LoadedTrace {
-        image,
-        params,
-        events,
-        ..
-    } = args.trace.load()?;
-    if !events
-        .iter()
-        .any(|e| matches!(e, PayloadEvent::Payload { .. }))
-    {
+    let (image, params) = args.trace.programs()?;
+    let mut decoder = args
+        .trace
+        .decoder(&image, &params, DecoderConfig::default());
+    let mut elements = Vec::new();
+    args.trace.decode(&mut decoder, |piece, _| {
+        elements.extend(piece);
+        Ok(())
+    })?;
+    if decoder.packets == 0 {
         return Err(CliError::input(
-            "no te_inst packets in the trace",
+            format!("no {} in the trace", decoder.units()),
             args.trace.place(),
         ));
     }
@@ -65,8 +65,6 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
         let bytes = read_elf(elf)?;
         symbols.add_elf(&bytes).at(elf.display())?;
     }
-    let mut decoder = TeDecoder::new(&image, &params, DecoderConfig::default());
-    let elements = decode_payloads(&mut decoder, &params, &events);
     let errors: Vec<&DecodeError> = elements
         .iter()
         .filter_map(TraceElement::decode_error)

@@ -31,6 +31,7 @@ use super::decode_output::{Decoding, Sink};
 use super::element_text::OffsetUnit;
 use super::framing_args::setting_error;
 use super::io::{create_output, load_params_for, output_or_stdout};
+use super::protocol_decoder::ProtocolDecoder;
 use super::trace_args::load_image;
 use crate::error::{CliError, InputContext};
 use serial::{ReadOutcome, Source};
@@ -181,9 +182,11 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         None => None,
     };
     let (out_name, out) = output_or_stdout(args.output.as_deref())?;
-    let mut decoding = Decoding::new(
+    let mut decoder = ProtocolDecoder::etrace(
         TeDecoder::new(&image, &params, decoder_config(args.mtvec, args.stvec)),
         &params,
+    );
+    let mut decoding = Decoding::new(
         Sink::new(args.format, OffsetUnit::Byte, &image, out).at(&out_name)?,
         out_name,
         OffsetUnit::Byte,
@@ -233,12 +236,12 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
                 if let (Some(file), Some(path)) = (raw.as_mut(), &args.raw) {
                     file.write_all(bytes).at(path.display())?;
                 }
-                let events = deframer.push(bytes);
-                decoding.events(&events)?;
+                decoder.payloads(&deframer.push(bytes));
+                decoding.write(decoder.take_elements(false), false)?;
                 bar.set_message(format!(
                     "{device}: {total} bytes, {} packets, {} instructions, {} decode errors",
-                    decoding.packets,
-                    decoding.decoder.instructions(),
+                    decoder.packets,
+                    decoder.instructions(),
                     decoding.error_count
                 ));
                 bar.tick();
@@ -257,11 +260,11 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     } else {
         deframer.stop()
     };
-    decoding.events(&events)?;
-    decoding.write(true)?;
+    decoder.payloads(&events);
+    decoding.write(decoder.take_elements(true), true)?;
     let (packets, instructions, error_count) = (
-        decoding.packets,
-        decoding.decoder.instructions(),
+        decoder.packets,
+        decoder.instructions(),
         decoding.error_count,
     );
     let checked = decoding.finish(&device);

@@ -4,16 +4,19 @@
 //!
 //! Packets are unpacked with the `ioptions` of the latest support packet (`sec:format33`).
 //! Framing, packet and decoding errors become `decode-error` elements; decoding resumes
-//! at the next synchronisation packet. Exit codes: 0 without decode errors; 1 when there
-//! were any (a failed check: they are listed on stderr, and inline with
-//! `--format elements` / `json`); 2 for bad input or usage (unreadable files, options).
+//! at the next synchronisation packet. With `--protocol ntrace` the stream is N-Trace
+//! messages in MSEO bytes, decoded as the N-Trace decoding guidelines say.
+//!
+//! Exit codes: 0 without decode errors; 1 when there were any (a failed check: they are
+//! listed on stderr, and inline with `--format elements` / `json`); 2 for bad input or
+//! usage (unreadable files, options).
 
 use super::decode_output::{Decoding, Sink};
 use super::io::{check_distinct, output_or_stdout};
 use super::trace_args::TraceArgs;
 use crate::error::{CliError, InputContext};
 use clap::{Args, ValueEnum};
-use etrace_decoder::{DecoderConfig, TeDecoder, TrapVectors};
+use etrace_decoder::{DecoderConfig, TrapVectors};
 use std::path::PathBuf;
 
 /// The output formats of `etrace decode`.
@@ -75,19 +78,21 @@ pub(super) fn decoder_config(mtvec: Option<u64>, stvec: Option<u64>) -> DecoderC
 /// decoded.
 pub fn run(args: DecodeArgs) -> Result<(), CliError> {
     let (image, params) = args.trace.programs()?;
-    let (framing, unit) = args.trace.framing()?;
+    let unit = args.trace.unit()?;
     if let Some(out) = &args.output {
         check_distinct(&[("--output", out)], &args.trace.inputs())?;
     }
     let (out_name, out) = output_or_stdout(args.output.as_deref())?;
-    let decoder = TeDecoder::new(&image, &params, decoder_config(args.mtvec, args.stvec));
+    let config = decoder_config(args.mtvec, args.stvec);
+    let mut decoder = args.trace.decoder(&image, &params, config);
     let sink = Sink::new(args.format, unit, &image, out).at(&out_name)?;
-    let mut decoding = Decoding::new(decoder, &params, sink, out_name, unit);
-    args.trace
-        .stream(&framing, |events| decoding.events(events))?;
-    if decoding.packets == 0 && decoding.error_count == 0 {
+    let mut decoding = Decoding::new(sink, out_name, unit);
+    args.trace.decode(&mut decoder, |elements, last| {
+        decoding.write(elements, last)
+    })?;
+    if decoder.packets == 0 && decoding.error_count == 0 {
         return Err(CliError::input(
-            "no te_inst packets in the trace",
+            format!("no {} in the trace", decoder.units()),
             args.trace.place(),
         ));
     }

@@ -1,6 +1,7 @@
 //! The streamed output of the commands that decode a trace (`etrace decode`, `etrace
-//! capture`, `docs/cli.md`): te_inst payloads -> the decoder of `decoder.adoc` -> the
-//! elements written in the format of `--format` as they are produced, so that memory
+//! capture`, `docs/cli.md`): the trace elements of either protocol's decoder
+//! ([`super::protocol_decoder`]) written in the format of `--format` as they are
+//! produced, so that memory
 //! stays bounded however long the trace is; the decode errors counted, the first
 //! [`ERRORS_KEPT`] of them kept for the error message. A run of decode errors with nothing
 //! decoded between them (a run of garbage, each unreadable packet of it an error) is
@@ -12,9 +13,7 @@ use super::element_text::{
     element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
 };
 use crate::error::CliError;
-use etrace_decoder::stream::{feed_payloads, PayloadEvent};
-use etrace_decoder::{ProgramImage, TeDecoder, TraceElement};
-use etrace_spec::params::Params;
+use etrace_decoder::{ProgramImage, TraceElement};
 use std::io::Write;
 
 /// Decode errors listed below the error line (the rest are counted).
@@ -73,21 +72,15 @@ impl<'a> Sink<'a> {
     }
 }
 
-/// The decoding side: te_inst payloads -> decoder -> output, with the counts of a
+/// The output side of decoding: trace elements -> output, with the error counts of a
 /// progress line and of the final message.
 pub struct Decoding<'a> {
-    /// The decoder.
-    pub decoder: TeDecoder<'a>,
-    /// The encoder parameters (to unpack payloads).
-    pub params: Params,
     /// Where the elements go.
     pub sink: Sink<'a>,
     /// The output's name, for error places.
     pub out_name: String,
     /// The offset unit of `decode-error` lines.
     pub unit: OffsetUnit,
-    /// Packets seen.
-    pub packets: u64,
     /// Decode errors seen.
     pub error_count: u64,
     /// The first [`ERRORS_KEPT`] `decode-error` lines (as `etrace decode` lists them).
@@ -124,21 +117,12 @@ impl ErrorRun {
 }
 
 impl<'a> Decoding<'a> {
-    /// Decoding with `decoder` into `sink`.
-    pub fn new(
-        decoder: TeDecoder<'a>,
-        params: &Params,
-        sink: Sink<'a>,
-        out_name: String,
-        unit: OffsetUnit,
-    ) -> Self {
+    /// Decoded elements into `sink` (named `out_name`; decode errors' offsets in `unit`).
+    pub fn new(sink: Sink<'a>, out_name: String, unit: OffsetUnit) -> Self {
         Decoding {
-            decoder,
-            params: params.clone(),
             sink,
             out_name,
             unit,
-            packets: 0,
             error_count: 0,
             errors: Vec::new(),
             output_stopped: false,
@@ -146,15 +130,10 @@ impl<'a> Decoding<'a> {
         }
     }
 
-    /// Decodes the next payload events and writes the elements they complete.
-    pub fn events(&mut self, events: &[PayloadEvent]) -> Result<(), CliError> {
-        self.packets = feed_payloads(&mut self.decoder, &self.params, self.packets, events);
-        self.write(false)
-    }
-
-    /// Writes the elements produced so far (with the open range when `flush`).
-    pub fn write(&mut self, flush: bool) -> Result<(), CliError> {
-        for e in self.decoder.take_elements(flush) {
+    /// Writes the next elements (`last`: they end the trace, a run of errors among them
+    /// is reported now).
+    pub fn write(&mut self, elements: Vec<TraceElement>, last: bool) -> Result<(), CliError> {
+        for e in elements {
             if matches!(e, TraceElement::DecodeError { .. }) {
                 match &mut self.run {
                     Some(run) => {
@@ -174,7 +153,7 @@ impl<'a> Decoding<'a> {
             self.end_run()?;
             self.element(&e)?;
         }
-        if flush {
+        if last {
             self.end_run()?;
         }
         self.sink
@@ -237,7 +216,7 @@ impl<'a> Decoding<'a> {
     /// Flushes the output; the failed check of the decode errors, if there were any
     /// (`place` the trace's name).
     pub fn finish(mut self, place: &str) -> Result<(), CliError> {
-        self.write(true)?;
+        self.end_run()?;
         self.sink
             .finish()
             .map_err(|e| CliError::input(e, &self.out_name))?;

@@ -5,13 +5,15 @@
 //! decoding resumes after them (the deframers resynchronise) and the command exits 1 at
 //! the end (a failed check, as `etrace decode`). The stream is read in pieces. The field
 //! widths come from `--params`, `--elf` or `--rv32` / `--rv64`: without any of them the
-//! command refuses to guess.
+//! command refuses to guess. With `--protocol ntrace` it lists the N-Trace messages of an
+//! MSEO stream with their fields (`RISC-V-N-Trace.adoc` "N-Trace Messages (Details)").
 
 use super::framing_args::FramingArgs;
 use super::io::{load_params, load_params_for, read_pieces};
 use super::trace_args::load_image;
 use crate::error::{CliError, InputContext};
 use clap::Args;
+use etrace_ntrace::decoder::{MessageStream, StreamItem};
 use etrace_spec::framing::FrameEvent;
 use etrace_spec::packet::{unpack_with, IOptions, TeInst};
 use etrace_spec::params::Params;
@@ -119,7 +121,13 @@ impl<W: Write> Lister<'_, W> {
 
 /// Runs `etrace dump`.
 pub fn run(args: DumpArgs) -> Result<(), CliError> {
-    let params = dump_params(&args)?;
+    let params = if args.framing.ntrace() {
+        Params::default()
+    } else {
+        // A framing problem is reported first.
+        args.framing.config()?;
+        dump_params(&args)?
+    };
     let stdout = std::io::stdout();
     let mut lister = Lister {
         params: &params,
@@ -135,16 +143,29 @@ pub fn run(args: DumpArgs) -> Result<(), CliError> {
         run: None,
         out: std::io::BufWriter::new(stdout.lock()),
     };
-    let mut deframer = args.framing.config()?.deframer(true);
-    let mut events = Vec::new();
-    read_pieces(&args.input, |piece| {
-        deframer.push(piece, &mut events);
-        list(events.drain(..), &mut lister)
-    })?;
-    deframer.finish(&mut events);
-    list(events.drain(..), &mut lister)?;
+    if args.framing.ntrace() {
+        let mut stream = MessageStream::new(args.framing.ntrace_fields(), true);
+        read_pieces(&args.input, |piece| {
+            list_ntrace(stream.push(piece), &mut lister)
+        })?;
+        list_ntrace(stream.finish(), &mut lister)?;
+    } else {
+        let mut deframer = args.framing.config()?.deframer(true);
+        let mut events = Vec::new();
+        read_pieces(&args.input, |piece| {
+            deframer.push(piece, &mut events);
+            list(events.drain(..), &mut lister)
+        })?;
+        deframer.finish(&mut events);
+        list(events.drain(..), &mut lister)?;
+    }
     lister.end_run().at("standard output")?;
     lister.out.flush().at("standard output")?;
+    let what = if args.framing.ntrace() {
+        "N-Trace messages"
+    } else {
+        "te_inst packets"
+    };
     if lister.errors > 0 {
         return Err(CliError::check(
             format!("{} framing or packet errors", lister.errors),
@@ -153,7 +174,7 @@ pub fn run(args: DumpArgs) -> Result<(), CliError> {
     }
     if lister.index == 0 {
         return Err(CliError::input(
-            "no te_inst packets in the stream",
+            format!("no {what} in the stream"),
             args.input.display(),
         ));
     }
@@ -188,6 +209,26 @@ fn list<W: Write>(
         match event {
             FrameEvent::Packet(p) => lister.payload(p.at.packet_place(), &p.payload),
             FrameEvent::Error { at, error } => lister.error(at, error),
+        }
+        .at("standard output")?;
+    }
+    Ok(())
+}
+
+/// `--protocol ntrace`: every N-Trace message with its fields (`#index @offset MESSAGE`).
+fn list_ntrace<W: Write>(items: Vec<StreamItem>, lister: &mut Lister<W>) -> Result<(), CliError> {
+    for item in items {
+        match item {
+            StreamItem::Message {
+                offset, message, ..
+            } => lister.end_run().and_then(|()| {
+                let index = lister.index;
+                lister.index += 1;
+                writeln!(lister.out, "#{index} @{offset} {message}")
+            }),
+            StreamItem::Error { offset, reason, .. } => {
+                lister.error(offset.map_or("?".to_string(), |o| o.to_string()), reason)
+            }
         }
         .at("standard output")?;
     }

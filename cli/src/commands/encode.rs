@@ -1,6 +1,7 @@
 //! `etrace encode`: ingress (ELF run on the hart model, spike CSV or encoder-input CSV) ->
 //! te_inst packets of the golden encoder (`exampleAlgorithm.adoc`, `payload.adoc`) ->
-//! a framed stream (`--framing encap|smi|atb`).
+//! a framed stream (`--framing encap|smi|atb`); with `--protocol ntrace`, N-Trace messages
+//! of the N-Trace encoder (`RISC-V-N-Trace.adoc`) as MSEO bytes.
 
 use super::encoder_args::PipelineArgs;
 use super::fit_check::FitCheck;
@@ -8,9 +9,10 @@ use super::framing_args::{setting_error, FramingArgs};
 use super::io::{check_distinct, create_output, finish_output, load_params, read_elf};
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_encoder::{EncodedPacket, Encoder, EncoderOptions};
+use etrace_encoder::{EncodedPacket, Encoder};
 use etrace_hart::Hart;
-use etrace_spec::elf::parse_elf;
+use etrace_ntrace::NtraceEncoder;
+use etrace_spec::elf::{parse_elf, ElfImage};
 use etrace_spec::formats::convert::{ConvertOptions, SpikeToIngress};
 use etrace_spec::formats::encoder_input::EncoderInputReader;
 use etrace_spec::formats::spike_csv::SpikeReader;
@@ -59,15 +61,33 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
     );
     inputs.extend(args.pipeline.params.as_deref().map(|p| ("--params", p)));
     check_distinct(&[("--output", &args.output)], &inputs)?;
-    let options = args.pipeline.encoder.options()?;
-    let (params, packets, retired, exit) = encode_input(&args, options)?;
-    let framed = frame(&args.pipeline.framing, &params, &packets)?;
-    let mut out = create_output(&args.output)?;
-    out.write_all(&framed.output).at(args.output.display())?;
-    finish_output(Ok(out), &args.output)?;
-    if args.stats {
-        print_stats(&packets, retired, &framed);
+    if !args.pipeline.framing.ntrace() {
+        // A framing problem is reported before the program runs.
+        args.pipeline.framing.config()?;
     }
+    let input = load_input(&args)?;
+    let (output, exit) = if args.pipeline.framing.ntrace() {
+        encode_ntrace(&args, &input)?
+    } else {
+        let options = args.pipeline.encoder.options()?;
+        let mut enc = Encoder::new(&input.params, options).at("encoder options")?;
+        let mut fit = FitCheck::new(&input.params);
+        let (retired, exit) = feed(&args, &input, &mut |rec| {
+            fit.record(rec);
+            enc.push(rec)
+        })?;
+        fit.result(&input.place)?;
+        enc.finish();
+        let packets = enc.take_packets();
+        let framed = frame(&args.pipeline.framing, &input.params, &packets)?;
+        if args.stats {
+            print_stats(&packets, retired, &framed);
+        }
+        (framed.output, exit)
+    };
+    let mut out = create_output(&args.output)?;
+    out.write_all(&output).at(args.output.display())?;
+    finish_output(Ok(out), &args.output)?;
     if let Some((code, elf)) = exit {
         return Err(CliError::check(
             format!("the program exited with code {code}"),
@@ -77,50 +97,89 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Parameters, packets, retired instructions and (for an ELF that exited non-zero) its
-/// exit code.
-type Encoded = (Params, Vec<EncodedPacket>, u64, Option<(u64, PathBuf)>);
+/// The N-Trace encoder over the input (`--protocol ntrace`): MSEO bytes (statistics with
+/// `--stats`).
+fn encode_ntrace(args: &EncodeArgs, input: &Input) -> Result<(Vec<u8>, Exit), CliError> {
+    let p = &args.pipeline;
+    let options = p
+        .ntrace
+        .options(&p.encoder, &p.framing, input.params.itype_width())?;
+    let mut enc = NtraceEncoder::new(options).map_err(|e| CliError::input(e.reason, e.option))?;
+    let (retired, exit) = feed(args, input, &mut |rec| enc.push(rec))?;
+    enc.finish();
+    let bytes = enc.take_bytes();
+    if args.stats {
+        println!("instructions: {retired}");
+        println!("messages: {}", enc.messages());
+        println!("bytes: {}", bytes.len());
+        println!(
+            "bits per instruction: {:.4}",
+            8.0 * bytes.len() as f64 / retired.max(1) as f64
+        );
+    }
+    Ok((bytes, exit))
+}
 
-fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, CliError> {
-    let mut retired = 0u64;
+/// The exit code of an ELF program that exited non-zero, with the ELF.
+type Exit = Option<(u64, PathBuf)>;
+
+/// The input of `encode` before it runs: the parameters and, for `--elf`, the program.
+struct Input {
+    params: Params,
+    /// The input's name, for error places.
+    place: String,
+    elf: Option<(PathBuf, ElfImage)>,
+}
+
+fn load_input(args: &EncodeArgs) -> Result<Input, CliError> {
     if let Some(elf) = &args.elf {
         let bytes = read_elf(elf)?;
         let image = parse_elf(&bytes).at(elf.display())?;
         let params = load_params(args.pipeline.params.as_deref(), image.xlen.bits())?;
-        let mut enc = Encoder::new(&params, options).at("encoder options")?;
-        let config = args.pipeline.hart.config(params.itype_width());
-        let mut hart = Hart::from_image(&image, config).at(elf.display())?;
-        let mut fit = FitCheck::new(&params);
-        let mut sink = |rec: &IngressRecord, _insn: u32| {
-            retired += u64::from(rec.iretire != 0);
-            fit.record(rec);
-            enc.push(rec);
-        };
-        let outcome = hart.run(&mut sink).at(elf.display())?;
-        fit.result(&elf.display().to_string())?;
-        enc.finish();
-        let exit = (outcome.exit_code != 0).then(|| (outcome.exit_code, elf.clone()));
-        return Ok((params, enc.take_packets(), retired, exit));
+        return Ok(Input {
+            params,
+            place: elf.display().to_string(),
+            elf: Some((elf.clone(), image)),
+        });
     }
-    let params = load_params(args.pipeline.params.as_deref(), 64)?;
-    let mut enc = Encoder::new(&params, options).at("encoder options")?;
-    let mut fit = FitCheck::new(&params);
-    let mut push = |rec: IngressRecord, place: &Path| {
+    let csv = args.spike_csv.as_ref().or(args.encoder_input.as_ref());
+    Ok(Input {
+        params: load_params(args.pipeline.params.as_deref(), 64)?,
+        place: csv.map_or_else(String::new, |p| p.display().to_string()),
+        elf: None,
+    })
+}
+
+/// Hands every ingress record of the input (the hart model's run of the ELF, or a CSV) to
+/// `sink`; returns the retired instructions and the exit of an ELF that exited non-zero.
+fn feed(
+    args: &EncodeArgs,
+    input: &Input,
+    sink: &mut dyn FnMut(&IngressRecord),
+) -> Result<(u64, Exit), CliError> {
+    let mut retired = 0u64;
+    let mut push = |rec: &IngressRecord| {
         retired += u64::from(rec.iretire != 0);
-        fit.record(&rec);
-        enc.push(&rec);
-        fit.result(&place.display().to_string())
+        sink(rec);
     };
+    if let Some((elf, image)) = &input.elf {
+        let config = args.pipeline.hart.config(input.params.itype_width());
+        let mut hart = Hart::from_image(image, config).at(elf.display())?;
+        let mut hart_sink = |rec: &IngressRecord, _insn: u32| push(rec);
+        let outcome = hart.run(&mut hart_sink).at(elf.display())?;
+        let exit = (outcome.exit_code != 0).then(|| (outcome.exit_code, elf.clone()));
+        return Ok((retired, exit));
+    }
     if let Some(path) = &args.spike_csv {
         let reader = SpikeReader::new(open(path)?).with_file_name(path.display().to_string());
-        for rec in SpikeToIngress::new(reader, ConvertOptions::from_params(&params)) {
-            push(rec.at(path.display())?, path)?;
+        for rec in SpikeToIngress::new(reader, ConvertOptions::from_params(&input.params)) {
+            push(&rec.at(path.display())?);
         }
     } else if let Some(path) = &args.encoder_input {
         let reader =
             EncoderInputReader::new(open(path)?).with_file_name(path.display().to_string());
         for rec in reader {
-            push(rec.at(path.display())?, path)?;
+            push(&rec.at(path.display())?);
         }
     } else {
         return Err(CliError::input(
@@ -128,8 +187,7 @@ fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, C
             "command line",
         ));
     }
-    enc.finish();
-    Ok((params, enc.take_packets(), retired, None))
+    Ok((retired, None))
 }
 
 fn open(path: &Path) -> Result<BufReader<File>, CliError> {
@@ -150,17 +208,19 @@ pub(super) struct Framed {
 }
 
 impl Framed {
-    /// Prints the payload and framed byte counts and their bits per retired instruction
-    /// (`docs/cli.md`, "encode" statistics; `run` prints the same lines).
-    pub(super) fn print_sizes(&self, retired: u64) {
+    /// The payload and framed byte counts and their bits per retired instruction, as
+    /// statistics lines (`docs/cli.md`, "encode" statistics; `run` prints the same lines).
+    pub(super) fn size_lines(&self, retired: u64) -> [String; 3] {
         let per_insn = |bytes: u64| 8.0 * bytes as f64 / retired.max(1) as f64;
-        println!("payload bytes: {}", self.payload_bytes);
-        println!("framed bytes: {}", self.framed_bytes);
-        println!(
-            "bits per instruction: {:.4} (payload), {:.4} (framed)",
-            per_insn(self.payload_bytes),
-            per_insn(self.framed_bytes)
-        );
+        [
+            format!("payload bytes: {}", self.payload_bytes),
+            format!("framed bytes: {}", self.framed_bytes),
+            format!(
+                "bits per instruction: {:.4} (payload), {:.4} (framed)",
+                per_insn(self.payload_bytes),
+                per_insn(self.framed_bytes)
+            ),
+        ]
     }
 }
 
@@ -223,5 +283,7 @@ fn print_stats(packets: &[EncodedPacket], retired: u64, framed: &Framed) {
     for (kind, n) in &by_kind {
         println!("  {kind}: {n}");
     }
-    framed.print_sizes(retired);
+    for line in framed.size_lines(retired) {
+        println!("{line}");
+    }
 }

@@ -1,9 +1,11 @@
 //! The software encoder pipeline's options on the command line, shared by `encode` and
 //! `run`: parameters, hart model, the encoder's run-time options (`branchTrace.adoc`,
-//! "Optional and run-time configurable modes") and framing; names from `docs/cli.md`.
+//! "Optional and run-time configurable modes"), the N-Trace encoder's options and framing;
+//! names from `docs/cli.md`.
 
 use super::framing_args::FramingArgs;
 use super::hart_args::HartArgs;
+use super::protocol_args::NtraceArgs;
 use crate::error::CliError;
 use clap::Args;
 use etrace_encoder::EncoderOptions;
@@ -23,6 +25,9 @@ pub struct PipelineArgs {
     /// given the program's trap vectors).
     #[command(flatten)]
     pub encoder: EncoderArgs,
+    /// N-Trace encoder options (`--protocol ntrace`).
+    #[command(flatten)]
+    pub ntrace: NtraceArgs,
     /// Framing options.
     #[command(flatten)]
     pub framing: FramingArgs,

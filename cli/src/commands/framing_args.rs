@@ -3,6 +3,7 @@
 //! [`etrace_spec::framing`] (the encapsulation of `e-trace-encap/encapsulation.adoc`, the
 //! Siemens messaging of the reference flow, ATB beats of `fragmentCodeAndTransport.adoc`).
 
+use super::protocol_args::{Protocol, ProtocolArgs};
 use crate::error::CliError;
 use clap::Args;
 use etrace_spec::framing::{FramingConfig, FramingKind, FramingSettings, SettingError};
@@ -10,9 +11,13 @@ use etrace_spec::framing::{FramingConfig, FramingKind, FramingSettings, SettingE
 /// Command-line options that select and configure a framing.
 #[derive(Args, Clone, Debug)]
 pub struct FramingArgs {
-    /// Transport framing of the te_inst payloads: encap, smi or atb.
+    /// The trace protocol (an N-Trace stream has no framing).
+    #[command(flatten)]
+    pub protocol: ProtocolArgs,
+    /// Transport framing of the te_inst payloads: encap, smi or atb (required for
+    /// E-Trace; N-Trace has none).
     #[arg(long, value_name = "encap|smi|atb")]
-    pub framing: FramingKind,
+    pub framing: Option<FramingKind>,
     /// Width of the source field in bits: encap `srcID` (0-16), smi index (0-16); must be
     /// 0 for atb (the source is on ATID).
     #[arg(long, value_name = "B", default_value_t = 0)]
@@ -51,7 +56,26 @@ impl FramingArgs {
     /// The framing with its configuration (from the registry of
     /// [`etrace_spec::framing`]).
     pub fn config(&self) -> Result<FramingConfig, CliError> {
-        self.framing.config(&self.settings()).map_err(setting_error)
+        let kind = self.framing.ok_or_else(|| {
+            CliError::input(
+                "E-Trace needs a framing: give --framing encap, smi or atb",
+                "--framing",
+            )
+        })?;
+        kind.config(&self.settings()).map_err(setting_error)
+    }
+
+    /// Whether the stream is N-Trace (`--protocol ntrace`).
+    pub fn ntrace(&self) -> bool {
+        self.protocol.protocol == Protocol::Ntrace
+    }
+
+    /// The N-Trace message fields these options configure (SRC width, timestamps).
+    pub fn ntrace_fields(&self) -> etrace_ntrace::message::FieldConfig {
+        etrace_ntrace::message::FieldConfig {
+            src_bits: self.src_bits,
+            timestamp: self.timestamp,
+        }
     }
 }
 

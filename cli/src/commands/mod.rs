@@ -16,6 +16,8 @@ pub mod gen_verilog;
 mod hart_args;
 mod io;
 pub mod iss;
+mod protocol_args;
+mod protocol_decoder;
 pub mod run;
 pub mod synth;
 mod trace_args;

@@ -1,14 +1,17 @@
-//! The inputs of the commands that decode a framed trace against its programs (`decode`,
-//! `calltree`): the trace file, the ELF(s), the parameters and the framing, and how they
-//! are loaded (`docs/cli.md`, "Shared option groups").
+//! The inputs of the commands that decode a trace against its programs (`decode`,
+//! `calltree`): the trace file, the ELF(s), the parameters, the protocol and the framing,
+//! and how they are loaded and decoded (`docs/cli.md`, "Shared option groups").
 
 use super::framing_args::FramingArgs;
 use super::hart_args::add_bootrom_code;
 use super::io::{load_params_for, read_elf, read_pieces};
+use super::protocol_decoder::ProtocolDecoder;
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::stream::{payloads, Framing, PayloadEvent, PayloadStream};
-use etrace_decoder::ProgramImage;
+use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
+use etrace_ntrace::decoder::{decode_bytes, MessageStream};
+use etrace_ntrace::{NtraceDecoder, NtraceDecoderConfig};
 use etrace_spec::elf::parse_elf;
 use etrace_spec::framing::PositionUnit;
 use etrace_spec::params::Params;
@@ -16,11 +19,12 @@ use std::path::PathBuf;
 
 use super::element_text::OffsetUnit;
 
-/// A framed trace and the programs it was made from.
+/// A trace and the programs it was made from.
 #[derive(Args)]
 pub struct TraceArgs {
-    /// The framed stream (for atb: one beat per line, as `etrace encode` writes it); read
-    /// in pieces, of any length; an empty file is an error.
+    /// The framed stream (for atb: one beat per line, as `etrace encode` writes it; for
+    /// `--protocol ntrace` MSEO bytes); read in pieces, of any length; an empty file is an
+    /// error.
     pub input: PathBuf,
     /// The traced program (statically linked ELF, with its symbols, at most 256 MiB);
     /// repeat for more programs.
@@ -30,7 +34,7 @@ pub struct TraceArgs {
     /// ELF's XLEN.
     #[arg(long, value_name = "P")]
     pub params: Option<PathBuf>,
-    /// Framing options.
+    /// Protocol and framing options.
     #[command(flatten)]
     pub framing: FramingArgs,
     /// The trace starts in spike's boot ROM: add its code at 0x1000 to the program image
@@ -39,34 +43,7 @@ pub struct TraceArgs {
     pub spike_bootrom: bool,
 }
 
-/// What [`TraceArgs::load`] reads.
-pub struct LoadedTrace {
-    /// The programs' code.
-    pub image: ProgramImage,
-    /// The encoder parameters.
-    pub params: Params,
-    /// The deframed payloads and framing errors, in stream order.
-    pub events: Vec<PayloadEvent>,
-}
-
 impl TraceArgs {
-    /// Loads the programs, the parameters (those of the programs' XLEN by default) and the
-    /// trace, deframed with the deframer of `--framing`.
-    pub fn load(&self) -> Result<LoadedTrace, CliError> {
-        let (image, params) = self.programs()?;
-        let (framing, _) = framing_of(&self.framing)?;
-        let mut events = Vec::new();
-        self.stream(&framing, |piece| {
-            events.extend_from_slice(piece);
-            Ok(())
-        })?;
-        Ok(LoadedTrace {
-            image,
-            params,
-            events,
-        })
-    }
-
     /// Loads the programs and the parameters (those of the programs' XLEN by default).
     pub fn programs(&self) -> Result<(ProgramImage, Params), CliError> {
         let mut image = load_image(&self.elf)?;
@@ -79,9 +56,52 @@ impl TraceArgs {
         Ok((image, params))
     }
 
-    /// The framing of `--framing` and the unit of the offsets its events name.
-    pub fn framing(&self) -> Result<(Framing, OffsetUnit), CliError> {
-        framing_of(&self.framing)
+    /// The unit of the offsets that decode errors name.
+    pub fn unit(&self) -> Result<OffsetUnit, CliError> {
+        if self.framing.ntrace() {
+            return Ok(OffsetUnit::Byte);
+        }
+        Ok(framing_of(&self.framing)?.1)
+    }
+
+    /// The decoder of `--protocol` for `image`: E-Trace with `params` and `config`; N-Trace
+    /// following the SRC of `--src-id` (sequentially inferable jumps may be unreported).
+    pub fn decoder<'a>(
+        &self,
+        image: &'a ProgramImage,
+        params: &Params,
+        config: DecoderConfig,
+    ) -> ProtocolDecoder<'a> {
+        if self.framing.ntrace() {
+            ProtocolDecoder::ntrace(ntrace_decoder(image, &self.framing, true))
+        } else {
+            ProtocolDecoder::etrace(TeDecoder::new(image, params, config), params)
+        }
+    }
+
+    /// Reads the trace in pieces into `decoder` (deframed with `--framing`, or split into
+    /// N-Trace messages) and hands the elements of each piece to `elements` as they come,
+    /// the last time with `true`: memory stays bounded however long the trace.
+    pub fn decode(
+        &self,
+        decoder: &mut ProtocolDecoder,
+        mut elements: impl FnMut(Vec<TraceElement>, bool) -> Result<(), CliError>,
+    ) -> Result<(), CliError> {
+        if self.framing.ntrace() {
+            let mut stream = MessageStream::new(self.framing.ntrace_fields(), true);
+            read_pieces(&self.input, |piece| {
+                decoder.messages(stream.push(piece));
+                elements(decoder.take_elements(false), false)
+            })?;
+            decoder.messages(stream.finish());
+        } else {
+            let (framing, _) = framing_of(&self.framing)?;
+            self.stream(&framing, |events| {
+                decoder.payloads(events);
+                elements(decoder.take_elements(false), false)
+            })?;
+        }
+        elements(decoder.take_elements(true), true)
     }
 
     /// Reads the trace in pieces, deframed with `framing`, handing the payload events of
@@ -138,4 +158,34 @@ pub(super) fn payload_events(
 ) -> Result<(Vec<PayloadEvent>, OffsetUnit), CliError> {
     let (config, unit) = framing_of(framing)?;
     Ok((payloads(&config, data), unit))
+}
+
+/// The N-Trace decoder for `image`, following the SRC of `--src-id` when `--src-bits`
+/// gives a SRC field; `sijump`: the encoder may have left sequentially inferable jumps
+/// unreported.
+fn ntrace_decoder<'a>(
+    image: &'a ProgramImage,
+    framing: &FramingArgs,
+    sijump: bool,
+) -> NtraceDecoder<'a> {
+    let fields = framing.ntrace_fields();
+    NtraceDecoder::new(
+        image,
+        NtraceDecoderConfig {
+            fields,
+            src: (fields.src_bits > 0).then(|| framing.src_id.unwrap_or(0)),
+            sijump,
+        },
+    )
+}
+
+/// Decodes a whole N-Trace MSEO stream against `image` (see [`ntrace_decoder`]).
+pub(super) fn decode_ntrace(
+    image: &ProgramImage,
+    framing: &FramingArgs,
+    sijump: bool,
+    data: &[u8],
+) -> Vec<TraceElement> {
+    let mut decoder = ntrace_decoder(image, framing, sijump);
+    decode_bytes(&mut decoder, framing.ntrace_fields(), data)
 }

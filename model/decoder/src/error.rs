@@ -92,6 +92,39 @@ pub enum DecodeCause {
         /// An address of the loop.
         at: u64,
     },
+    /// N-Trace ("I-CNT Details"): the instruction count ends inside an instruction (an odd
+    /// count of half-words left at a 32-bit instruction).
+    #[error("I-CNT ends inside the instruction at {address:#x}")]
+    CountEndsInside {
+        /// The instruction's address.
+        address: u64,
+    },
+    /// N-Trace ("Decoding Algorithm Principles"): an uninferable jump or trap return
+    /// before the instruction count ends.
+    #[error("uninferable instruction at {address:#x} before the end of the instruction count")]
+    UninferableInBlock {
+        /// The instruction's address.
+        address: u64,
+    },
+    /// N-Trace: history bits left when the instruction count ends.
+    #[error("I-CNT ends at {address:#x} with HIST bits left")]
+    HistoryLeft {
+        /// Address after the last instruction counted.
+        address: u64,
+    },
+    /// N-Trace ("Maximum Field Sizes"): a field above the specification's maximum.
+    #[error("{field} = {value:#x} is above its maximum {max:#x}")]
+    FieldTooLarge {
+        /// The field name.
+        field: &'static str,
+        /// The value read.
+        value: u64,
+        /// The maximum.
+        max: u64,
+    },
+    /// N-Trace: a RepeatBranch message with no branch message before it to repeat.
+    #[error("RepeatBranch without a previous branch message")]
+    NothingToRepeat,
 }
 
 impl From<String> for DecodeCause {

@@ -50,6 +50,23 @@ pub enum FrameError {
         /// Bytes searched.
         len: usize,
     },
+    /// The stream ends inside a message whose length no header announces (N-Trace MSEO:
+    /// no byte with MSEO = 11 ends it).
+    #[error("byte offset {offset}: message not terminated: {len} bytes without an end of message")]
+    Unterminated {
+        /// Offset of the message's first byte.
+        offset: usize,
+        /// Bytes received of it.
+        len: usize,
+    },
+    /// A message longer than the reader accepts (N-Trace MSEO).
+    #[error("byte offset {offset}: message longer than {max} bytes")]
+    MessageTooLong {
+        /// Offset of the message's first byte.
+        offset: usize,
+        /// The limit.
+        max: usize,
+    },
     /// A payload too long for one packet.
     #[error("payload of {bits} bits does not fit in one packet (at most {max} bits)")]
     PayloadTooLong {
@@ -115,7 +132,9 @@ impl FrameError {
             | FrameError::BadHeader { offset, .. }
             | FrameError::EmptyPayload { offset }
             | FrameError::IndexTooWide { offset, .. }
-            | FrameError::NoSync { offset, .. } => Some(*offset),
+            | FrameError::NoSync { offset, .. }
+            | FrameError::Unterminated { offset, .. }
+            | FrameError::MessageTooLong { offset, .. } => Some(*offset),
             _ => None,
         }
     }

@@ -1,0 +1,86 @@
+//! The trace protocol (`--protocol etrace|ntrace`, on `encode`, `dump`, `decode`, `run`,
+//! `calltree`) and the N-Trace encoder's options (`--ntrace-mode`, `--call-stack`,
+//! `--repeat-history`, on `encode` and `run`), names from `docs/cli.md`. N-Trace
+//! (`RISC-V-N-Trace.adoc`) shares `--sijump`, `--resync-max` (messages between periodic
+//! synchronisations), `--src-bits` / `--src-id` (the SRC field) and `--timestamp` with
+//! E-Trace; its stream is MSEO bytes without further framing.
+
+use super::encoder_args::EncoderArgs;
+use super::framing_args::FramingArgs;
+use crate::error::CliError;
+use clap::{Args, ValueEnum};
+use etrace_ntrace::{NtraceMode, NtraceOptions};
+use etrace_spec::ingress::ItypeWidth;
+
+/// The trace protocols.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Protocol {
+    /// E-Trace te_inst packets, framed (`--framing`).
+    Etrace,
+    /// N-Trace messages in MSEO bytes.
+    Ntrace,
+}
+
+/// `--protocol`.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct ProtocolArgs {
+    /// Trace protocol: E-Trace packets (framed with --framing) or N-Trace messages (MSEO
+    /// bytes, no framing).
+    #[arg(long, value_enum, default_value_t = Protocol::Etrace)]
+    pub protocol: Protocol,
+}
+
+/// N-Trace `trTeInstMode` on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// Branch trace messaging.
+    Btm,
+    /// History trace messaging.
+    Htm,
+}
+
+/// The N-Trace encoder's options.
+#[derive(Args, Clone, Copy, Debug)]
+pub struct NtraceArgs {
+    /// N-Trace: branch trace messaging (a message per taken branch) or history trace
+    /// messaging (a HIST bit per branch).
+    #[arg(long, value_enum, default_value_t = ModeArg::Htm)]
+    pub ntrace_mode: ModeArg,
+    /// N-Trace: implicit-return call stack depth (0 = off, at most 32; needs itype width 4).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub call_stack: usize,
+    /// N-Trace: repeated history (ResourceFull RCODE 2) and repeated branch messages.
+    #[arg(long)]
+    pub repeat_history: bool,
+}
+
+impl NtraceArgs {
+    /// The encoder options of these flags with the shared ones (`--sijump`,
+    /// `--resync-max`, `--src-bits`, `--src-id`, `--timestamp`).
+    pub fn options(
+        &self,
+        encoder: &EncoderArgs,
+        framing: &FramingArgs,
+        itype_width: ItypeWidth,
+    ) -> Result<NtraceOptions, CliError> {
+        let options = NtraceOptions {
+            mode: match self.ntrace_mode {
+                ModeArg::Btm => NtraceMode::Btm,
+                ModeArg::Htm => NtraceMode::Htm,
+            },
+            call_stack: self.call_stack,
+            repeat_history: self.repeat_history,
+            sijump: encoder.sijump,
+            src_bits: framing.src_bits,
+            src_id: framing.src_id.unwrap_or(0),
+            timestamp: framing.timestamp,
+            sync_max: encoder.options()?.resync_max,
+            itype_width,
+            ..NtraceOptions::default()
+        };
+        options
+            .validate()
+            .map_err(|e| CliError::input(e.reason, format!("--{}", e.option)))?;
+        Ok(options)
+    }
+}

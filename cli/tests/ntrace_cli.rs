@@ -1,0 +1,214 @@
+//! `--protocol ntrace` end to end (`docs/cli.md`): `etrace run` verifies every program of
+//! `programs/manifest.toml` in BTM, HTM, HTM with a call stack and with repeated history;
+//! `encode` -> `dump` / `decode` / `calltree` agree with each other and with the E-Trace
+//! decode of the same program; corrupted streams give errors with byte offsets and the
+//! exit codes of the convention.
+
+mod common;
+use common::{assert_code, assert_input_error, elf, etrace, out_dir, stat};
+
+#[test]
+fn run_verifies_every_program_in_every_ntrace_mode() {
+    let names = etrace_programs::manifest_names(&etrace_programs::dir()).expect("manifest");
+    let sets: [&[&str]; 5] = [
+        &["--ntrace-mode", "btm"],
+        &["--ntrace-mode", "htm"],
+        &["--call-stack", "8"],
+        &["--call-stack", "8", "--repeat-history", "--sijump"],
+        &[
+            "--ntrace-mode",
+            "btm",
+            "--repeat-history",
+            "--src-bits",
+            "3",
+            "--src-id",
+            "5",
+            "--timestamp",
+        ],
+    ];
+    for name in &names {
+        for xlen in ["rv32", "rv64"] {
+            let program = elf(&format!("{name}-{xlen}.elf"));
+            for set in sets {
+                let mut args = vec!["run", program.as_str(), "--protocol", "ntrace"];
+                args.extend_from_slice(set);
+                let out = etrace(&args);
+                assert_code(&out, 0, &format!("{args:?}"));
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                assert!(stdout.starts_with("verified: "), "{stdout}");
+                assert!(stat(&stdout, "messages") > 0, "{stdout}");
+            }
+        }
+    }
+}
+
+#[test]
+fn encode_dump_decode_calltree_agree() {
+    let dir = out_dir();
+    let program = elf("recursion-rv32.elf");
+    let trace = dir.join("recursion.ntrace").display().to_string();
+    let out = etrace(&[
+        "encode",
+        "--elf",
+        &program,
+        "--protocol",
+        "ntrace",
+        "--call-stack",
+        "4",
+        "-o",
+        &trace,
+        "--stats",
+    ]);
+    assert_code(&out, 0, "encode");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let messages = stat(&stdout, "messages");
+    assert_eq!(
+        stat(&stdout, "bytes"),
+        std::fs::metadata(&trace).unwrap().len()
+    );
+
+    let dump = etrace(&["dump", &trace, "--protocol", "ntrace"]);
+    assert_code(&dump, 0, "dump");
+    let listing = String::from_utf8_lossy(&dump.stdout).to_string();
+    assert_eq!(listing.lines().count() as u64, messages, "{listing}");
+    assert!(listing
+        .lines()
+        .next()
+        .unwrap()
+        .starts_with("#0 @0 ProgTraceSync SRC=0 SYNC=5 I-CNT=0"));
+
+    // The decoded addresses equal those of the E-Trace decode of the same program.
+    let ntrace_pcs = etrace(&[
+        "decode",
+        &trace,
+        "--elf",
+        &program,
+        "--protocol",
+        "ntrace",
+        "--format",
+        "pcs",
+    ]);
+    assert_code(&ntrace_pcs, 0, "decode ntrace");
+    let etrace_file = dir.join("recursion.encap").display().to_string();
+    assert_code(
+        &etrace(&[
+            "encode",
+            "--elf",
+            &program,
+            "--framing",
+            "encap",
+            "-o",
+            &etrace_file,
+        ]),
+        0,
+        "encode etrace",
+    );
+    let etrace_pcs = etrace(&[
+        "decode",
+        &etrace_file,
+        "--elf",
+        &program,
+        "--framing",
+        "encap",
+        "--format",
+        "pcs",
+    ]);
+    assert_code(&etrace_pcs, 0, "decode etrace");
+    assert!(!ntrace_pcs.stdout.is_empty());
+    assert_eq!(ntrace_pcs.stdout, etrace_pcs.stdout);
+
+    let tree = |args: &[&str]| {
+        let out = etrace(args);
+        assert_code(&out, 0, &format!("{args:?}"));
+        out.stdout
+    };
+    assert_eq!(
+        tree(&[
+            "calltree",
+            &trace,
+            "--elf",
+            &program,
+            "--protocol",
+            "ntrace",
+            "--limit",
+            "30"
+        ]),
+        tree(&[
+            "calltree",
+            &etrace_file,
+            "--elf",
+            &program,
+            "--framing",
+            "encap",
+            "--limit",
+            "30"
+        ])
+    );
+}
+
+#[test]
+fn corrupted_ntrace_streams_name_byte_offsets() {
+    let dir = out_dir();
+    let program = elf("traps-rv32.elf");
+    let trace = dir.join("traps.ntrace");
+    let t = trace.display().to_string();
+    assert_code(
+        &etrace(&[
+            "encode",
+            "--elf",
+            &program,
+            "--protocol",
+            "ntrace",
+            "-o",
+            &t,
+        ]),
+        0,
+        "encode",
+    );
+    let mut bytes = std::fs::read(&trace).unwrap();
+    // A reserved MSEO = 10 in the fifth byte.
+    bytes[4] = (bytes[4] & !3) | 2;
+    let bad = dir.join("bad.ntrace");
+    std::fs::write(&bad, &bytes).unwrap();
+    let b = bad.display().to_string();
+    let dump = etrace(&["dump", &b, "--protocol", "ntrace"]);
+    assert_code(&dump, 1, "dump of a corrupted stream (a failed check)");
+    let stderr = String::from_utf8_lossy(&dump.stderr);
+    assert!(stderr.contains("framing or packet errors"), "{stderr}");
+    let listing = String::from_utf8_lossy(&dump.stdout);
+    assert!(listing.contains("#? @4 error: byte offset 4"), "{listing}");
+
+    let decode = etrace(&["decode", &b, "--elf", &program, "--protocol", "ntrace"]);
+    assert_code(&decode, 1, "decode of a corrupted stream");
+    let stderr = String::from_utf8_lossy(&decode.stderr);
+    assert!(stderr.contains("byte offset 4"), "{stderr}");
+
+    // Truncated: the last message is not terminated.
+    let cut = dir.join("cut.ntrace");
+    let clean = std::fs::read(&trace).unwrap();
+    std::fs::write(&cut, &clean[..clean.len() / 2]).unwrap();
+    let decode = etrace(&[
+        "decode",
+        &cut.display().to_string(),
+        "--elf",
+        &program,
+        "--protocol",
+        "ntrace",
+    ]);
+    assert_code(&decode, 1, "decode of a truncated stream");
+    assert!(String::from_utf8_lossy(&decode.stderr).contains("not terminated"));
+
+    // E-Trace without a framing, and an N-Trace option out of range.
+    assert_input_error(&etrace(&["dump", &t]), &["--framing"]);
+    assert_input_error(
+        &etrace(&[
+            "run",
+            &program,
+            "--protocol",
+            "ntrace",
+            "--call-stack",
+            "33",
+        ]),
+        &["--call-stack", "33"],
+    );
+}
