@@ -75,7 +75,10 @@ fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, C
     if let Some(elf) = &args.elf {
         let bytes = std::fs::read(elf).at(elf.display())?;
         let image = parse_elf(&bytes).at(elf.display())?;
-        let params = load_params(args.pipeline.params.as_deref(), image.xlen.bits())?;
+        let params = args.pipeline.with_default_sizes(load_params(
+            args.pipeline.params.as_deref(),
+            image.xlen.bits(),
+        )?);
         let mut enc = Encoder::new(&params, options).at("encoder options")?;
         let config = args.pipeline.hart.config(params.itype_width());
         let mut hart = Hart::from_image(&image, config).at(elf.display())?;
@@ -88,7 +91,9 @@ fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, C
         let exit = (outcome.exit_code != 0).then(|| (outcome.exit_code, elf.clone()));
         return Ok((params, enc.take_packets(), retired, exit));
     }
-    let params = load_params(args.pipeline.params.as_deref(), 64)?;
+    let params = args
+        .pipeline
+        .with_default_sizes(load_params(args.pipeline.params.as_deref(), 64)?);
     let mut enc = Encoder::new(&params, options).at("encoder options")?;
     let mut push = |rec: IngressRecord| {
         retired += u64::from(rec.iretire != 0);
@@ -132,14 +137,16 @@ pub(super) struct Framed {
     pub(super) framed_bytes: u64,
 }
 
-/// The timestamp of a packet: its ingress record index truncated to the field of `bits`
-/// bits (none when 0).
+/// The timestamp of a packet (`docs/cli.md`, "Framings"): `etrace encode` has no cycles, so
+/// it stamps the cycle in which the hardware would produce the packet if the ingress
+/// presented one record per cycle and nothing stalled (the encoder clock,
+/// [`EncodedPacket::clock`]), truncated to the field of `bits` bits (none when 0).
 fn timestamp(bits: u32, packet: &EncodedPacket) -> Option<u64> {
     (bits > 0).then(|| {
         if bits >= 64 {
-            packet.record_index
+            packet.clock
         } else {
-            packet.record_index & ((1u64 << bits) - 1)
+            packet.clock & ((1u64 << bits) - 1)
         }
     })
 }

@@ -11,6 +11,7 @@ pub mod encode;
 mod encoder_args;
 mod framing_args;
 pub mod gen_verilog;
+mod hardware_args;
 mod hart_args;
 mod io;
 pub mod iss;

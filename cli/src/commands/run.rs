@@ -55,7 +55,9 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let options = args.pipeline.encoder.options()?;
     let bytes = std::fs::read(&args.elf).at(&elf_name)?;
     let image = load_image(std::slice::from_ref(&args.elf))?;
-    let params = load_params_for(args.pipeline.params.as_deref(), &image)?;
+    let params = args
+        .pipeline
+        .with_default_sizes(load_params_for(args.pipeline.params.as_deref(), &image)?);
 
     // Hart -> encoder, keeping the steps a decoder must reproduce.
     let mut enc = Encoder::new(&params, options).at("encoder options")?;

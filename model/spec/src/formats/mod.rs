@@ -7,6 +7,7 @@ pub mod convert;
 pub mod encoder_input;
 pub mod error;
 pub mod params_file;
+pub mod params_out;
 pub mod spike_csv;
 mod text;
 
