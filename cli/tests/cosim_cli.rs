@@ -1,10 +1,74 @@
 //! `etrace cosim` (issue 6, `docs/cli.md` exit codes): a program co-simulated under
 //! back-pressure ends with the statistics block and exit 0; a random stream runs; the
-//! faulty build is a failed check (exit 1) with the mismatch report and a waveform; bad
-//! options and a program of the wrong width are usage errors (exit 2).
+//! faulty build is a failed check (exit 1) with the mismatch report and a waveform; the
+//! hardware generation options choose the build, `-o` writes the RTL's bytes and its
+//! parameter files, which `decode` reads; bad options (a build that does not exist) and a
+//! program of the wrong width are usage errors (exit 2).
 
 mod common;
-use common::{elf, etrace, etrace_ok, stat};
+use common::{assert_code, elf, etrace, etrace_ok, out_dir, stat};
+
+/// `--framing smi --src-bits 8 --timestamp -o`: the RTL's messages (flow 0b10, timestamp
+/// bit, the index 0x5a of the `src_id` input 0xf05a), their parameter files, and `decode`
+/// with them gives the program's PCs.
+#[test]
+fn smi_build_writes_its_bytes_and_parameters_for_a_decoder() {
+    let dir = out_dir();
+    let trace = dir.join("loops.smi");
+    let trace_name = trace.display().to_string();
+    let out = etrace(&[
+        "cosim",
+        &elf("loops-rv32.elf"),
+        "--framing",
+        "smi",
+        "--src-bits",
+        "8",
+        "--timestamp",
+        "--src-id",
+        "61530",
+        "--idle-probability",
+        "0.9",
+        "-o",
+        &trace_name,
+    ]);
+    assert_code(&out, 0, "cosim of the smi build");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("on RTL rv32_smi_ts"), "{stdout}");
+    let bytes = std::fs::read(&trace).unwrap();
+    assert_eq!(bytes.len() as u64, stat(&stdout, "bytes matched"));
+    assert_eq!(
+        (bytes[0] & 0xe0, bytes[1]),
+        (0xc0, 0x5a),
+        "{:02x?}",
+        &bytes[..4]
+    );
+    let params = format!("{trace_name}.params.toml");
+    assert!(stdout.contains(&params), "{stdout}");
+    let text = std::fs::read_to_string(&params).unwrap();
+    assert!(
+        text.contains("--framing smi --src-bits 8 --timestamp"),
+        "{text}"
+    );
+    assert!(std::path::Path::new(&format!("{trace_name}.params.scf")).exists());
+    let dec = etrace(&[
+        "decode",
+        &trace_name,
+        "--elf",
+        &elf("loops-rv32.elf"),
+        "--params",
+        &params,
+        "--framing",
+        "smi",
+        "--src-bits",
+        "8",
+        "--timestamp",
+        "--format",
+        "pcs",
+    ]);
+    assert_code(&dec, 0, "decode of the RTL's bytes");
+    let pcs = String::from_utf8_lossy(&dec.stdout);
+    assert!(pcs.lines().count() > 100, "{pcs}");
+}
 
 #[test]
 fn program_under_back_pressure_matches_and_prints_statistics() {
@@ -103,6 +167,18 @@ fn bad_options_are_usage_errors() {
         (
             vec!["cosim", "--random", "10", "--variant", "rv99"],
             "--variant",
+        ),
+        (
+            vec![
+                "cosim",
+                "--random",
+                "10",
+                "--framing",
+                "smi",
+                "--src-bits",
+                "3",
+            ],
+            "no verilated build of rv32 with --framing smi --src-bits 3",
         ),
     ] {
         let out = etrace(&args);

@@ -28,6 +28,36 @@ fn sijump_params() -> String {
     p.display().to_string()
 }
 
+/// `--implicit-return` and `--branch-prediction` without `--params` use the default sizes
+/// (`return_stack_size_p` = 3, `bpred_size_p` = 6): `run` verifies the trace and it is
+/// smaller than without the options; `encode` accepts them too.
+#[test]
+fn implicit_return_and_branch_prediction_without_a_parameter_file_use_default_sizes() {
+    for program in ["recursion-rv32.elf", "fnptr_switch-rv64.elf"] {
+        let program = elf(program);
+        let plain = etrace(&["run", &program]);
+        assert_code(&plain, 0, &program);
+        let both = etrace(&["run", &program, "--implicit-return", "--branch-prediction"]);
+        assert_code(&both, 0, &program);
+        let bytes = |out: &std::process::Output| {
+            stat(&String::from_utf8_lossy(&out.stdout), "payload bytes")
+        };
+        assert!(bytes(&both) < bytes(&plain), "{program}");
+        let trace = out_dir().join("defaults.encap").display().to_string();
+        let encode = etrace(&[
+            "encode",
+            "--elf",
+            &program,
+            "--framing",
+            "encap",
+            "--branch-prediction",
+            "-o",
+            &trace,
+        ]);
+        assert_code(&encode, 0, &program);
+    }
+}
+
 #[test]
 fn decoder_adoc_run_verifies_every_program_in_every_option_set() {
     let sij = sijump_params();

@@ -7,14 +7,22 @@ use common::etrace;
 /// Runs `etrace gen-verilog --config CONFIG` into a fresh directory and returns the
 /// Verilog and the `.core` file it wrote.
 fn generate(config: &str) -> (String, String) {
-    let dir = std::env::temp_dir().join(format!("etrace-gen-{config}-{}", std::process::id()));
-    let out = etrace(&[
+    generate_with(config, &[])
+}
+
+/// As [`generate`], with more options.
+fn generate_with(config: &str, options: &[&str]) -> (String, String) {
+    let tag = options.concat();
+    let dir = std::env::temp_dir().join(format!("etrace-gen-{config}{tag}-{}", std::process::id()));
+    let mut args = vec![
         "gen-verilog",
         "--config",
         config,
         "-o",
         dir.to_str().unwrap(),
-    ]);
+    ];
+    args.extend_from_slice(options);
+    let out = etrace(&args);
     assert!(
         out.status.success(),
         "{}",
@@ -68,13 +76,25 @@ fn itype3_configuration_has_a_3_bit_itype_port() {
     assert!(verilog.contains("input wire  [63:0] iaddr;"));
 }
 
+/// `--framing smi`: the byte-stream pins, the description names the smi output.
+#[test]
+fn smi_framing_generates_a_byte_stream_encoder() {
+    let (verilog, core) = generate_with("rv32", &["--framing", "smi", "--src-bits", "8"]);
+    assert!(verilog.contains("module etrace_encoder_rv32("));
+    assert!(
+        core.contains("configuration rv32 (smi byte stream, 64-byte FIFO)"),
+        "{core}"
+    );
+}
+
 #[test]
 fn bad_configuration_and_options_are_usage_errors() {
     for options in [
         &["--config", "rv128"][..],
         &["--config", "rv32", "--fifo-depth", "48"],
-        &["--config", "rv32", "--framing", "smi"],
+        &["--config", "rv32", "--framing", "ntrace"],
         &["--config", "rv32", "--framing", "atb", "--src-bits", "4"],
+        &["--config", "rv32", "--framing", "atb", "--atb-bits", "7"],
     ] {
         let mut args = vec!["gen-verilog"];
         args.extend(options);

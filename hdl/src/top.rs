@@ -141,6 +141,8 @@ macro_rules! output_kinds {
 output_kinds! {
     /// Encap byte stream with valid / ready (`crate::output::path`).
     Bytes => crate::output::path::emit_bytes,
+    /// UltraSoC (smi) byte stream with valid / ready (`crate::output::path`).
+    Smi => crate::output::path::emit_smi,
     /// ATB beats of `data_bytes` bytes (`crate::output::atb_path`).
     Atb {
         /// ATDATA width in bytes (1, 2, 4, 8 or 16).
@@ -151,7 +153,7 @@ output_kinds! {
 /// Build-time options of a generated encoder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TopOptions {
-    /// `srcID` width in bits (0-16; 0 for ATB).
+    /// `srcID` (encap) or index (smi) width in bits (0-16; 0 for ATB).
     pub src_bits: u8,
     /// 2-byte timestamps.
     pub timestamp: bool,

@@ -1,6 +1,6 @@
 //! Simulation tests of the output path (`hdl/DESIGN.md` items 4-8) against the model's
 //! cycle-accurate `etrace_encoder::cycle::output_path::OutputPath` and its framers
-//! (`framing::encap`, `framing::atb`): random pushes within `free`, random `out_ready` /
+//! (`framing::encap`, `framing::smi`, `framing::atb`): random pushes within `free`, random `out_ready` /
 //! ATREADY, fixed seeds; `free`, the presented byte / beat and the taken sequence are
 //! compared in every cycle.
 
@@ -10,10 +10,12 @@ use etrace_encoder::cycle::output_path::{
     OutputItem, OutputPath as ModelPath, OutputPathConfig, OutputPort,
 };
 use etrace_hdl::output::{
-    AtbOutputPath, ByteFifo, FramerConfig, OutputPath, PacketQueue, Pushes, Timestamp,
+    AtbOutputPath, ByteFifo, FrameFormat, FramerConfig, OutputPath, PacketQueue, Pushes, Timestamp,
 };
 use etrace_spec::framing::atb::{AtbBeat, AtbConfig};
-use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::framing::encap::EncapConfig;
+use etrace_spec::framing::smi::SmiConfig;
+use etrace_spec::framing::{FramingKind, Outgoing};
 use etrace_spec::ingress::random::Rng;
 use etrace_spec::packet::sign_compress;
 use rust_hdl::prelude::*;
@@ -239,14 +241,7 @@ fn run_byte_stream<const P: usize, const N: usize>(
     packets: usize,
     ready_percent: u64,
 ) -> (Vec<(u8, bool)>, Sent) {
-    let model_cfg = OutputPathConfig {
-        src_bits: config.src_bits,
-        src_id,
-        timestamp: config.timestamp,
-        sync_interval: usize::from(config.sync_interval),
-        fifo_depth: 1 << N,
-        port: OutputPort::ByteStream,
-    };
+    let model_cfg = model_config(config, src_id, 1 << N);
     let mut uut = OutputPath::<P, N>::new(config);
     uut.source_id.next = u64::from(src_id).into();
     let model = ModelPath::new(model_cfg).unwrap();
@@ -261,20 +256,40 @@ fn run_byte_stream<const P: usize, const N: usize>(
     (bytes, sent)
 }
 
-/// The model's `EncapWriter` stream of `sent` (and each byte's `last`).
-fn encap_stream(config: FramerConfig, src_id: u16, sent: &[(Vec<u8>, u16)]) -> Vec<(u8, bool)> {
-    let encap = EncapConfig {
+/// The model's output path of the framer settings `config`, the byte stream.
+fn model_config(config: FramerConfig, src_id: u16, fifo_depth: usize) -> OutputPathConfig {
+    OutputPathConfig {
+        framing: match config.format {
+            FrameFormat::Encap => FramingKind::Encap,
+            FrameFormat::Smi => FramingKind::Smi,
+        },
         src_bits: config.src_bits,
-        timestamp_bytes: config.timestamp_bytes(),
-        ..EncapConfig::default()
-    };
-    let mut w = EncapWriter::new(encap, usize::from(config.sync_interval));
+        src_id,
+        timestamp: config.timestamp,
+        sync_interval: usize::from(config.sync_interval),
+        fifo_depth,
+        port: OutputPort::ByteStream,
+    }
+}
+
+/// The stream the model's framer of `config` (the registry's `EncapWriter` or
+/// `SmiWriter`) writes for `sent` (and each byte's `last`).
+fn framed_stream(config: FramerConfig, src_id: u16, sent: &[(Vec<u8>, u16)]) -> Vec<(u8, bool)> {
+    let model = model_config(config, src_id, 1);
+    let mut w = model
+        .framing_config()
+        .unwrap()
+        .framer(&model.settings())
+        .unwrap();
     let mut out = Vec::new();
     for (p, ts) in sent {
-        let before = w.bytes().len();
-        w.write(p, src_id, config.timestamp.then_some(u64::from(*ts)))
-            .unwrap();
-        let new = &w.bytes()[before..];
+        let packet = Outgoing {
+            payload: p,
+            source: src_id,
+            timestamp: config.timestamp.then_some(u64::from(*ts)),
+        };
+        let mut new = Vec::new();
+        w.write_packet(&packet, &mut new).unwrap();
         for (i, &b) in new.iter().enumerate() {
             out.push((b, i + 1 == new.len()));
         }
@@ -291,7 +306,7 @@ fn check_byte_stream<const P: usize, const N: usize>(
 ) {
     let (taken, sent) = run_byte_stream::<P, N>(config, src_id, seed, packets, ready_percent);
     assert_eq!(sent.len(), packets);
-    assert_eq!(taken, encap_stream(config, src_id, &sent), "{config:?}");
+    assert_eq!(taken, framed_stream(config, src_id, &sent), "{config:?}");
 }
 
 #[test]
@@ -302,6 +317,7 @@ fn item4_to_item7_byte_stream_matches_model_p80_default_framing() {
 #[test]
 fn item4_to_item7_byte_stream_matches_model_p80_srcid8_timestamp_short_sync() {
     let cfg = FramerConfig {
+        format: FrameFormat::Encap,
         src_bits: 8,
         timestamp: true,
         sync_interval: 64,
@@ -312,6 +328,7 @@ fn item4_to_item7_byte_stream_matches_model_p80_srcid8_timestamp_short_sync() {
 #[test]
 fn item4_to_item7_byte_stream_matches_model_p80_srcid12() {
     let cfg = FramerConfig {
+        format: FrameFormat::Encap,
         src_bits: 12,
         timestamp: false,
         sync_interval: 100,
@@ -322,6 +339,7 @@ fn item4_to_item7_byte_stream_matches_model_p80_srcid12() {
 #[test]
 fn item4_to_item7_byte_stream_matches_model_p80_srcid3_timestamp_no_sync() {
     let cfg = FramerConfig {
+        format: FrameFormat::Encap,
         src_bits: 3,
         timestamp: true,
         sync_interval: 0,
@@ -332,6 +350,7 @@ fn item4_to_item7_byte_stream_matches_model_p80_srcid3_timestamp_no_sync() {
 #[test]
 fn item4_to_item7_byte_stream_matches_model_p144() {
     let cfg = FramerConfig {
+        format: FrameFormat::Encap,
         src_bits: 12,
         timestamp: true,
         sync_interval: 80,
@@ -348,6 +367,7 @@ fn encapsulation_packets_equal_model_frame() {
         for timestamp in [false, true] {
             seed += 1;
             let cfg = FramerConfig {
+                format: FrameFormat::Encap,
                 src_bits,
                 timestamp,
                 sync_interval: 0,
@@ -371,6 +391,58 @@ fn encapsulation_packets_equal_model_frame() {
     }
 }
 
+#[test]
+fn item4_to_item7_smi_byte_stream_matches_model_te_inst_raw() {
+    check_byte_stream::<80, 6>(FramerConfig::smi(0, false), 0, 21, 120, 70);
+}
+
+#[test]
+fn item4_to_item7_smi_byte_stream_matches_model_index8_timestamp() {
+    check_byte_stream::<80, 3>(FramerConfig::smi(8, true), 0xa5, 22, 120, 60);
+}
+
+#[test]
+fn item4_to_item7_smi_byte_stream_matches_model_p144_index12() {
+    check_byte_stream::<144, 4>(FramerConfig::smi(12, false), 0xabc, 23, 40, 80);
+}
+
+/// Every message framed alone equals `SmiConfig::frame` (the reference flow's `te_inst_raw`
+/// when the index is 0 bits and there is no timestamp), for index widths 0, 4, 8, 16; the
+/// index input's bits above the index width are not sent.
+#[test]
+fn smi_messages_equal_model_frame() {
+    let mut seed = 200;
+    for (src_bits, src_id) in [(0u8, 0u16), (4, 0x9), (8, 0x3c), (16, 0x1234)] {
+        for timestamp in [false, true] {
+            seed += 1;
+            let cfg = FramerConfig::smi(src_bits, timestamp);
+            let mut uut = OutputPath::<80, 6>::new(cfg);
+            uut.source_id.next = u64::from(src_id | 0xfff0 << src_bits.min(15)).into();
+            let model = ModelPath::new(model_config(cfg, src_id, 64)).unwrap();
+            let (taken, sent) = run_path(uut, model, seed, 60, 100);
+            let smi = SmiConfig {
+                index_bits: src_bits,
+            };
+            let mut messages =
+                taken.split_inclusive(|item| matches!(item, OutputItem::Byte { last: true, .. }));
+            for (p, ts) in &sent {
+                let want = smi.frame(p, src_id, timestamp.then_some(*ts)).unwrap();
+                let got: Vec<u8> = messages
+                    .next()
+                    .unwrap()
+                    .iter()
+                    .map(|item| match item {
+                        OutputItem::Byte { data, .. } => *data,
+                        other => panic!("a byte stream took {other:?}"),
+                    })
+                    .collect();
+                assert_eq!(got, want, "payload {p:02x?} index {src_bits} bits");
+            }
+            assert!(messages.next().is_none());
+        }
+    }
+}
+
 /// Drives `AtbOutputPath` and the model's ATB port; checks every cycle; checks the beats
 /// against `AtbConfig::frame`.
 fn check_atb<const P: usize, const DW: usize, const BW: usize>(
@@ -380,12 +452,14 @@ fn check_atb<const P: usize, const DW: usize, const BW: usize>(
 ) {
     let atid = 0x23u8;
     let config = FramerConfig {
+        format: FrameFormat::Encap,
         src_bits: 0,
         timestamp,
         sync_interval: 0,
     };
     let data_bytes = (DW / 8) as u8;
     let model_cfg = OutputPathConfig {
+        framing: FramingKind::Encap,
         src_bits: 0,
         src_id: 0,
         timestamp,

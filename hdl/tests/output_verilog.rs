@@ -3,7 +3,8 @@
 //! (P = 80) and RV64 (P = 144) payload widths.
 
 use etrace_hdl::output::{
-    AtbAdapter, AtbOutputPath, ByteFifo, Framer, FramerConfig, OutputPath, PacketQueue, Timestamp,
+    AtbAdapter, AtbOutputPath, ByteFifo, FrameFormat, Framer, FramerConfig, OutputPath,
+    PacketQueue, Timestamp,
 };
 use etrace_hdl::verilog::{generate, lint, yosys_check};
 use rust_hdl::prelude::*;
@@ -16,6 +17,7 @@ fn check<U: Block>(name: &str, mut uut: U) {
 }
 
 const WITH_SRCID: FramerConfig = FramerConfig {
+    format: FrameFormat::Encap,
     src_bits: 12,
     timestamp: true,
     sync_interval: 4096,
@@ -44,6 +46,14 @@ fn framer_verilog_is_clean() {
         Framer::<144>::new(FramerConfig::default()),
     );
     check("output_framer_p144_src", Framer::<144>::new(WITH_SRCID));
+    check(
+        "output_framer_p80_smi",
+        Framer::<80>::new(FramerConfig::smi(0, false)),
+    );
+    check(
+        "output_framer_p80_smi_ts",
+        Framer::<80>::new(FramerConfig::smi(8, true)),
+    );
 }
 
 #[test]
@@ -66,7 +76,12 @@ fn output_path_verilog_is_clean() {
         OutputPath::<80, 6>::new(FramerConfig::default()),
     );
     check("output_path_p144", OutputPath::<144, 6>::new(WITH_SRCID));
+    check(
+        "output_path_p80_smi",
+        OutputPath::<80, 6>::new(FramerConfig::smi(8, true)),
+    );
     let atb = FramerConfig {
+        format: FrameFormat::Encap,
         src_bits: 0,
         timestamp: true,
         sync_interval: 0,

@@ -26,6 +26,11 @@ pub enum Variant {
     Rv64Itype3,
     /// `rv32`, byte stream with a 4-bit srcID and the 2-byte timestamp, 16-byte FIFO.
     Rv32Ts,
+    /// `rv32`, UltraSoC (smi) byte stream of `etrace encode --framing smi`: no index, no
+    /// timestamp (the reference flow's `te_inst_raw` format), 64-byte FIFO.
+    Rv32Smi,
+    /// `rv32`, smi byte stream with an 8-bit index and the 16-bit timestamp, 16-byte FIFO.
+    Rv32SmiTs,
     /// `rv32` with the ATB output, 32-bit ATDATA.
     Rv32Atb,
     /// `rv64` with the ATB output, 128-bit ATDATA.
@@ -37,12 +42,14 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 8] = [
+    pub const ALL: [Variant; 10] = [
         Variant::Rv32,
         Variant::Rv64,
         Variant::Rv32Itype3,
         Variant::Rv64Itype3,
         Variant::Rv32Ts,
+        Variant::Rv32Smi,
+        Variant::Rv32SmiTs,
         Variant::Rv32Atb,
         Variant::Rv64Atb16,
         Variant::Rv32Fault,
@@ -61,6 +68,8 @@ impl Variant {
             Variant::Rv32Itype3 => "rv32_itype3",
             Variant::Rv64Itype3 => "rv64_itype3",
             Variant::Rv32Ts => "rv32_ts",
+            Variant::Rv32Smi => "rv32_smi",
+            Variant::Rv32SmiTs => "rv32_smi_ts",
             Variant::Rv32Atb => "rv32_atb",
             Variant::Rv64Atb16 => "rv64_atb16",
             Variant::Rv32Fault => "rv32_fault",
@@ -70,7 +79,12 @@ impl Variant {
     /// The hardware configuration (`hdl/DESIGN.md`, "Configurations").
     pub fn config(self) -> Config {
         match self {
-            Variant::Rv32 | Variant::Rv32Ts | Variant::Rv32Atb | Variant::Rv32Fault => Config::Rv32,
+            Variant::Rv32
+            | Variant::Rv32Ts
+            | Variant::Rv32Smi
+            | Variant::Rv32SmiTs
+            | Variant::Rv32Atb
+            | Variant::Rv32Fault => Config::Rv32,
             Variant::Rv64 | Variant::Rv64Atb16 => Config::Rv64,
             Variant::Rv32Itype3 => Config::Rv32Itype3,
             Variant::Rv64Itype3 => Config::Rv64Itype3,
@@ -86,6 +100,17 @@ impl Variant {
                 src_bits: 4,
                 timestamp: true,
                 fifo_depth: 16,
+                ..bytes
+            },
+            Variant::Rv32Smi => TopOptions {
+                output: OutputKind::Smi,
+                ..bytes
+            },
+            Variant::Rv32SmiTs => TopOptions {
+                src_bits: 8,
+                timestamp: true,
+                fifo_depth: 16,
+                output: OutputKind::Smi,
                 ..bytes
             },
             Variant::Rv32Atb => TopOptions {

@@ -8,6 +8,7 @@ mod common;
 use common::{check_cycle_exact, option_sets, programs, records, timed_packets, GAP};
 use etrace_encoder::cycle::output_path::{OutputItem, OutputPathConfig, OutputPort};
 use etrace_spec::framing::atb::{AtbBeat, AtbConfig};
+use etrace_spec::framing::FramingKind;
 use etrace_spec::ingress::ItypeWidth;
 use etrace_tb::{Inputs, Rtl, Variant};
 
@@ -37,6 +38,7 @@ fn every_program(variant: Variant, arch: &str, data_bytes: u8) -> usize {
             ..Inputs::default()
         };
         let config = OutputPathConfig {
+            framing: FramingKind::Encap,
             src_bits: 0,
             src_id: 0,
             timestamp: false,

@@ -1,5 +1,5 @@
 //! The RTL-against-model regression (`etrace_tb::cosim`, `hdl/DESIGN.md` "Cycle contract"):
-//! every test program on the RV32 and RV64 builds (and the itype-3, timestamp and ATB
+//! every test program on the RV32 and RV64 builds (and the itype-3, timestamp, smi and ATB
 //! builds), with and without output back-pressure and idle cycles, port equal to the cycle
 //! model in every cycle and the RTL's trace decoding to the hart's execution; a random
 //! ingress stream of more than ten million cycles; and the deliberately faulty build caught
@@ -109,7 +109,7 @@ fn every_program_rv32_and_rv64_with_back_pressure() {
 }
 
 #[test]
-fn itype3_timestamp_and_atb_builds_with_options_and_back_pressure() {
+fn itype3_timestamp_smi_and_atb_builds_with_options_and_back_pressure() {
     let full = EncoderOptions {
         full_address: true,
         implicit_exception: true,
@@ -122,6 +122,9 @@ fn itype3_timestamp_and_atb_builds_with_options_and_back_pressure() {
         ("traps-rv64", Variant::Rv64Itype3, full),
         ("privilege-rv32", Variant::Rv32Ts, EncoderOptions::default()),
         ("timer-rv32", Variant::Rv32Ts, full),
+        ("traps-rv32", Variant::Rv32Smi, full),
+        ("timer-rv32", Variant::Rv32SmiTs, EncoderOptions::default()),
+        ("fnptr_switch-rv32", Variant::Rv32SmiTs, full),
         (
             "fnptr_switch-rv32",
             Variant::Rv32Atb,
@@ -164,6 +167,8 @@ fn random_ingress_stream_of_ten_million_cycles_matches_the_model() {
         Variant::Rv32Itype3,
         Variant::Rv64Itype3,
         Variant::Rv32Ts,
+        Variant::Rv32Smi,
+        Variant::Rv32SmiTs,
         Variant::Rv64Atb16,
     ] {
         let config = config_for(variant, 5);

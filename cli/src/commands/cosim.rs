@@ -11,17 +11,20 @@ use std::time::Instant;
 use clap::Args;
 use etrace_decoder::pcs::{push_record_steps, Step};
 use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
+use etrace_encoder::cycle::output_path::{OutputPathConfig, OutputPort};
 use etrace_hart::{Hart, HartConfig};
 use etrace_hdl::config::Config;
+use etrace_spec::framing::atb::AtbConfig;
 use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::isa::Xlen;
 use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
-use etrace_tb::cosim::{self, CosimConfig, CosimError, Outcome, StallConfig};
+use etrace_tb::cosim::{self, CosimConfig, CosimError, Outcome, StallConfig, TakenStream};
 use etrace_tb::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::encoder_args::EncoderArgs;
+use super::hardware_args::{options_text, write_params_files, HardwareArgs};
 use super::hart_args::{add_bootrom_code, HartArgs};
 use super::io::read_elf;
 use crate::error::{CliError, InputContext};
@@ -36,11 +39,19 @@ pub struct CosimArgs {
     /// ELF's XLEN).
     #[arg(long, value_name = "CONFIG")]
     pub config: Option<String>,
-    /// A specific verilated build instead of the configuration's byte-stream build:
-    /// rv32-ts (4-bit srcID, timestamps, 16-byte FIFO), rv32-atb, rv64-atb16, rv32-fault
-    /// (a deliberate branch-map fault).
-    #[arg(long, value_name = "NAME", conflicts_with = "config")]
+    /// A specific verilated build instead of the configuration's build of the hardware
+    /// generation options: rv32-ts (4-bit srcID, timestamps, 16-byte FIFO), rv32-smi (smi,
+    /// te_inst_raw), rv32-smi-ts (smi, 8-bit index, timestamps, 16-byte FIFO), rv32-atb,
+    /// rv64-atb16, rv32-fault (a deliberate branch-map fault).
+    #[arg(
+        long,
+        value_name = "NAME",
+        conflicts_with_all = ["config", "framing", "src_bits", "timestamp", "atb_bits"]
+    )]
     pub variant: Option<String>,
+    /// Hardware generation options: the verilated build of the configuration with them.
+    #[command(flatten)]
+    pub hardware: HardwareArgs,
     /// Instead of a program: N records of a seeded random ingress stream.
     #[arg(long, value_name = "N", conflicts_with = "elf")]
     pub random: Option<u64>,
@@ -63,9 +74,35 @@ pub struct CosimArgs {
     /// around it (default then: a file in the temporary directory).
     #[arg(long, value_name = "OUT")]
     pub wave: Option<PathBuf>,
+    /// Write the bytes the RTL produced here: the byte stream (encap, smi), or one ATB
+    /// beat per line (atb), as `etrace encode -o` writes them.
+    #[arg(short = 'o', long = "output", value_name = "TRACE")]
+    pub output: Option<PathBuf>,
     /// Hart model options.
     #[command(flatten)]
     pub hart: HartArgs,
+}
+
+/// The RTL's output as `etrace encode -o` writes its framing: the bytes, or the beat
+/// listing (`docs/cli.md`, "File formats").
+fn trace_file(stream: &TakenStream, output: &OutputPathConfig) -> Vec<u8> {
+    match stream {
+        TakenStream::Bytes(bytes) => bytes.clone(),
+        TakenStream::Beats(beats) => {
+            let data_bytes = match output.port {
+                OutputPort::Atb { data_bytes, .. } => data_bytes,
+                OutputPort::ByteStream => 1,
+            };
+            let atb = AtbConfig {
+                data_bytes,
+                encap: output.encap(),
+            };
+            beats
+                .iter()
+                .flat_map(|b| format!("{}\n", atb.format_beat(b)).into_bytes())
+                .collect()
+        }
+    }
 }
 
 fn probability(p: f64, option: &str) -> Result<f64, CliError> {
@@ -79,7 +116,8 @@ fn probability(p: f64, option: &str) -> Result<f64, CliError> {
     }
 }
 
-/// The verilated build for `--config` / `--variant` and the ELF's XLEN.
+/// The verilated build for `--variant`, or for `--config` (default: the ELF's XLEN) with
+/// the hardware generation options; a combination that is not built in is refused.
 fn variant(args: &CosimArgs, xlen: Option<u32>) -> Result<Variant, CliError> {
     if let Some(name) = &args.variant {
         return Variant::from_str(&name.replace('-', "_")).at("--variant");
@@ -89,11 +127,25 @@ fn variant(args: &CosimArgs, xlen: Option<u32>) -> Result<Variant, CliError> {
         None if xlen == Some(64) => Config::Rv64,
         None => Config::Rv32,
     };
-    Ok(match config {
-        Config::Rv32 => Variant::Rv32,
-        Config::Rv64 => Variant::Rv64,
-        Config::Rv32Itype3 => Variant::Rv32Itype3,
-        Config::Rv64Itype3 => Variant::Rv64Itype3,
+    let wanted = args.hardware.top_options(0)?;
+    let built = |v: &&Variant| {
+        let o = v.top_options();
+        v.config() == config
+            && !o.inject_fault
+            && (o.output, o.src_bits, o.timestamp)
+                == (wanted.output, wanted.src_bits, wanted.timestamp)
+    };
+    Variant::ALL.iter().find(built).copied().ok_or_else(|| {
+        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        CliError::input(
+            format!(
+                "no verilated build of {} with {} (the builds: {}; see --variant)",
+                config.name(),
+                options_text(&wanted),
+                names.join(", ")
+            ),
+            "hardware generation options",
+        )
     })
 }
 
@@ -271,6 +323,18 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
         s.packets, s.dropped
     );
     println!("bytes matched: {}", s.bytes);
+    if let Some(path) = &args.output {
+        std::fs::write(path, trace_file(&outcome.stream, &config.output())).at(path.display())?;
+        println!("RTL output: {}", path.display());
+        let top = variant.top_options();
+        let description = format!(
+            "parameters of the RTL {variant} that wrote {}",
+            path.display()
+        );
+        for file in write_params_files(variant.config(), &top, &description, path)? {
+            println!("its parameters: {}", file.display());
+        }
+    }
     if let Some(p) = &program {
         let params = config.params();
         let events = outcome.stream.payloads(&config.output());

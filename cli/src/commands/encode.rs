@@ -135,7 +135,10 @@ fn load_input(args: &EncodeArgs) -> Result<Input, CliError> {
     if let Some(elf) = &args.elf {
         let bytes = read_elf(elf)?;
         let image = parse_elf(&bytes).at(elf.display())?;
-        let params = load_params(args.pipeline.params.as_deref(), image.xlen.bits())?;
+        let params = args.pipeline.with_default_sizes(load_params(
+            args.pipeline.params.as_deref(),
+            image.xlen.bits(),
+        )?);
         return Ok(Input {
             params,
             place: elf.display().to_string(),
@@ -144,7 +147,9 @@ fn load_input(args: &EncodeArgs) -> Result<Input, CliError> {
     }
     let csv = args.spike_csv.as_ref().or(args.encoder_input.as_ref());
     Ok(Input {
-        params: load_params(args.pipeline.params.as_deref(), 64)?,
+        params: args
+            .pipeline
+            .with_default_sizes(load_params(args.pipeline.params.as_deref(), 64)?),
         place: csv.map_or_else(String::new, |p| p.display().to_string()),
         elf: None,
     })
@@ -224,14 +229,16 @@ impl Framed {
     }
 }
 
-/// The timestamp of a packet: its ingress record index truncated to the field of `bits`
-/// bits (none when 0).
+/// The timestamp of a packet (`docs/cli.md`, "Framings"): `etrace encode` has no cycles, so
+/// it stamps the cycle in which the hardware would produce the packet if the ingress
+/// presented one record per cycle and nothing stalled (the encoder clock,
+/// [`EncodedPacket::clock`]), truncated to the field of `bits` bits (none when 0).
 fn timestamp(bits: u32, packet: &EncodedPacket) -> Option<u64> {
     (bits > 0).then(|| {
         if bits >= 64 {
-            packet.record_index
+            packet.clock
         } else {
-            packet.record_index & ((1u64 << bits) - 1)
+            packet.clock & ((1u64 << bits) - 1)
         }
     })
 }

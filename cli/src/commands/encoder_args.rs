@@ -9,6 +9,7 @@ use super::protocol_args::NtraceArgs;
 use crate::error::CliError;
 use clap::Args;
 use etrace_encoder::EncoderOptions;
+use etrace_spec::params::Params;
 use std::path::PathBuf;
 
 /// Options of hart -> encoder -> framing.
@@ -31,6 +32,31 @@ pub struct PipelineArgs {
     /// Framing options.
     #[command(flatten)]
     pub framing: FramingArgs,
+}
+
+/// `return_stack_size_p` (an 8-entry return stack) when `--implicit-return` is given
+/// without `--params` (`docs/cli.md`, "Encoder run-time options").
+pub const DEFAULT_RETURN_STACK_SIZE_P: u64 = 3;
+
+/// `bpred_size_p` (64 two-bit counters) when `--branch-prediction` is given without
+/// `--params`.
+pub const DEFAULT_BPRED_SIZE_P: u64 = 6;
+
+impl PipelineArgs {
+    /// The parameters of `--params`; without a file, `base` (the hart's defaults) with the
+    /// default sizes of the return stack and the branch predictor that `--implicit-return`
+    /// and `--branch-prediction` need.
+    pub fn with_default_sizes(&self, mut base: Params) -> Params {
+        if self.params.is_none() {
+            if self.encoder.implicit_return {
+                base.return_stack_size_p = DEFAULT_RETURN_STACK_SIZE_P;
+            }
+            if self.encoder.branch_prediction {
+                base.bpred_size_p = DEFAULT_BPRED_SIZE_P;
+            }
+        }
+        base
+    }
 }
 
 /// Run-time options of the encoder.
@@ -56,10 +82,12 @@ pub struct EncoderArgs {
     /// `sec:implicit-exception`: no trap handler address in trap packets.
     #[arg(long)]
     pub implicit_exception: bool,
-    /// `sec:implicit-return`: returns predicted by the return stack are not reported.
+    /// `sec:implicit-return`: returns predicted by the return stack are not reported
+    /// (without --params: return_stack_size_p = 3, an 8-entry stack).
     #[arg(long)]
     pub implicit_return: bool,
-    /// `sec:branch-prediction`: correctly predicted branches as a count.
+    /// `sec:branch-prediction`: correctly predicted branches as a count (without --params:
+    /// bpred_size_p = 6, 64 two-bit counters).
     #[arg(long)]
     pub branch_prediction: bool,
 }

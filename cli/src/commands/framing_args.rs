@@ -25,7 +25,8 @@ pub struct FramingArgs {
     /// Source number: encap `srcID`, smi index, ATB ATID (default 1 for atb, else 0).
     #[arg(long, value_name = "N")]
     pub src_id: Option<u16>,
-    /// Timestamp every packet (encap / atb: `--timestamp-bytes` bytes; smi: 16 bits).
+    /// Timestamp every packet (encap / atb: `--timestamp-bytes` bytes; smi: 16 bits) with
+    /// the cycle it is produced in (encode / run: as if one record entered per cycle).
     #[arg(long)]
     pub timestamp: bool,
     /// Timestamp length T in bytes of encap / atb packets (1-8).

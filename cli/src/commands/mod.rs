@@ -13,6 +13,7 @@ mod encoder_args;
 mod fit_check;
 mod framing_args;
 pub mod gen_verilog;
+mod hardware_args;
 mod hart_args;
 mod io;
 pub mod iss;

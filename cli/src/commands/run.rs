@@ -96,7 +96,9 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let elf_name = args.elf.display().to_string();
     let bytes = read_elf(&args.elf)?;
     let mut image = load_image(std::slice::from_ref(&args.elf))?;
-    let params = load_params_for(args.pipeline.params.as_deref(), &image)?;
+    let params = args
+        .pipeline
+        .with_default_sizes(load_params_for(args.pipeline.params.as_deref(), &image)?);
     let config = args.pipeline.hart.config(params.itype_width());
     let mut hart = Hart::from_elf(&bytes, config).at(&elf_name)?;
     if args.pipeline.hart.spike_bootrom {

@@ -24,7 +24,9 @@ use etrace_hdl::board::{self, Board, BoardError, BoardOptions};
 use etrace_hdl::config::Config;
 use etrace_programs::replay;
 
+use super::hardware_args::{options_text, HardwareArgs};
 use crate::error::{CliError, InputContext};
+use etrace_hdl::generics::DEFAULT_FIFO_DEPTH;
 use flow::Flow;
 
 /// Arguments of `etrace synth`.
@@ -52,6 +54,10 @@ pub struct SynthArgs {
     /// Skip the build of the encoder alone (its cell count and Fmax in the report).
     #[arg(long)]
     pub no_encoder: bool,
+    /// Hardware generation options of the encoder alone (the board top sends the encap
+    /// stream that `capture` reads).
+    #[command(flatten)]
+    pub hardware: HardwareArgs,
 }
 
 /// Runs `etrace synth`.
@@ -88,7 +94,9 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     let mut report = flow.run_board(&design, freq, &out)?;
     if !args.no_encoder {
         let target = report::encoder_fmax_target_mhz(board);
-        report.encoder = Some(flow.run_encoder(board, config, target, &out)?);
+        let options = args.hardware.top_options(DEFAULT_FIFO_DEPTH)?;
+        let described = (&options, options_text(&options));
+        report.encoder = Some(flow.run_encoder(board, config, described, target, &out)?);
     }
     report.seconds_total = started.elapsed().as_secs_f64();
     let report_path = out.join("report.json");

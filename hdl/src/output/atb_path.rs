@@ -90,6 +90,7 @@ pub(crate) fn emit_atb(
         src_bits: 0,
         timestamp: options.timestamp,
         sync_interval: 0,
+        ..FramerConfig::default()
     };
     let output = format!("ATB output, {}-bit ATDATA", data_bytes * 8);
     crate::with_atb_width!(data_bytes, [DW, BW] => crate::with_config!(config, [A, E, IT, P] => {

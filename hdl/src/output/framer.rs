@@ -1,29 +1,55 @@
 //! The framer / serializer (`hdl/DESIGN.md` item 6): pops a queue entry when idle and
-//! writes its `e-trace-encap` bytes (`encapsulation.adoc`) one per cycle into the byte
-//! FIFO, exactly as the model's `EncapWriter` (`model/spec/src/framing/encap.rs`): an optional
-//! synchronisation sequence (N = 31 + T + S `null.idle` bytes and one `null.alignment`)
-//! before the first packet and then before the first packet after `sync_interval` bytes,
-//! the header (length 5, flow 2 = 0, extend 1), `srcID` bytes, then the little-endian bit
-//! string of the rest of `srcID`, the 2-byte timestamp and the payload.
+//! writes its framed bytes one per cycle into the byte FIFO, in one of two formats
+//! ([`FrameFormat`]):
 //!
-//! `header.length` = ceil((srcID bits % 8 + payload bits) / 8) (`_section_packet_length`)
-//! where the payload bits are its shortest sign-extension-equivalent length: the queue's
-//! `length` bytes, plus one when the top `srcID % 8 + 1` bits of the last byte differ.
+//! - `e-trace-encap` (`encapsulation.adoc`), exactly as the model's `EncapWriter`
+//!   (`model/spec/src/framing/encap.rs`): an optional synchronisation sequence
+//!   (N = 31 + T + S `null.idle` bytes and one `null.alignment`) before the first packet and then
+//!   before the first packet after `sync_interval` bytes, the header (length 5, flow 2 = 0,
+//!   extend 1), `srcID` bytes, then the little-endian bit string of the rest of `srcID`,
+//!   the 2-byte timestamp and the payload. `header.length` = ceil((srcID bits % 8 +
+//!   payload bits) / 8) (`_section_packet_length`) where the payload bits are its shortest
+//!   sign-extension-equivalent length: the queue's `length` bytes, plus one when the top
+//!   `srcID % 8 + 1` bits of the last byte differ.
+//! - UltraSoC (Siemens) messages (`payload.adoc`, "Two example transport schemes"), exactly
+//!   as the model's `SmiWriter` (`model/spec/src/framing/smi.rs`): the header (length 5 =
+//!   the queue's payload bytes, flow 2 = 0b10 instruction trace, timestamp 1), the index
+//!   (`src_bits` rounded up to whole bytes), the 2-byte timestamp, the payload bytes; no
+//!   synchronisation sequence. With no index and no timestamp this is the reference flow's
+//!   `te_inst_raw` format.
 
 use rust_hdl::prelude::*;
 
 use crate::packer::ZeroExtend;
 use crate::param::LocalParam;
 
-/// Compile-time framing settings (`encapsulation.adoc`).
+/// The header and field layout of the framed packets (module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FrameFormat {
+    /// `e-trace-encap` (`encapsulation.adoc`).
+    #[default]
+    Encap,
+    /// UltraSoC (Siemens) messages (`payload.adoc`, "Two example transport schemes").
+    Smi,
+}
+
+/// Message type (`flow`) of UltraSoC instruction trace messages, in the header's bits 6:5
+/// (the model's `SMI_FLOW_INSTRUCTION`).
+const SMI_FLOW_BITS: u64 = 0b10 << 5;
+
+/// Compile-time framing settings (`encapsulation.adoc`; `payload.adoc`, "Two example
+/// transport schemes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FramerConfig {
-    /// Width of `srcID` in bits, 0-16 (`trTeSrcBits`).
+    /// The header and field layout.
+    pub format: FrameFormat,
+    /// Width of `srcID` (encap, `trTeSrcBits`) or of the index (smi) in bits, 0-16.
     pub src_bits: u8,
-    /// Every packet carries the 2-byte timestamp (`header.extend` = 1).
+    /// Every packet carries the 2-byte timestamp (encap `header.extend` = 1, smi header
+    /// bit 7 = 1).
     pub timestamp: bool,
     /// Bytes between synchronisation sequences as the model's `EncapWriter` counts them
-    /// (0 = no sequences; `etrace encode --framing encap` uses 4096).
+    /// (0 = no sequences; `etrace encode --framing encap` uses 4096; 0 for smi).
     pub sync_interval: u16,
 }
 
@@ -31,6 +57,7 @@ impl Default for FramerConfig {
     /// `etrace encode --framing encap`: no srcID, no timestamp, sync every 4096 bytes.
     fn default() -> Self {
         FramerConfig {
+            format: FrameFormat::Encap,
             src_bits: 0,
             timestamp: false,
             sync_interval: 4096,
@@ -48,6 +75,34 @@ impl FramerConfig {
             2
         } else {
             0
+        }
+    }
+
+    /// The UltraSoC framing of `etrace encode --framing smi --src-bits B [--timestamp]`.
+    pub fn smi(src_bits: u8, timestamp: bool) -> Self {
+        FramerConfig {
+            format: FrameFormat::Smi,
+            src_bits,
+            timestamp,
+            sync_interval: 0,
+        }
+    }
+
+    /// (bits of `srcID` in the bit string after the whole bytes, whole bytes of `srcID` or
+    /// of the index, the header's bits other than `length`).
+    fn layout(&self) -> (u64, u64, u64) {
+        let timestamp = if self.timestamp { 0x80 } else { 0 };
+        match self.format {
+            FrameFormat::Encap => (
+                u64::from(self.src_bits % 8),
+                u64::from(self.src_bits / 8),
+                timestamp,
+            ),
+            FrameFormat::Smi => (
+                0,
+                u64::from(self.src_bits.div_ceil(8)),
+                SMI_FLOW_BITS | timestamp,
+            ),
         }
     }
 }
@@ -95,13 +150,14 @@ pub struct Framer<const P: usize> {
     /// The byte is the last of its packet.
     pub wr_last: Signal<Out, Bit>,
     src_low: Constant<Bits<4>>,
+    src_mask: Constant<Bits<16>>,
     src_bytes: Constant<Bits<6>>,
     src_rest_shift: Constant<Bits<5>>,
     src_rest_mask: Constant<Bits<16>>,
     carry_shift: Constant<Bits<4>>,
     window_shift: Constant<Bits<4>>,
     window_ones: Constant<Bits<8>>,
-    extend: Constant<Bits<8>>,
+    header_flags: Constant<Bits<8>>,
     ts_count: Constant<Bits<2>>,
     ts_bytes: Constant<Bits<6>>,
     sync_on: Constant<Bit>,
@@ -140,6 +196,7 @@ pub struct Framer<const P: usize> {
     since_header: Signal<Local, Bits<16>>,
     body_count: Signal<Local, Bits<6>>,
     src_rest: Signal<Local, Bits<16>>,
+    src_whole: Signal<Local, Bits<16>>,
     length_8: ZeroExtend<5, 8>,
     header_length_16: ZeroExtend<5, 16>,
     header_length_6: ZeroExtend<5, 6>,
@@ -147,13 +204,17 @@ pub struct Framer<const P: usize> {
 
 impl<const P: usize> Framer<P> {
     /// A framer with the given settings. Panics on settings out of range (a design-time
-    /// error): `src_bits` > 16, `sync_interval` > 65000, P not a multiple of 8 in 16..=240.
+    /// error): `src_bits` > 16, `sync_interval` > 65000 (or not 0 for smi), P not a
+    /// multiple of 8 in 16..=240.
     pub fn new(config: FramerConfig) -> Self {
         assert!(config.src_bits <= 16, "srcID width {}", config.src_bits);
         assert!(config.sync_interval <= FramerConfig::MAX_SYNC_INTERVAL);
+        assert!(
+            config.format == FrameFormat::Encap || config.sync_interval == 0,
+            "smi has no synchronisation sequence"
+        );
         assert!(P % 8 == 0 && (16..=240).contains(&P), "payload width {P}");
-        let s = u64::from(config.src_bits % 8);
-        let whole = u64::from(config.src_bits / 8);
+        let (s, whole, flags) = config.layout();
         let t = u64::from(config.timestamp_bytes());
         let mut msb = Bits::<P>::default();
         let mut fill = Bits::<P>::default();
@@ -175,13 +236,14 @@ impl<const P: usize> Framer<P> {
             wr_data: Default::default(),
             wr_last: Default::default(),
             src_low: Constant::new(s.into()),
+            src_mask: Constant::new(((1u64 << config.src_bits) - 1).into()),
             src_bytes: Constant::new(whole.into()),
             src_rest_shift: Constant::new((8 * whole).into()),
             src_rest_mask: Constant::new(((1u64 << s) - 1).into()),
             carry_shift: Constant::new((8 - s).into()),
             window_shift: Constant::new((7 - s).into()),
             window_ones: Constant::new(((1u64 << (s + 1)) - 1).into()),
-            extend: Constant::new(if config.timestamp { 0x80 } else { 0 }.into()),
+            header_flags: Constant::new(flags.into()),
             ts_count: Constant::new(t.into()),
             ts_bytes: Constant::new(t.into()),
             sync_on: Constant::new(config.sync_interval != 0),
@@ -215,6 +277,7 @@ impl<const P: usize> Framer<P> {
             since_header: Default::default(),
             body_count: Default::default(),
             src_rest: Default::default(),
+            src_whole: Default::default(),
             length_8: Default::default(),
             header_length_16: Default::default(),
             header_length_6: Default::default(),
@@ -261,6 +324,8 @@ impl<const P: usize> Logic for Framer<P> {
         self.body_count.next = self.header_length_6.wide.val() + self.ts_bytes.val() - 1;
         self.src_rest.next =
             (self.src_id.val() >> self.src_rest_shift.val()) & self.src_rest_mask.val();
+        // The whole bytes: srcID's low bytes, or the index (only its `src_bits` bits).
+        self.src_whole.next = self.src_id.val() & self.src_mask.val();
         // The next byte of the shifted bit string: timestamp bytes, then payload bytes.
         self.cur.next = self.pay.q.val().get_bits::<8>(0);
         if self.ts_left.q.val().any() {
@@ -269,7 +334,7 @@ impl<const P: usize> Logic for Framer<P> {
         if self.phase.q.val() == self.phase_idle.val() {
             if self.head_valid.val() {
                 self.pop.next = true;
-                self.header.d.next = self.length_8.wide.val() | self.extend.val();
+                self.header.d.next = self.length_8.wide.val() | self.header_flags.val();
                 self.ts_left.d.next = self.ts_count.val();
                 self.ts_reg.d.next = self.head_timestamp.val();
                 self.pay.d.next = self.head_payload.val();
@@ -316,10 +381,10 @@ impl<const P: usize> Logic for Framer<P> {
         } else if self.phase.q.val() == self.phase_source.val() {
             if self.can_write.val() {
                 self.wr_en.next = true;
-                self.wr_data.next = self.src_id.val().get_bits::<8>(0);
+                self.wr_data.next = self.src_whole.val().get_bits::<8>(0);
                 if self.count.q.val() == 0 {
                     if self.src_bytes.val() == 2 {
-                        self.wr_data.next = self.src_id.val().get_bits::<8>(8);
+                        self.wr_data.next = self.src_whole.val().get_bits::<8>(8);
                     }
                     self.count.d.next = self.body_count.val();
                     self.phase.d.next = self.phase_body.val();

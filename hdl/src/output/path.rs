@@ -1,11 +1,13 @@
 //! The byte-stream output path (`hdl/DESIGN.md`, "Data path", items 4-7): packet queue,
 //! timestamp counter, framer / serializer and byte FIFO as one block ([`OutputPath`]),
-//! and the encoder top with it ([`Encoder`]: encap byte stream with valid / ready). A
-//! pushed entry's timestamp is the counter value in its push cycle.
+//! and the encoder top with it ([`Encoder`]: encap or UltraSoC (smi) byte stream with
+//! valid / ready). A pushed entry's timestamp is the counter value in its push cycle.
 
 use rust_hdl::prelude::*;
 
-use super::{ByteFifo, ByteStreamSource, Framer, FramerConfig, PacketQueue, Pushes, Timestamp};
+use super::{
+    ByteFifo, ByteStreamSource, FrameFormat, Framer, FramerConfig, PacketQueue, Pushes, Timestamp,
+};
 use crate::config::Config;
 use crate::top::{emit, encoder_top, Emitted, TopError, TopOptions};
 
@@ -17,7 +19,7 @@ pub struct OutputPath<const P: usize, const N: usize> {
     pub clock: Signal<In, Clock>,
     /// Reset, the packets pushed into the queue and its room.
     pub pushes: Pushes<P>,
-    /// The encap `srcID` (low `src_bits` bits used).
+    /// The encap `srcID` or smi index (low `src_bits` bits used).
     pub source_id: Signal<In, Bits<16>>,
     /// The byte stream.
     pub pins: ByteStreamSource,
@@ -70,26 +72,52 @@ impl<const P: usize, const N: usize> Logic for OutputPath<P, N> {
 }
 
 encoder_top! {
-    /// The encoder with the encap byte-stream output (`hdl/DESIGN.md` item 7): FIFO depth
-    /// 2^`N` bytes.
+    /// The encoder with the byte-stream output (`hdl/DESIGN.md` item 7), encap or smi:
+    /// FIFO depth 2^`N` bytes.
     pub struct Encoder<A, E, IT, P, N> {
-        /// `srcID` of the framed packets (its low `src_bits` bits are sent).
+        /// `srcID` (encap) or index (smi) of the framed packets (its low `src_bits` bits
+        /// are sent).
         src_id: In<Bits<16>>,
         pins: ByteStreamSource,
         path: OutputPath<P, N>,
     }
 }
 
-/// The byte-stream encoder of `config` with `options` (the generator's arm of
-/// [`crate::top::OutputKind::Bytes`]).
+/// The encap byte-stream encoder of `config` with `options` (the generator's arm of
+/// [`crate::top::OutputKind::Bytes`]): a synchronisation sequence every 4096 bytes, as
+/// `etrace encode --framing encap`.
 pub(crate) fn emit_bytes(config: Config, options: &TopOptions) -> Result<Emitted, TopError> {
     let framing = FramerConfig {
         src_bits: options.src_bits,
         timestamp: options.timestamp,
         ..FramerConfig::default()
     };
+    emit_stream(config, options, framing)
+}
+
+/// The UltraSoC (smi) byte-stream encoder of `config` with `options` (the generator's arm
+/// of [`crate::top::OutputKind::Smi`]): `options.src_bits` index bits, as `etrace encode
+/// --framing smi`.
+pub(crate) fn emit_smi(config: Config, options: &TopOptions) -> Result<Emitted, TopError> {
+    emit_stream(
+        config,
+        options,
+        FramerConfig::smi(options.src_bits, options.timestamp),
+    )
+}
+
+/// The byte-stream encoder of `config` with `framing` and the FIFO depth of `options`.
+fn emit_stream(
+    config: Config,
+    options: &TopOptions,
+    framing: FramerConfig,
+) -> Result<Emitted, TopError> {
     let depth = options.fifo_depth;
-    let output = format!("encap byte stream, {depth}-byte FIFO");
+    let name = match framing.format {
+        FrameFormat::Encap => "encap",
+        FrameFormat::Smi => "smi",
+    };
+    let output = format!("{name} byte stream, {depth}-byte FIFO");
     crate::with_fifo_depth!(depth, [N] => crate::with_config!(config, [A, E, IT, P] => {
         let top = || Encoder::<A, E, IT, P, N>::new(framing, options.inject_fault);
         emit(top, config, output)

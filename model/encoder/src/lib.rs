@@ -39,6 +39,12 @@ pub struct EncodedPacket {
     pub packet: TeInst,
     /// Index (0-based) of the ingress record that was current when the packet was sent.
     pub record_index: u64,
+    /// The encoder clock it was produced in: 0 for the enable support packet of
+    /// [`Encoder::new`], `k` for the `k`-th [`Encoder::push`] or [`Encoder::finish_step`].
+    /// When the ingress presents one record per cycle from trace enable on and nothing
+    /// stalls, the hardware produces the packet in the cycle its 16-bit timestamp counter
+    /// shows as `clock` (`hdl/DESIGN.md` items 3 and 5); `etrace encode` stamps with it.
+    pub clock: u64,
     /// The chart's reasons for the packet.
     pub reasons: Vec<Reason>,
 }
@@ -84,6 +90,8 @@ pub struct Encoder {
     last_packet_was_updiscon_target: bool,
     /// Index of the record in the `next` slot.
     next_index: u64,
+    /// Clocks run: pushes and finish steps.
+    clocks: u64,
     finished: bool,
     /// Clocks of [`Encoder::finish`] done (0-2).
     finish_clocks: u8,
@@ -161,6 +169,7 @@ impl Encoder {
             prev_trap_reported: false,
             last_packet_was_updiscon_target: false,
             next_index: 0,
+            clocks: 0,
             finished: false,
             finish_clocks: 0,
             queue_free: queue_free.min(OUTPUT_QUEUE_ENTRIES),
@@ -269,6 +278,7 @@ impl Encoder {
     }
 
     fn clock(&mut self, next: Slot) {
+        self.clocks += 1;
         self.window.shift(next);
         self.prev_trap_reported = self.curr_trap_reported;
         self.curr_trap_reported = false;
@@ -334,6 +344,7 @@ impl Encoder {
             self.packets.push(EncodedPacket {
                 packet: support,
                 record_index: index,
+                clock: self.clocks,
                 reasons: vec![Reason::TraceLost],
             });
             self.packets.append(&mut self.pending);
@@ -532,6 +543,7 @@ impl Encoder {
         self.pending.push(EncodedPacket {
             packet,
             record_index,
+            clock: self.clocks,
             reasons,
         });
     }

@@ -16,11 +16,13 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use etrace_decoder::stream::{atb_payloads, payloads, Framing, PayloadEvent};
+use etrace_decoder::stream::{atb_payloads, payloads, PayloadEvent};
 use etrace_encoder::cycle::encoder::{EncoderCycle, EncoderCycleError};
 use etrace_encoder::cycle::output_path::{OutputPathConfig, OutputPort};
 use etrace_encoder::EncoderOptions;
+use etrace_hdl::top::OutputKind;
 use etrace_spec::framing::atb::{AtbBeat, AtbConfig};
+use etrace_spec::framing::FramingKind;
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::params::Params;
 
@@ -78,15 +80,19 @@ impl CosimConfig {
     /// The cycle model's output path for the variant (`hdl/src/top.rs`, `generate`).
     pub fn output(&self) -> OutputPathConfig {
         let top = self.variant.top_options();
-        let port = match top.output {
-            etrace_hdl::top::OutputKind::Bytes => OutputPort::ByteStream,
-            etrace_hdl::top::OutputKind::Atb { data_bytes } => OutputPort::Atb {
-                data_bytes: data_bytes as u8,
-                atid: self.atid,
-            },
+        let (framing, port) = match top.output {
+            OutputKind::Bytes => (FramingKind::Encap, OutputPort::ByteStream),
+            OutputKind::Smi => (FramingKind::Smi, OutputPort::ByteStream),
+            OutputKind::Atb { data_bytes } => (
+                FramingKind::Encap,
+                OutputPort::Atb {
+                    data_bytes: data_bytes as u8,
+                    atid: self.atid,
+                },
+            ),
         };
-        let atb = matches!(port, OutputPort::Atb { .. });
         OutputPathConfig {
+            framing,
             src_bits: top.src_bits,
             src_id: if top.src_bits == 0 {
                 0
@@ -94,7 +100,12 @@ impl CosimConfig {
                 self.src_id & ((1u32 << top.src_bits) - 1) as u16
             },
             timestamp: top.timestamp,
-            sync_interval: if atb { 0 } else { 4096 },
+            // Encap byte streams as `etrace encode --framing encap` writes them.
+            sync_interval: if top.output == OutputKind::Bytes {
+                4096
+            } else {
+                0
+            },
             fifo_depth: top.fifo_depth,
             port,
         }
@@ -122,7 +133,13 @@ impl TakenStream {
     /// The payloads of the stream (deframed as the model's decoder does).
     pub fn payloads(&self, output: &OutputPathConfig) -> Vec<PayloadEvent> {
         match self {
-            TakenStream::Bytes(b) => payloads(&Framing::Encap(output.encap()), b),
+            TakenStream::Bytes(b) => match output.framing_config() {
+                Ok(framing) => payloads(&framing, b),
+                Err(e) => vec![PayloadEvent::Error {
+                    offset: None,
+                    reason: e.to_string(),
+                }],
+            },
             TakenStream::Beats(beats) => {
                 let data_bytes = match output.port {
                     OutputPort::Atb { data_bytes, .. } => data_bytes,

@@ -16,7 +16,7 @@ use etrace_encoder::cycle::encoder::INPUT_STAGES;
 use etrace_encoder::cycle::output_path::{OutputItem, OutputPath, OutputPathConfig};
 use etrace_encoder::{Encoder, EncoderOptions};
 use etrace_hart::{Hart, HartConfig};
-use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
+use etrace_spec::framing::Outgoing;
 use etrace_spec::ingress::{IngressRecord, ItypeWidth};
 use etrace_spec::packet::{pack, TeInst};
 use etrace_spec::params::Params;
@@ -200,16 +200,62 @@ pub fn model_encap(
     options: EncoderOptions,
     records: &[IngressRecord],
 ) -> (Vec<u8>, Vec<(std::ops::Range<usize>, TeInst)>) {
+    model_stream(params, options, records, &OutputPathConfig::default())
+}
+
+/// The model's stream as `etrace encode` writes it with the framing of `output` (its
+/// framing, `srcID` / index; no timestamps: `etrace encode` has no cycles): `encode_all`,
+/// then the registry's framer. Also returns, per packet, the byte range it occupies and
+/// the packet.
+pub fn model_stream(
+    params: &Params,
+    options: EncoderOptions,
+    records: &[IngressRecord],
+    output: &OutputPathConfig,
+) -> (Vec<u8>, Vec<(std::ops::Range<usize>, TeInst)>) {
+    assert!(!output.timestamp, "etrace encode stamps no cycles");
     let packets = Encoder::encode_all(params, options, records).unwrap();
-    let mut writer = EncapWriter::new(EncapConfig::default(), 4096);
+    let mut framer = output
+        .framing_config()
+        .unwrap()
+        .framer(&output.settings())
+        .unwrap();
+    let mut bytes = Vec::new();
     let mut spans = Vec::new();
     for p in packets {
-        let start = writer.bytes().len();
+        let start = bytes.len();
         let payload = pack(&p.packet, params).unwrap().bytes;
-        writer.write(&payload, 0, None).unwrap();
-        spans.push((start..writer.bytes().len(), p.packet));
+        let packet = Outgoing {
+            payload: &payload,
+            source: output.src_id,
+            timestamp: None,
+        };
+        framer.write_packet(&packet, &mut bytes).unwrap();
+        spans.push((start..bytes.len(), p.packet));
     }
-    (writer.into_bytes(), spans)
+    (bytes, spans)
+}
+
+/// The model's stream of `timed` framed as `output` frames it, each packet stamped with
+/// the low 16 bits of its production cycle counted from the encoder's first cycle out of
+/// reset, [`INPUT_STAGES`] after the reset pin's (`hdl/DESIGN.md` items 0 and 5).
+pub fn model_timed_stream(timed: &[TimedPacket], output: &OutputPathConfig) -> Vec<u8> {
+    let mut framer = output
+        .framing_config()
+        .unwrap()
+        .framer(&output.settings())
+        .unwrap();
+    let late = INPUT_STAGES as u64;
+    let mut bytes = Vec::new();
+    for p in timed {
+        let packet = Outgoing {
+            payload: &p.payload,
+            source: output.src_id,
+            timestamp: output.timestamp.then_some((p.cycle - late) & 0xffff),
+        };
+        framer.write_packet(&packet, &mut bytes).unwrap();
+    }
+    bytes
 }
 
 /// Asserts two byte streams are equal, naming the first difference.

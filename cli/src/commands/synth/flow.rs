@@ -223,8 +223,9 @@ impl Flow {
         })
     }
 
-    /// The encoder alone (`gen-verilog` defaults: byte stream, 64-byte FIFO, no srcID or
-    /// timestamp), out of context: every input free, so nothing is pruned as in the board
+    /// The encoder alone with the generation options `options` (`described` as on the
+    /// command line; by default those of `gen-verilog`: encap byte stream, 64-byte FIFO, no
+    /// srcID or timestamp), out of context: every input free, so nothing is pruned as in the board
     /// top, whose replay tables and option constants let synthesis simplify the encoder.
     /// Its cells are those of its synthesis and of nextpnr's packing (on the iCE40HX8K-CT256
     /// for both iCE40 boards: the same logic cell, and the UP5K-SG48 has too few pins for
@@ -234,11 +235,12 @@ impl Flow {
         &self,
         board: Board,
         config: Config,
+        (options, described): (&TopOptions, String),
         target_mhz: f64,
         out: &Path,
     ) -> Result<EncoderReport, CliError> {
-        let design = generate(config, &TopOptions::default())
-            .map_err(|e| CliError::input(e, "encoder options"))?;
+        let design = generate(config, options)
+            .map_err(|e| CliError::input(e, "hardware generation options"))?;
         let verilog = out.join(format!("{}.v", design.top));
         std::fs::write(&verilog, &design.verilog)
             .map_err(|e| CliError::input(e, verilog.display()))?;
@@ -302,7 +304,8 @@ impl Flow {
             .min_by(|a, b| a.total_cmp(b));
         Ok(EncoderReport {
             top: design.top.clone(),
-            fifo_depth: TopOptions::default().fifo_depth,
+            fifo_depth: options.fifo_depth,
+            options: described,
             cells: Cells::from_yosys(self.family, &cells),
             yosys_cells: cells,
             logic_cells,

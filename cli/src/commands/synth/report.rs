@@ -112,6 +112,8 @@ pub struct EncoderReport {
     pub top: String,
     /// Byte FIFO depth.
     pub fifo_depth: usize,
+    /// Its hardware generation options as on the command line.
+    pub options: String,
     /// Cell counts.
     pub cells: Cells,
     /// Cell counts by yosys cell type.
@@ -289,6 +291,7 @@ impl Report {
             "encoder": self.encoder.as_ref().map(|e| json!({
                 "top": e.top,
                 "fifo_depth": e.fifo_depth,
+                "options": e.options,
                 "cells": e.cells.to_json(),
                 "yosys_cells": counts_json(&e.yosys_cells),
                 "logic_cells": e.logic_cells,
@@ -372,8 +375,9 @@ impl Report {
             };
             let _ = writeln!(
                 s,
-                "  encoder    {} alone ({}-byte FIFO, all inputs free): {}{lc}",
+                "  encoder    {} alone ({}, {}-byte FIFO, all inputs free): {}{lc}",
                 e.top,
+                e.options,
                 e.fifo_depth,
                 e.cells.line()
             );

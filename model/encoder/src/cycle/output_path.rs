@@ -2,8 +2,9 @@
 //! items 4-8): the packet register and the queue's input register (the packets produced in
 //! cycle `t` pass them in cycles `t + 1` and `t + 2`, enter the queue at the end of `t + 2`
 //! and count as taken meanwhile), the 2-entry packet queue, the 16-bit timestamp counter, the serializer that
-//! writes the framed bytes of `e-trace-encap` (the model's [`EncapWriter`]) one per cycle
-//! into the byte FIFO, and the output port: a valid/ready byte stream or the ATB adapter
+//! writes the framed bytes of `e-trace-encap` or of UltraSoC messages (the framer of the
+//! registry [`etrace_spec::framing`]: `EncapWriter`, `SmiWriter`) one per cycle into the
+//! byte FIFO, and the output port: a valid/ready byte stream or the ATB adapter
 //! (`fragmentCodeAndTransport.adoc`, "ATB transport").
 //!
 //! One call of [`OutputPath::cycle`] is one clock cycle; every decision uses the state at
@@ -12,13 +13,15 @@
 use std::collections::VecDeque;
 
 use etrace_spec::framing::atb::{atid_is_valid, AtbBeat};
-use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
-use etrace_spec::framing::FrameError;
+use etrace_spec::framing::encap::EncapConfig;
+use etrace_spec::framing::{
+    FrameError, Framer, FramingConfig, FramingKind, FramingSettings, Outgoing,
+};
 
 /// Entries of the packet queue (`DESIGN.md` item 4).
 pub const QUEUE_ENTRIES: usize = 2;
 
-/// Bytes of the encap timestamp: the 16-bit cycle counter (`DESIGN.md` item 5).
+/// Bytes of the timestamp: the 16-bit cycle counter (`DESIGN.md` item 5).
 pub const TIMESTAMP_BYTES: u8 = 2;
 
 /// The output port after the byte FIFO (`DESIGN.md` items 7 and 8).
@@ -39,14 +42,19 @@ pub enum OutputPort {
 /// Compile-time settings of the output path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct OutputPathConfig {
-    /// Width of the encap `srcID` in bits, 0-16 (`encapsulation.adoc`); 0 for ATB.
+    /// The framing of the bytes: [`FramingKind::Encap`] or [`FramingKind::Smi`]
+    /// (UltraSoC messages, byte stream only).
+    pub framing: FramingKind,
+    /// Width of the encap `srcID` or of the smi index in bits, 0-16
+    /// (`encapsulation.adoc`); 0 for ATB.
     pub src_bits: u8,
-    /// The `srcID` value.
+    /// The `srcID` (index) value.
     pub src_id: u16,
-    /// Whether every packet carries the 2-byte timestamp (`header.extend` = 1).
+    /// Whether every packet carries the 2-byte timestamp (encap `header.extend` = 1, smi
+    /// header bit 7).
     pub timestamp: bool,
-    /// Bytes between synchronisation sequences as [`EncapWriter`] counts them (0 = none;
-    /// `etrace encode --framing encap` uses 4096). Must be 0 for ATB.
+    /// Bytes between encap synchronisation sequences as `EncapWriter` counts them (0 =
+    /// none; `etrace encode --framing encap` uses 4096). Must be 0 for ATB and smi.
     pub sync_interval: usize,
     /// Depth D of the byte FIFO (a power of two).
     pub fifo_depth: usize,
@@ -59,6 +67,7 @@ impl Default for OutputPathConfig {
     /// sequence every 4096 bytes, a 64-byte FIFO.
     fn default() -> Self {
         OutputPathConfig {
+            framing: FramingKind::Encap,
             src_bits: 0,
             src_id: 0,
             timestamp: false,
@@ -79,10 +88,41 @@ impl OutputPathConfig {
         }
     }
 
+    /// The framing settings of the bytes (as `etrace encode --framing encap|smi` takes
+    /// them; `--src-id` is the `srcID` / index value).
+    pub fn settings(&self) -> FramingSettings {
+        FramingSettings {
+            src_bits: self.src_bits,
+            src_id: Some(self.src_id),
+            timestamp: self.timestamp,
+            timestamp_bytes: TIMESTAMP_BYTES,
+            atb_bits: 0,
+            sync_interval: self.sync_interval,
+        }
+    }
+
+    /// The framing of the bytes with its configuration (the registry's; for the ATB port
+    /// the encapsulation inside the beats).
+    pub fn framing_config(&self) -> Result<FramingConfig, CycleError> {
+        self.framing
+            .config(&self.settings())
+            .map_err(|e| CycleError::Framing(e.to_string()))
+    }
+
     /// Checks every setting.
     pub fn validate(&self) -> Result<(), CycleError> {
         let bad = |what, value: u64| Err(CycleError::BadConfig { what, value });
         self.encap().validate().map_err(CycleError::Frame)?;
+        match self.framing {
+            FramingKind::Encap => {}
+            FramingKind::Smi if self.port == OutputPort::ByteStream => {
+                if self.sync_interval != 0 {
+                    return bad("sync interval with smi", self.sync_interval as u64);
+                }
+            }
+            _ => return Err(CycleError::Framing(format!("{} bytes", self.framing))),
+        }
+        self.framing_config()?;
         if u32::from(self.src_id) >> self.src_bits != 0 {
             return bad("srcID wider than src_bits", u64::from(self.src_id));
         }
@@ -155,6 +195,10 @@ pub enum CycleError {
     /// A framing setting the framer rejects.
     #[error("output path configuration: {0}")]
     Frame(FrameError),
+    /// A framing the output path cannot write (`atb` bytes, smi over ATB) or whose
+    /// settings the registry rejects.
+    #[error("output path configuration: framing not supported: {0}")]
+    Framing(String),
 }
 
 /// A queued packet: payload bytes, timestamp, and the cycle it was produced in.
@@ -166,7 +210,6 @@ struct Entry {
 }
 
 /// The output path, cycle by cycle (`DESIGN.md` items 4-8).
-#[derive(Debug, Clone)]
 pub struct OutputPath {
     config: OutputPathConfig,
     cycle: u64,
@@ -177,9 +220,7 @@ pub struct OutputPath {
     /// this one.
     incoming: Vec<Entry>,
     queue: VecDeque<Entry>,
-    writer: EncapWriter,
-    /// Bytes of `writer` already handed to the serializer.
-    framed: usize,
+    writer: Box<dyn Framer>,
     /// Bytes of the packet being serialized (sync sequence included), not yet written.
     pending: VecDeque<u8>,
     fifo: VecDeque<(u8, bool)>,
@@ -187,10 +228,26 @@ pub struct OutputPath {
     beat_valid: bool,
 }
 
+impl std::fmt::Debug for OutputPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutputPath")
+            .field("config", &self.config)
+            .field("cycle", &self.cycle)
+            .field("queue", &self.queue)
+            .field("pending", &self.pending)
+            .field("fifo", &self.fifo)
+            .finish_non_exhaustive()
+    }
+}
+
 impl OutputPath {
     /// The output path after reset.
     pub fn new(config: OutputPathConfig) -> Result<OutputPath, CycleError> {
         config.validate()?;
+        let writer = config
+            .framing_config()?
+            .framer(&config.settings())
+            .map_err(|e| CycleError::Framing(e.to_string()))?;
         Ok(OutputPath {
             config,
             cycle: 0,
@@ -198,8 +255,7 @@ impl OutputPath {
             staged: Vec::new(),
             incoming: Vec::new(),
             queue: VecDeque::new(),
-            writer: EncapWriter::new(config.encap(), config.sync_interval),
-            framed: 0,
+            writer,
             pending: VecDeque::new(),
             fifo: VecDeque::new(),
             beat: Vec::new(),
@@ -314,16 +370,20 @@ impl OutputPath {
         // Item 6: the serializer pops when idle, else writes one byte if the FIFO had room.
         if self.pending.is_empty() {
             if let Some(entry) = self.queue.pop_front() {
-                let timestamp = self.config.timestamp.then_some(u64::from(entry.timestamp));
+                let packet = Outgoing {
+                    payload: &entry.payload,
+                    source: self.config.src_id,
+                    timestamp: self.config.timestamp.then_some(u64::from(entry.timestamp)),
+                };
+                let mut bytes = Vec::new();
                 self.writer
-                    .write(&entry.payload, self.config.src_id, timestamp)
+                    .write_packet(&packet, &mut bytes)
                     .map_err(|source| CycleError::Payload {
                         cycle: self.cycle,
                         pushed: entry.pushed,
                         source,
                     })?;
-                self.pending.extend(&self.writer.bytes()[self.framed..]);
-                self.framed = self.writer.bytes().len();
+                self.pending.extend(bytes);
             }
         } else if fifo_start < self.config.fifo_depth {
             if let Some(byte) = self.pending.pop_front() {

@@ -8,6 +8,7 @@ pub mod encoder_input;
 pub mod error;
 pub mod limited;
 pub mod params_file;
+pub mod params_out;
 pub mod spike_csv;
 pub mod spike_log;
 mod text;

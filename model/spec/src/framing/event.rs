@@ -167,8 +167,9 @@ pub struct Outgoing<'a> {
     pub timestamp: Option<u64>,
 }
 
-/// A framer: payloads in, the bytes of the stream out.
-pub trait Framer {
+/// A framer: payloads in, the bytes of the stream out. `Send`, so that a simulation that
+/// frames (the encoder's cycle model) can run in a thread of its own.
+pub trait Framer: Send {
     /// Frames one payload, appending to `out` (with whatever the stream needs before it,
     /// such as encap synchronisation sequences); returns the bytes it adds to the
     /// transport (for ATB: beats times the bus width).

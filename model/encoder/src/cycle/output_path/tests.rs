@@ -1,8 +1,10 @@
 //! Tests of the output path's cycle contract (`hdl/DESIGN.md` items 4-8) against the
-//! model's framers (`framing::encap`, `framing::atb`).
+//! model's framers (`framing::encap`, `framing::smi`, `framing::atb`).
 
 use super::*;
 use etrace_spec::framing::atb::AtbConfig;
+use etrace_spec::framing::encap::EncapWriter;
+use etrace_spec::framing::smi::SmiConfig;
 use etrace_spec::ingress::random::Rng;
 use etrace_spec::packet::sign_compress;
 
@@ -196,6 +198,7 @@ fn item6_framed_bytes_equal_the_encap_writer() {
     ];
     for (i, &(src_bits, src_id, timestamp, sync_interval)) in cases.iter().enumerate() {
         let cfg = OutputPathConfig {
+            framing: FramingKind::Encap,
             src_bits,
             src_id,
             timestamp,
@@ -219,10 +222,49 @@ fn item6_framed_bytes_equal_the_encap_writer() {
 }
 
 #[test]
+fn item6_framed_bytes_equal_the_smi_messages() {
+    // (index bits, index, timestamp)
+    let cases: [(u8, u16, bool); 6] = [
+        (0, 0, false),
+        (0, 0, true),
+        (8, 0xa5, false),
+        (8, 0x5a, true),
+        (12, 0xabc, true),
+        (16, 0xbeef, false),
+    ];
+    for (i, &(src_bits, src_id, timestamp)) in cases.iter().enumerate() {
+        let cfg = OutputPathConfig {
+            framing: FramingKind::Smi,
+            src_bits,
+            src_id,
+            timestamp,
+            sync_interval: 0,
+            fifo_depth: 8,
+            port: OutputPort::ByteStream,
+        };
+        let (sent, taken) = run_random(cfg, 0x5111 + i as u64, 300);
+        let smi = SmiConfig {
+            index_bits: src_bits,
+        };
+        let (mut want, mut lasts) = (Vec::new(), Vec::new());
+        for (p, ts) in &sent {
+            let message = smi.frame(p, src_id, timestamp.then_some(*ts)).unwrap();
+            want.extend_from_slice(&message);
+            lasts.resize(want.len(), false);
+            *lasts.last_mut().unwrap() = true;
+        }
+        let (bytes, last) = bytes_of(&taken);
+        assert_eq!(bytes, want, "case {i}");
+        assert_eq!(last, lasts, "case {i}");
+    }
+}
+
+#[test]
 fn item8_atb_beats_equal_the_atb_framer() {
     for data_bytes in [1u8, 2, 4, 8, 16] {
         for timestamp in [false, true] {
             let cfg = OutputPathConfig {
+                framing: FramingKind::Encap,
                 src_bits: 0,
                 src_id: 0,
                 timestamp,
@@ -274,6 +316,41 @@ fn bad_settings_and_payloads_are_errors() {
         OutputPath::new(depth),
         Err(CycleError::BadConfig { .. })
     ));
+    let smi = OutputPathConfig {
+        framing: FramingKind::Smi,
+        sync_interval: 0,
+        ..OutputPathConfig::default()
+    };
+    let smi_cases = [
+        (
+            "smi with a sync interval",
+            OutputPathConfig {
+                sync_interval: 4096,
+                ..smi
+            },
+        ),
+        (
+            "smi over ATB",
+            OutputPathConfig {
+                port: OutputPort::Atb {
+                    data_bytes: 4,
+                    atid: 1,
+                },
+                ..smi
+            },
+        ),
+        (
+            "atb bytes",
+            OutputPathConfig {
+                framing: FramingKind::Atb,
+                ..smi
+            },
+        ),
+    ];
+    for (what, cfg) in smi_cases {
+        assert!(OutputPath::new(cfg).is_err(), "{what}");
+    }
+    OutputPath::new(smi).unwrap();
     let mut path = OutputPath::new(OutputPathConfig::default()).unwrap();
     path.cycle(&[&[]], true).unwrap();
     path.cycle(&[], true).unwrap();

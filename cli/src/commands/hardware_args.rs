@@ -1,0 +1,116 @@
+//! The hardware generation options of every command that builds the encoder hardware
+//! (`gen-verilog`, `cosim`, `synth`; `docs/cli.md`, "Hardware generation options"): the
+//! output framing, the width of its source field, timestamps and the ATDATA width, turned
+//! into the generator's `etrace_hdl::top::TopOptions`; and the parameter files written
+//! beside the hardware's Verilog or output, which say how to decode its stream.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use etrace_hdl::config::Config;
+use etrace_hdl::top::{OutputKind, TopOptions};
+use etrace_spec::formats::params_out::{params_static_config, params_toml};
+use etrace_spec::framing::FramingKind;
+
+use crate::error::{CliError, InputContext};
+
+/// The ATDATA widths of the ATB output, in bits (`--atb-bits`).
+const ATB_BITS: [u32; 5] = [8, 16, 32, 64, 128];
+
+/// Hardware generation options, named as the framing options of the software encoder.
+#[derive(Args, Debug, Clone)]
+pub struct HardwareArgs {
+    /// Output of the encoder: encap or smi (byte stream with valid / ready), or atb.
+    #[arg(long, value_name = "encap|smi|atb", default_value = "encap")]
+    pub framing: FramingKind,
+    /// Width of the encap `srcID` field or of the smi index in bits (0-16; 0 for atb).
+    #[arg(long, value_name = "B", default_value_t = 0)]
+    pub src_bits: u8,
+    /// Add a 2-byte timestamp (free-running cycle counter: the cycle the packet is
+    /// produced in) to every packet.
+    #[arg(long)]
+    pub timestamp: bool,
+    /// ATDATA width in bits for atb (8, 16, 32, 64 or 128).
+    #[arg(long, value_name = "BITS", default_value_t = 32)]
+    pub atb_bits: u32,
+}
+
+impl HardwareArgs {
+    /// The generator's options with a byte FIFO of `fifo_depth` bytes (the generator
+    /// checks the combination).
+    pub fn top_options(&self, fifo_depth: usize) -> Result<TopOptions, CliError> {
+        let output = match self.framing {
+            FramingKind::Encap => OutputKind::Bytes,
+            FramingKind::Smi => OutputKind::Smi,
+            FramingKind::Atb if ATB_BITS.contains(&self.atb_bits) => OutputKind::Atb {
+                data_bytes: self.atb_bits / 8,
+            },
+            FramingKind::Atb => {
+                return Err(CliError::input(
+                    format!(
+                        "ATDATA width of {} bits is not supported (8, 16, 32, 64 or 128)",
+                        self.atb_bits
+                    ),
+                    "--atb-bits",
+                ))
+            }
+        };
+        Ok(TopOptions {
+            src_bits: self.src_bits,
+            timestamp: self.timestamp,
+            fifo_depth,
+            output,
+            inject_fault: false,
+        })
+    }
+}
+
+/// Generation options as they are written on the command line (for messages and the
+/// parameter files' decoding hint).
+pub fn options_text(options: &TopOptions) -> String {
+    let framing = match options.output {
+        OutputKind::Bytes => FramingKind::Encap,
+        OutputKind::Smi => FramingKind::Smi,
+        OutputKind::Atb { .. } => FramingKind::Atb,
+    };
+    let mut text = format!("--framing {framing} --src-bits {}", options.src_bits);
+    if options.timestamp {
+        text.push_str(" --timestamp");
+    }
+    if let OutputKind::Atb { data_bytes } = options.output {
+        text.push_str(&format!(" --atb-bits {}", data_bytes * 8));
+    }
+    text
+}
+
+/// Writes the parameters of the hardware `config` built with `options` beside `base`
+/// (`docs/cli.md`, "gen-verilog"): `<base>.params.toml` (TOML with the `discovery.adoc`
+/// names) and `<base>.params.scf` (the reference flow's `name=value` static config), each
+/// headed by `description` and the options a decoder of its stream needs. Returns the two
+/// paths.
+pub fn write_params_files(
+    config: Config,
+    options: &TopOptions,
+    description: &str,
+    base: &Path,
+) -> Result<[PathBuf; 2], CliError> {
+    let decode = format!(
+        "decode its stream with: etrace decode TRACE --elf PROG.elf --params <this file> {}",
+        options_text(options)
+    );
+    let header = [description, decode.as_str()];
+    let params = config.params();
+    let files = [
+        ("params.toml", params_toml(&params, &header)),
+        ("params.scf", params_static_config(&params, &header)),
+    ];
+    let mut paths = files.clone().map(|(ext, _)| {
+        let mut name = base.as_os_str().to_os_string();
+        name.push(format!(".{ext}"));
+        PathBuf::from(name)
+    });
+    for ((_, text), path) in files.iter().zip(&mut paths) {
+        std::fs::write(&*path, text).at(path.display())?;
+    }
+    Ok(paths)
+}
