@@ -8,7 +8,7 @@ use std::path::Path;
 use etrace_decoder::pcs::{steps, Step, StepWalker};
 use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_encoder::EncoderOptions;
-use etrace_hart::{Hart, HartConfig};
+use etrace_hart::Hart;
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::isa::Xlen;
 use etrace_spec::packet::TeInst;
@@ -205,7 +205,7 @@ pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
         let retired = p.run.retired;
         let hart = rate(plan, retired, || {
             let mut hart =
-                Hart::from_elf(&p.program.elf, HartConfig::default()).map_err(|e| e.to_string())?;
+                Hart::from_elf(&p.program.elf, p.program.config).map_err(|e| e.to_string())?;
             let mut records: Vec<IngressRecord> = Vec::new();
             hart.run(&mut records).map_err(|e| e.to_string())
         });

@@ -88,7 +88,7 @@ fn encode_input(args: &EncodeArgs, options: EncoderOptions) -> Result<Encoded, C
         let image = parse_elf(&bytes).at(elf.display())?;
         let params = load_params(args.pipeline.params.as_deref(), image.xlen.bits())?;
         let mut enc = Encoder::new(&params, options).at("encoder options")?;
-        let config = args.pipeline.hart.config(params.itype_width());
+        let config = args.pipeline.hart.config(params.itype_width())?;
         let mut hart = Hart::from_image(&image, config).at(elf.display())?;
         let mut fit = FitCheck::new(&params);
         let mut sink = |rec: &IngressRecord, _insn: u32| {

@@ -61,7 +61,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
 
     // Hart -> encoder, keeping the steps a decoder must reproduce.
     let mut enc = Encoder::new(&params, options).at("encoder options")?;
-    let config = args.pipeline.hart.config(params.itype_width());
+    let config = args.pipeline.hart.config(params.itype_width())?;
     let mut hart = Hart::from_elf(&bytes, config).at(&elf_name)?;
     let mut image = image;
     if args.pipeline.hart.spike_bootrom {

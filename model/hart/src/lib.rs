@@ -317,6 +317,9 @@ impl Hart {
     /// [`Hart::from_elf`] for an already parsed program.
     pub fn from_image(image: &ElfImage, config: HartConfig) -> Result<Hart, LoadError> {
         let xlen = image.xlen;
+        if image.entry & 1 != 0 {
+            return Err(LoadError::MisalignedEntry { entry: image.entry });
+        }
         let map = config.memory.regions();
         // The fast path goes to the map's region holding the entry point.
         let (base, size) = map
