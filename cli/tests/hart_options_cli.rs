@@ -1,9 +1,10 @@
 //! The hart model's options on every command that runs it (`docs/cli.md`, "Shared option
 //! groups"): `-m/--memory` in spike's syntax and `--spike-bootrom`; bad maps and programs
 //! that do not fit are one clear error line with exit 2; a boot-ROM trace verifies (`run`)
-//! and decodes with `decode --spike-bootrom` to the hart's retired addresses; the test
-//! programs that need a memory map (`lowbase`) or exit non-zero (`exitcode`) run as their
-//! manifest tables say; an entry point at an odd address is reported as such.
+//! and decodes with `decode --spike-bootrom` (and `calltree --spike-bootrom`) to the hart's
+//! retired addresses; the test programs that need a memory map (`lowbase`) or exit non-zero
+//! (`exitcode`) run as their manifest tables say; an entry point at an odd address is
+//! reported as such.
 
 mod common;
 
@@ -97,6 +98,31 @@ fn the_0x2001_0000_program_runs_with_its_map_and_reports_its_exit_code() {
             let out = etrace(&[cmd, &prog, "-m", &map, "--spike-bootrom"]);
             assert_code(&out, 0, &format!("{cmd} lowbase-{target}"));
         }
+        // encode takes both too; the trace decodes from the boot ROM into 0x2001_0000.
+        let trace = scratch(&format!("lowbase-{target}.smi"));
+        let args = ["--elf", &prog, "-m", &map, "--spike-bootrom"];
+        let mut encode = vec!["encode", "--framing", "smi", "-o", &trace];
+        encode.extend(args);
+        assert_code(&etrace(&encode), 0, &format!("encode lowbase-{target}"));
+        let decode = [
+            "decode",
+            &trace,
+            "--elf",
+            &prog,
+            "--framing",
+            "smi",
+            "--spike-bootrom",
+            "--format",
+            "pcs",
+        ];
+        let out = etrace(&decode);
+        assert_code(&out, 0, &format!("decode lowbase-{target}"));
+        let pcs = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(pcs.lines().next(), Some("0x1000"), "lowbase-{target}");
+        assert!(
+            pcs.lines().any(|l| l == "0x20010000"),
+            "lowbase-{target}: the entry is not decoded"
+        );
         // Without the map its stack is nowhere: the program cannot run.
         let out = etrace(&["iss", &prog]);
         assert_ne!(
