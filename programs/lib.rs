@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use etrace_hart::{Hart, HartConfig, HartError, LoadError};
+use etrace_hart::{Hart, HartConfig, HartError, LoadError, MemoryMap};
 use etrace_spec::ingress::IngressRecord;
 
 /// Why a test program could not be run.
@@ -116,6 +116,61 @@ pub fn manifest_names_up_to(dir: &Path, max_instret: u64) -> Result<Vec<String>,
         .collect())
 }
 
+/// The manifest table of the program built as `<stem>.elf` (`<name>-rv32` or
+/// `<name>-rv64`), if `<dir>/manifest.toml` lists it.
+fn manifest_table(dir: &Path, stem: &str) -> Result<Option<toml::Table>, ProgramError> {
+    let name = stem
+        .strip_suffix("-rv32")
+        .or_else(|| stem.strip_suffix("-rv64"))
+        .unwrap_or(stem);
+    Ok(manifest_tables(dir)?
+        .into_iter()
+        .find(|t| t.get("name").and_then(toml::Value::as_str) == Some(name)))
+}
+
+/// The memory map (spike's `-m` syntax) that the program built as `<stem>.elf` needs: its
+/// key `memory` in `<dir>/manifest.toml`, `None` for a program that runs in the default
+/// memory or that the manifest does not list.
+pub fn manifest_memory(dir: &Path, stem: &str) -> Result<Option<String>, ProgramError> {
+    let Some(table) = manifest_table(dir, stem)? else {
+        return Ok(None);
+    };
+    match table.get("memory") {
+        None => Ok(None),
+        Some(toml::Value::String(map)) => Ok(Some(map.clone())),
+        Some(_) => Err(ProgramError::Manifest {
+            path: dir.join("manifest.toml").display().to_string(),
+            reason: format!("`memory` of {stem} is not a string"),
+        }),
+    }
+}
+
+/// `config` with the memory map that the program built as `<stem>.elf` needs (its key
+/// `memory` in `<dir>/manifest.toml`, [`manifest_memory`]); unchanged for a program without
+/// one.
+pub fn hart_config_in(
+    dir: &Path,
+    stem: &str,
+    config: HartConfig,
+) -> Result<HartConfig, ProgramError> {
+    let Some(text) = manifest_memory(dir, stem)? else {
+        return Ok(config);
+    };
+    let memory: MemoryMap =
+        text.parse()
+            .map_err(|e: etrace_hart::MemoryMapError| ProgramError::Manifest {
+                path: dir.join("manifest.toml").display().to_string(),
+                reason: format!("`memory` of {stem}: {e}"),
+            })?;
+    Ok(HartConfig { memory, ..config })
+}
+
+/// [`hart_config_in`] for this source tree's programs ([`dir`]): every test that runs the
+/// test programs on the hart model starts them with this.
+pub fn hart_config(stem: &str, config: HartConfig) -> Result<HartConfig, ProgramError> {
+    hart_config_in(&dir(), stem, config)
+}
+
 /// The folder of the built ELFs (`programs/elf/`, in the source tree this crate was built
 /// from: for tests and benchmarks).
 pub fn elf_dir() -> PathBuf {
@@ -156,12 +211,13 @@ pub fn run_records(
 }
 
 /// The first `limit` ingress records of a whole run of `<stem>.elf` (the run must end with
-/// the program's exit).
+/// the program's exit), in the memory the manifest gives the program ([`hart_config`]).
 pub fn records(
     stem: &str,
     config: HartConfig,
     limit: usize,
 ) -> Result<Vec<IngressRecord>, ProgramError> {
+    let config = hart_config(stem, config)?;
     let mut records = run_records(stem, &elf(stem)?, config)?;
     records.truncate(limit);
     Ok(records)

@@ -9,6 +9,9 @@
 #   scripts/build-programs.sh --check   rebuild into a temporary folder and fail
 #                                       (exit 1) if a committed ELF differs
 #
+# Linker script: common/link.ld (RAM at 0x8000_0000), common/link-low.ld for
+# lowbase (0x2001_0000, as the Embench builds); both take their sections from
+# common/sections.ld.
 # Targets: rv32imc_zicsr/ilp32 and rv64imac_zicsr/lp64, -O2, no debug info,
 # freestanding (own start-up code and helpers, no C library); libgcc of the
 # closest multilib (rv32im/ilp32, rv64imac/lp64) is linked for helpers gcc may
@@ -16,6 +19,7 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+self="$root/scripts/$(basename "${BASH_SOURCE[0]}")"
 cd "$root/programs"
 
 CC=${RISCV_CC:-riscv64-unknown-elf-gcc}
@@ -38,8 +42,16 @@ declare -A SOURCES=(
 	[timer]="src/timer.c"
 	[workload]="src/workload.c"
 	[scaling]="src/scaling.c"
+	[lowbase]="src/lowbase.c"
+	[syscalls]="src/syscalls.c"
+	[exitcode]="src/exitcode.c"
 )
-ORDER=(minimal recursion tailcall fnptr_switch loops traps privilege timer workload scaling)
+ORDER=(minimal recursion tailcall fnptr_switch loops traps privilege timer workload scaling
+	lowbase syscalls exitcode)
+# name -> linker script in common/ (default link.ld: RAM at 0x8000_0000).
+declare -A LINK_SCRIPT=(
+	[lowbase]="link-low.ld"
+)
 
 check=0
 names=()
@@ -47,7 +59,7 @@ for arg in "$@"; do
 	case "$arg" in
 	--check) check=1 ;;
 	-h | --help)
-		sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,19p' "$self" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	-*)
@@ -81,7 +93,7 @@ COMMON_FLAGS=(
 	-mcmodel=medany -Icommon
 )
 LINK_FLAGS=(
-	-nostdlib -nostartfiles -static -T common/link.ld
+	-nostdlib -nostartfiles -static -Lcommon
 	-Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=0x1000
 )
 
@@ -109,7 +121,7 @@ build() { # name xlen
 		objs+=("$obj")
 	done
 	"$CC" -march=$march -mabi=$mabi "${COMMON_FLAGS[@]}" "${LINK_FLAGS[@]}" \
-		"${objs[@]}" "$libgcc" -o "$out/$name-rv$xlen.elf"
+		-T "common/${LINK_SCRIPT[$name]:-link.ld}" "${objs[@]}" "$libgcc" -o "$out/$name-rv$xlen.elf"
 	[[ $check -eq 1 ]] || echo "built programs/elf/$name-rv$xlen.elf"
 }
 

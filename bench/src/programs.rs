@@ -26,6 +26,8 @@ pub struct Program {
     pub elf: Vec<u8>,
     /// Its XLEN.
     pub xlen: Xlen,
+    /// How the hart model runs it: in the memory its manifest table asks for.
+    pub config: HartConfig,
 }
 
 impl Program {
@@ -36,10 +38,13 @@ impl Program {
         let xlen = parse_elf(&elf)
             .map_err(|e| format!("{e} ({})", path.display()))?
             .xlen;
+        let config = etrace_programs::hart_config_in(programs, name, HartConfig::default())
+            .map_err(|e| e.to_string())?;
         Ok(Program {
             name: name.to_string(),
             elf,
             xlen,
+            config,
         })
     }
 
@@ -53,8 +58,8 @@ impl Program {
 
     /// Its whole run on the hart model: the ingress records and the retired count.
     pub fn run(&self) -> Result<Run, String> {
-        let mut hart = Hart::from_elf(&self.elf, HartConfig::default())
-            .map_err(|e| format!("{e} ({})", self.name))?;
+        let mut hart =
+            Hart::from_elf(&self.elf, self.config).map_err(|e| format!("{e} ({})", self.name))?;
         let mut records = Vec::new();
         let outcome = hart
             .run(&mut records)
@@ -86,7 +91,7 @@ impl Program {
         segment.data[offset..offset + 4].copy_from_slice(&rounds.to_le_bytes());
         let config = HartConfig {
             max_instructions: instructions,
-            ..HartConfig::default()
+            ..self.config
         };
         let mut hart = Hart::from_image(&image, config).map_err(|e| at(&e))?;
         let mut records = Vec::new();

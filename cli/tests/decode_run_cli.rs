@@ -5,15 +5,8 @@
 //! exit codes of the convention (1 failed check, 2 bad input).
 
 mod common;
-use common::{assert_code, elf, etrace, out_dir, scratch, stat};
+use common::{assert_code, elf, etrace, manifest_programs, out_dir, scratch, stat};
 use std::process::Output;
-
-/// The program names of `programs/manifest.toml`.
-fn manifest_programs() -> Vec<String> {
-    let names = etrace_programs::manifest_names(&etrace_programs::dir()).expect("manifest");
-    assert!(names.len() >= 9, "programs in the manifest: {names:?}");
-    names
-}
 
 /// Parameters for implicit return (16-entry return stack) and branch prediction.
 fn extras_params() -> String {
@@ -84,7 +77,7 @@ fn decoder_adoc_run_verifies_every_program_in_every_option_set() {
             "0",
         ],
     ];
-    for name in manifest_programs() {
+    for (name, memory, exit_code) in manifest_programs() {
         for xlen in ["rv32", "rv64"] {
             let program = elf(&format!("{name}-{xlen}.elf"));
             for (i, set) in sets.iter().enumerate() {
@@ -94,9 +87,14 @@ fn decoder_adoc_run_verifies_every_program_in_every_option_set() {
                     continue;
                 }
                 let mut args = vec!["run", program.as_str()];
+                if let Some(map) = &memory {
+                    args.extend(["-m", map]);
+                }
                 args.extend(set.iter().copied());
                 let out = etrace(&args);
-                assert_code(&out, 0, &format!("{name}-{xlen} {set:?}"));
+                // A program that exits non-zero fails the run, after the trace verified.
+                let code = if exit_code == 0 { 0 } else { 1 };
+                assert_code(&out, code, &format!("{name}-{xlen} {set:?}"));
                 let stdout = String::from_utf8_lossy(&out.stdout);
                 let insns = stat(&stdout, "instructions");
                 assert!(insns > 10, "{name}-{xlen} {set:?}:\n{stdout}");

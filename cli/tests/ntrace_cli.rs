@@ -5,11 +5,10 @@
 //! exit codes of the convention.
 
 mod common;
-use common::{assert_code, assert_input_error, elf, etrace, out_dir, stat};
+use common::{assert_code, assert_input_error, elf, etrace, manifest_programs, out_dir, stat};
 
 #[test]
 fn run_verifies_every_program_in_every_ntrace_mode() {
-    let names = etrace_programs::manifest_names(&etrace_programs::dir()).expect("manifest");
     let sets: [&[&str]; 5] = [
         &["--ntrace-mode", "btm"],
         &["--ntrace-mode", "htm"],
@@ -26,14 +25,19 @@ fn run_verifies_every_program_in_every_ntrace_mode() {
             "--timestamp",
         ],
     ];
-    for name in &names {
+    for (name, memory, exit_code) in manifest_programs() {
         for xlen in ["rv32", "rv64"] {
             let program = elf(&format!("{name}-{xlen}.elf"));
             for set in sets {
                 let mut args = vec!["run", program.as_str(), "--protocol", "ntrace"];
+                if let Some(map) = &memory {
+                    args.extend(["-m", map]);
+                }
                 args.extend_from_slice(set);
                 let out = etrace(&args);
-                assert_code(&out, 0, &format!("{args:?}"));
+                // A program that exits non-zero fails the run, after the trace verified.
+                let code = if exit_code == 0 { 0 } else { 1 };
+                assert_code(&out, code, &format!("{args:?}"));
                 let stdout = String::from_utf8_lossy(&out.stdout);
                 assert!(stdout.starts_with("verified: "), "{stdout}");
                 assert!(stat(&stdout, "messages") > 0, "{stdout}");

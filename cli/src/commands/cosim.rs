@@ -174,7 +174,7 @@ fn load_program(
     let bytes = read_elf(path)?;
     let mut image = ProgramImage::from_elf(&bytes).at(&name)?;
     let params = variant.config().params();
-    let config = hart.config(params.itype_width());
+    let config = hart.config(params.itype_width())?;
     let bootrom = hart.spike_bootrom;
     let mut hart = Hart::from_elf(&bytes, config).at(&name)?;
     if bootrom {

@@ -168,7 +168,7 @@ fn feed(
         sink(rec);
     };
     if let Some((elf, image)) = &input.elf {
-        let config = args.pipeline.hart.config(input.params.itype_width());
+        let config = args.pipeline.hart.config(input.params.itype_width())?;
         let mut hart = Hart::from_image(image, config).at(elf.display())?;
         let mut hart_sink = |rec: &IngressRecord, _insn: u32| push(rec);
         let outcome = hart.run(&mut hart_sink).at(elf.display())?;

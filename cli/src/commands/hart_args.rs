@@ -9,15 +9,17 @@ use etrace_spec::ingress::ItypeWidth;
 use etrace_spec::isa::Xlen;
 
 /// The hart model's run options.
-#[derive(Args, Clone, Copy)]
+#[derive(Args, Clone)]
 pub struct HartArgs {
     /// Stop with an error after this many retired instructions of the program.
     #[arg(long, value_name = "N", default_value_t = 100_000_000)]
     pub max_instructions: u64,
     /// Memory map in spike's syntax: <base>:<size>,... (hex with 0x) or <MiB> at
     /// 0x8000_0000 (default: 2 GiB at 0x8000_0000 plus wherever the ELF loads).
+    // Parsed by `config`, not by clap: a malformed map is one error line (clap would
+    // append its usage tip).
     #[arg(short = 'm', long = "memory", value_name = "MAP")]
-    pub memory: Option<MemoryMap>,
+    pub memory: Option<String>,
     /// Run as spike does: start at its boot ROM (0x1000), serve HTIF requests and take
     /// interrupts at its times, so that traces line up with spike's.
     #[arg(long)]
@@ -25,15 +27,20 @@ pub struct HartArgs {
 }
 
 impl HartArgs {
-    /// The hart configuration, producing records with `itype_width` (`itype_width_p`).
-    pub fn config(&self, itype_width: ItypeWidth) -> HartConfig {
-        HartConfig {
+    /// The hart configuration, producing records with `itype_width` (`itype_width_p`); a
+    /// malformed or unusable `-m` map is a bad-input error.
+    pub fn config(&self, itype_width: ItypeWidth) -> Result<HartConfig, CliError> {
+        let memory = match &self.memory {
+            Some(text) => text.parse::<MemoryMap>().at("-m/--memory")?,
+            None => MemoryMap::default(),
+        };
+        Ok(HartConfig {
             max_instructions: self.max_instructions,
             itype_width,
             spike_bootrom: self.spike_bootrom,
-            memory: self.memory.unwrap_or_default(),
+            memory,
             ..HartConfig::default()
-        }
+        })
     }
 }
 

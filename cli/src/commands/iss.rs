@@ -74,7 +74,7 @@ pub fn run(args: IssArgs) -> Result<(), CliError> {
     let bytes = read_elf(&args.elf)?;
     // clap keeps the value in 3..=4.
     let itype_width = ItypeWidth::from_bits(u64::from(args.itype_width)).unwrap_or_default();
-    let config = args.hart.config(itype_width);
+    let config = args.hart.config(itype_width)?;
     let mut hart = Hart::from_elf(&bytes, config).at(args.elf.display())?;
     let mut sinks = FileSinks {
         spike: match &args.spike_csv {

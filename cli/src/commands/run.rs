@@ -99,7 +99,7 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     let params = args
         .pipeline
         .with_default_sizes(load_params_for(args.pipeline.params.as_deref(), &image)?);
-    let config = args.pipeline.hart.config(params.itype_width());
+    let config = args.pipeline.hart.config(params.itype_width())?;
     let mut hart = Hart::from_elf(&bytes, config).at(&elf_name)?;
     if args.pipeline.hart.spike_bootrom {
         add_bootrom_code(&mut image, hart.xlen(), hart.entry())?;

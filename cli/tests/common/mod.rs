@@ -81,3 +81,26 @@ pub fn etrace_ok(args: &[&str]) -> String {
 pub fn scratch(name: &str) -> String {
     out_dir().join(name).display().to_string()
 }
+
+/// The programs of `programs/manifest.toml`: name, `memory` map (`-m`), `exit_code`.
+pub fn manifest_programs() -> Vec<(String, Option<String>, i64)> {
+    let dir = etrace_programs::dir();
+    let tables = etrace_programs::manifest_tables(&dir).expect("manifest");
+    assert!(
+        tables.len() >= 9,
+        "programs in the manifest: {}",
+        tables.len()
+    );
+    tables
+        .iter()
+        .map(|t| {
+            let name = t["name"].as_str().expect("name").to_string();
+            let memory = etrace_programs::manifest_memory(&dir, &name).expect("memory");
+            (
+                name,
+                memory,
+                t["exit_code"].as_integer().expect("exit_code"),
+            )
+        })
+        .collect()
+}

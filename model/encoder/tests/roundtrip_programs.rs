@@ -28,8 +28,10 @@ fn program_names() -> Vec<String> {
 fn records(name: &str, target: &str) -> Vec<IngressRecord> {
     let path = programs_dir().join(format!("elf/{name}-{target}.elf"));
     let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut hart = Hart::from_elf(&bytes, HartConfig::default())
+    let config = etrace_programs::hart_config(&format!("{name}-{target}"), HartConfig::default())
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut hart =
+        Hart::from_elf(&bytes, config).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut recs = Vec::new();
     hart.run(&mut recs)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -288,17 +288,17 @@ impl Hart {
                 return Ok(next);
             }
             Op::Csrrw | Op::Csrrs | Op::Csrrc | Op::Csrrwi | Op::Csrrsi | Op::Csrrci => {
-                self.exec_csr::<RV64>(d)?;
+                self.exec_csr::<RV64>(*d)?;
                 self.serialize();
                 return Ok(next);
             }
             Op::Illegal | Op::Uret | Op::Dret => return Err(illegal),
             op if op >= Op::LrW && op <= Op::AmomaxuD => {
-                self.exec_amo::<RV64>(d)?;
+                self.exec_amo::<RV64>(*d)?;
                 return Ok(next);
             }
             _ => {
-                self.exec_fp::<RV64>(d)?;
+                self.exec_fp::<RV64>(*d)?;
                 return Ok(next);
             }
         };
@@ -307,7 +307,7 @@ impl Hart {
     }
 
     /// Zicsr: `csrrw`, `csrrs`, `csrrc` and the immediate forms.
-    fn exec_csr<const RV64: bool>(&mut self, d: &Decoded) -> Result<(), Trap> {
+    fn exec_csr<const RV64: bool>(&mut self, d: Decoded) -> Result<(), Trap> {
         let illegal = Trap::new(cause::ILLEGAL_INSTRUCTION, u64::from(d.raw));
         let src = match d.op {
             Op::Csrrw | Op::Csrrs | Op::Csrrc => self.rx(d.rs1),
@@ -333,7 +333,7 @@ impl Hart {
 
     /// A extension: LR/SC and AMOs (aligned only; misaligned ones raise a store/AMO
     /// misaligned exception, LR a load misaligned one).
-    fn exec_amo<const RV64: bool>(&mut self, d: &Decoded) -> Result<(), Trap> {
+    fn exec_amo<const RV64: bool>(&mut self, d: Decoded) -> Result<(), Trap> {
         let word = matches!(
             d.op,
             Op::LrW
@@ -437,7 +437,7 @@ impl Hart {
     }
 
     /// F and D extensions (illegal while `mstatus.FS` is Off, as spike does).
-    fn exec_fp<const RV64: bool>(&mut self, d: &Decoded) -> Result<(), Trap> {
+    fn exec_fp<const RV64: bool>(&mut self, d: Decoded) -> Result<(), Trap> {
         let illegal = Trap::new(cause::ILLEGAL_INSTRUCTION, u64::from(d.raw));
         if self.csr.mstatus & MSTATUS_FS == 0 {
             return Err(illegal);

@@ -317,6 +317,9 @@ impl Hart {
     /// [`Hart::from_elf`] for an already parsed program.
     pub fn from_image(image: &ElfImage, config: HartConfig) -> Result<Hart, LoadError> {
         let xlen = image.xlen;
+        if image.entry & 1 != 0 {
+            return Err(LoadError::MisalignedEntry { entry: image.entry });
+        }
         let map = config.memory.regions();
         // The fast path goes to the map's region holding the entry point.
         let (base, size) = map
@@ -583,23 +586,22 @@ impl Hart {
         Ok(u32::from(lo) | u32::from(hi) << 16)
     }
 
-    /// Fetch and decode the instruction at `pc`.
+    /// Fetch and decode the instruction at `pc`: the index of its entry in the
+    /// decoded-instruction cache (an index, not a copy, so that the run loop reads only the
+    /// fields it uses).
     #[inline(always)]
-    fn fetch(&mut self, pc: u64) -> Result<CacheEntry, Trap> {
-        let off = pc.wrapping_sub(self.mem.ram_base);
-        let word = if off <= self.ram_len - 4 {
-            exec::le32(&self.mem.ram[off as usize..]) as u32
-        } else {
-            self.fetch_slow(pc)?
+    fn fetch(&mut self, pc: u64) -> Result<usize, Trap> {
+        let off = pc.wrapping_sub(self.mem.ram_base) as usize;
+        // One 32-bit load from the RAM window (its bounds check is the window check).
+        let word = match self.mem.ram.get(off..).and_then(<[u8]>::first_chunk) {
+            Some(bytes) => u32::from_le_bytes(*bytes),
+            None => self.fetch_slow(pc)?,
         };
         let idx = (pc >> 1) as usize & (ICACHE_ENTRIES - 1);
-        let e = &self.icache[idx];
-        if e.word == word {
-            return Ok(*e);
+        if self.icache[idx].word != word {
+            self.icache[idx] = CacheEntry::new(word, self.xlen, self.config.itype_width);
         }
-        let e = CacheEntry::new(word, self.xlen, self.config.itype_width);
-        self.icache[idx] = e;
-        Ok(e)
+        Ok(idx)
     }
 
     /// The retired count reached `next_event`: advance `mtime` every
@@ -691,14 +693,14 @@ impl Hart {
         &mut self,
         pc: u64,
         trap: Trap,
-        d: &Decoded,
+        (size, insn): (u8, u32),
         sink: &mut S,
     ) -> Result<(), HartError> {
         let rec = IngressRecord {
             iretire: 1,
             itype: Itype::Exception,
             iaddr: pc,
-            ilastsize: d.size >> 2,
+            ilastsize: size >> 2,
             privilege: self.prv,
             cause: trap.cause,
             tval: trap.tval,
@@ -706,7 +708,7 @@ impl Hart {
         };
         self.retired += 1;
         self.trap_retired += 1;
-        sink.record(&rec, d.raw);
+        sink.record(&rec, insn);
         self.take_trap(trap.cause, false, trap.tval, pc);
         if self.retired >= self.next_event {
             self.retire_event();
@@ -781,9 +783,10 @@ impl Hart {
 
     /// Whether the instruction at the current pc is a store into `tohost`.
     fn next_stores_to_tohost<const RV64: bool>(&mut self) -> bool {
-        let Ok(e) = self.fetch(self.pc) else {
+        let Ok(idx) = self.fetch(self.pc) else {
             return false;
         };
+        let e = &self.icache[idx];
         let (size, base, imm) = match e.d.op {
             Op::Sb => (1, e.d.rs1, e.d.imm),
             Op::Sh => (2, e.d.rs1, e.d.imm),
@@ -844,7 +847,7 @@ impl Hart {
             }
             let pc = self.pc;
             let e = match self.fetch(pc) {
-                Ok(e) => e,
+                Ok(idx) => self.icache[idx],
                 Err(trap) => {
                     self.exception(pc, trap, 0, 4, sink)?;
                     continue;
@@ -887,7 +890,7 @@ impl Hart {
                 }
                 Err(trap) => {
                     if e.d.is_ecall_or_ebreak() {
-                        self.retiring_exception(pc, trap, &e.d, sink)?;
+                        self.retiring_exception(pc, trap, (e.d.size, e.d.raw), sink)?;
                         if self.events != 0 && self.handle_events::<RV64>(pc)? {
                             break;
                         }

@@ -140,6 +140,20 @@ fn load_errors_name_the_cause() {
         load(&bad, config),
         LoadError::EntryNotMapped { entry: 0x10 }
     );
+    // Entry point at an odd address, in and outside the boot ROM start: refused as such
+    // (not run into a trap storm).
+    for spike_bootrom in [false, true] {
+        let mut odd = good.clone();
+        let entry = u64::from_le_bytes(odd[24..32].try_into().unwrap()) + 1;
+        odd[24..32].copy_from_slice(&entry.to_le_bytes());
+        let config = HartConfig {
+            spike_bootrom,
+            ..config
+        };
+        let err = load(&odd, config);
+        assert_eq!(err, LoadError::MisalignedEntry { entry });
+        assert!(err.to_string().contains("odd address"), "{err}");
+    }
     // RAM window configuration.
     let wraps = HartConfig {
         ram_base: u64::MAX - 0xfff,

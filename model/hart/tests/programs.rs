@@ -86,6 +86,7 @@ fn manifest_programs_run_as_described() {
                 max_instructions: 10_000_000,
                 ..HartConfig::default()
             };
+            let config = etrace_programs::hart_config(&what, config).unwrap();
             let mut hart = Hart::from_elf(&bytes, config).unwrap_or_else(|e| panic!("{what}: {e}"));
             let mut records: Vec<(IngressRecord, u32)> = Vec::new();
             let outcome = hart

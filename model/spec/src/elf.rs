@@ -89,6 +89,13 @@ pub enum LoadError {
         /// `e_entry`.
         entry: u64,
     },
+    /// The entry point is an odd address, where no instruction can start (the unprivileged
+    /// ISA, "Instruction Length Encoding": instructions are 16-bit aligned).
+    #[error("entry point {entry:#x} is an odd address: instructions start at even addresses (16-bit aligned)")]
+    MisalignedEntry {
+        /// `e_entry`.
+        entry: u64,
+    },
     /// The configured RAM window is unusable.
     #[error("RAM window {base:#x} + {size:#x} is invalid: {reason}")]
     BadRamConfig {

@@ -56,6 +56,7 @@ pub fn program(name: &str, itype_width: ItypeWidth) -> (Vec<IngressRecord>, Expe
         itype_width,
         ..HartConfig::default()
     };
+    let config = etrace_programs::hart_config(name, config).unwrap();
     let mut hart = Hart::from_elf(&bytes, config).unwrap();
     let mut records = Vec::new();
     let mut steps = Vec::new();

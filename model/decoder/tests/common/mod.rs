@@ -26,7 +26,8 @@ pub struct Program {
 /// Runs `<stem>.elf` on the hart model (default configuration).
 pub fn program(stem: &str) -> Program {
     let elf = etrace_programs::elf(stem).unwrap();
-    let records = etrace_programs::run_records(stem, &elf, HartConfig::default()).unwrap();
+    let config = etrace_programs::hart_config(stem, HartConfig::default()).unwrap();
+    let records = etrace_programs::run_records(stem, &elf, config).unwrap();
     let image = ProgramImage::from_elf(&elf).unwrap();
     Program {
         stem: stem.to_string(),
