@@ -70,6 +70,18 @@ fn smi_build_writes_its_bytes_and_parameters_for_a_decoder() {
     assert!(pcs.lines().count() > 100, "{pcs}");
 }
 
+/// The standard output of a run that exited 0 (else fails with both outputs).
+fn succeeded(out: &std::process::Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 #[test]
 fn program_under_back_pressure_matches_and_prints_statistics() {
     let out = etrace(&[
@@ -84,13 +96,7 @@ fn program_under_back_pressure_matches_and_prints_statistics() {
         "--seed",
         "9",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = succeeded(&out);
     assert!(stdout.starts_with("cosim: "), "{stdout}");
     assert!(stat(&stdout, "cycles") > stat(&stdout, "instructions checked"));
     assert!(stat(&stdout, "packets matched") > 2);
@@ -112,6 +118,22 @@ fn rv64_program_with_encoder_options() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("on RTL rv64"), "{stdout}");
+}
+
+#[test]
+fn branch_prediction_build_matches_and_decodes() {
+    let out = etrace(&[
+        "cosim",
+        &elf("loops-rv32.elf"),
+        "--bpred-size",
+        "6",
+        "--branch-prediction",
+        "--stall-probability",
+        "0.3",
+    ]);
+    let stdout = succeeded(&out);
+    assert!(stdout.contains("on RTL rv32_bp"), "{stdout}");
+    assert!(stdout.contains("decoded: "), "{stdout}");
 }
 
 #[test]
@@ -195,6 +217,14 @@ fn bad_options_are_usage_errors() {
                 "3",
             ],
             "no verilated build of rv32 with --framing smi --src-bits 3",
+        ),
+        (
+            vec!["cosim", "--random", "10", "--branch-prediction"],
+            "the RTL rv32 has no branch predictor",
+        ),
+        (
+            vec!["cosim", "--random", "10", "--bpred-size", "5"],
+            "no verilated build of rv32 with --framing encap --src-bits 0 --bpred-size 5",
         ),
     ] {
         let out = etrace(&args);
