@@ -7,26 +7,13 @@
 
 mod common;
 
-use common::{cosim_program, program};
+use common::{cosim_program, program, BACK_PRESSURE, NO_STALL, PROGRAMS};
 use etrace_decoder::stream::PayloadEvent;
 use etrace_encoder::EncoderOptions;
 use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig, Rng};
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth};
 use etrace_tb::cosim::{run, CosimConfig, CosimError, StallConfig};
 use etrace_tb::Variant;
-
-/// Every test program, without the `-rv32` suffix.
-const PROGRAMS: [&str; 9] = [
-    "fnptr_switch",
-    "loops",
-    "minimal",
-    "privilege",
-    "recursion",
-    "tailcall",
-    "timer",
-    "traps",
-    "workload",
-];
 
 /// The default options with `branch_prediction`.
 fn prediction() -> EncoderOptions {
@@ -35,18 +22,6 @@ fn prediction() -> EncoderOptions {
         ..EncoderOptions::default()
     }
 }
-
-const NO_STALL: StallConfig = StallConfig {
-    stall_probability: 0.0,
-    idle_probability: 0.0,
-    seed: 1,
-};
-
-const BACK_PRESSURE: StallConfig = StallConfig {
-    stall_probability: 0.6,
-    idle_probability: 0.3,
-    seed: 7,
-};
 
 /// Format 0 packets (`sec:format0`: format bits 00) among the payloads of a stream.
 fn format0_packets(events: &[PayloadEvent]) -> usize {

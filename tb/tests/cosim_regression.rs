@@ -7,25 +7,12 @@
 
 mod common;
 
-use common::{cosim_program, program};
+use common::{cosim_program, program, BACK_PRESSURE, NO_STALL, PROGRAMS};
 use etrace_encoder::EncoderOptions;
 use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
 use etrace_spec::ingress::ItypeWidth;
 use etrace_tb::cosim::{run, CosimConfig, CosimError, StallConfig};
 use etrace_tb::Variant;
-
-/// Every test program, without the `-rv32` / `-rv64` suffix.
-const PROGRAMS: [&str; 9] = [
-    "fnptr_switch",
-    "loops",
-    "minimal",
-    "privilege",
-    "recursion",
-    "tailcall",
-    "timer",
-    "traps",
-    "workload",
-];
 
 /// Co-simulates `name` on `variant` (`common::cosim_program`, srcID 0xb). Returns
 /// (packets, dropped).
@@ -38,18 +25,6 @@ fn check_program(
     let (s, _) = cosim_program(name, variant, options, stall, 0xb);
     (s.packets, s.dropped)
 }
-
-const NO_STALL: StallConfig = StallConfig {
-    stall_probability: 0.0,
-    idle_probability: 0.0,
-    seed: 1,
-};
-
-const BACK_PRESSURE: StallConfig = StallConfig {
-    stall_probability: 0.6,
-    idle_probability: 0.3,
-    seed: 7,
-};
 
 #[test]
 fn every_program_rv32_and_rv64_without_back_pressure() {

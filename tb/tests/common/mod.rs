@@ -418,3 +418,30 @@ pub fn cosim_program(
     }
     (s, events)
 }
+
+/// Every test program, without the `-rv32` / `-rv64` suffix.
+pub const PROGRAMS: [&str; 9] = [
+    "fnptr_switch",
+    "loops",
+    "minimal",
+    "privilege",
+    "recursion",
+    "tailcall",
+    "timer",
+    "traps",
+    "workload",
+];
+
+/// No idle cycles, the output always ready.
+pub const NO_STALL: StallConfig = StallConfig {
+    stall_probability: 0.0,
+    idle_probability: 0.0,
+    seed: 1,
+};
+
+/// Heavy back-pressure and idle cycles: packets are dropped.
+pub const BACK_PRESSURE: StallConfig = StallConfig {
+    stall_probability: 0.6,
+    idle_probability: 0.3,
+    seed: 7,
+};
