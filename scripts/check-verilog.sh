@@ -11,15 +11,25 @@
 #   - yosys synth_ice40 and synth_ecp5: no latch, no logic loop; prints the cell counts
 #     and the register inputs per LUT depth (scripts/logic-depth on the netlist).
 #
-#   scripts/check-verilog.sh [CONFIG...]      # default: rv32 rv64 rv32-itype3 rv64-itype3
+#   scripts/check-verilog.sh [CONFIG...]
+#
+# CONFIG is a hardware configuration (rv32 rv64 rv32-itype3 rv64-itype3) or one of the
+# builds with generation options below (rv32-bp: a 64-entry branch predictor; rv32-all:
+# smi with an 8-bit index and timestamps, and the predictor). Default: all of them.
 #
 # Output directory: target/verilog-check/<config>/ (Verilog, .core, yosys logs, stats,
 # netlist JSON).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Builds with generation options: gen-verilog's arguments.
+declare -A builds=(
+  [rv32-bp]="--config rv32 --bpred-size 6"
+  [rv32-all]="--config rv32 --framing smi --src-bits 8 --timestamp --bpred-size 6"
+)
+
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(rv32 rv64 rv32-itype3 rv64-itype3)
+[ ${#configs[@]} -gt 0 ] || configs=(rv32 rv64 rv32-itype3 rv64-itype3 rv32-bp rv32-all)
 out=target/verilog-check
 mkdir -p "$out"
 
@@ -30,8 +40,15 @@ status=0
 for config in "${configs[@]}"; do
   dir="$out/$config"
   rm -rf "$dir"
-  "$etrace" gen-verilog --config "$config" -o "$dir" >/dev/null
-  top="etrace_encoder_${config//-/_}"
+  if [ -n "${builds[$config]:-}" ]; then
+    read -ra args <<<"${builds[$config]}"
+    base="${args[1]}"
+  else
+    args=(--config "$config")
+    base="$config"
+  fi
+  "$etrace" gen-verilog "${args[@]}" -o "$dir" >/dev/null
+  top="etrace_encoder_${base//-/_}"
   file="$dir/$top.v"
 
   if ! verilator --lint-only -Wall -Wno-DECLFILENAME -Wno-UNOPTFLAT --top-module "$top" "$file" 2>"$dir/lint.log"; then

@@ -106,6 +106,21 @@ fn rv64_program_with_encoder_options() {
 }
 
 #[test]
+fn branch_prediction_build_matches_and_decodes() {
+    let stdout = etrace_ok(&[
+        "cosim",
+        &elf("loops-rv32.elf"),
+        "--bpred-size",
+        "6",
+        "--branch-prediction",
+        "--stall-probability",
+        "0.3",
+    ]);
+    assert!(stdout.contains("on RTL rv32_bp"), "{stdout}");
+    assert!(stdout.contains("decoded: "), "{stdout}");
+}
+
+#[test]
 fn random_stream_runs() {
     let stdout = etrace_ok(&[
         "cosim",
@@ -179,6 +194,14 @@ fn bad_options_are_usage_errors() {
                 "3",
             ],
             "no verilated build of rv32 with --framing smi --src-bits 3",
+        ),
+        (
+            vec!["cosim", "--random", "10", "--branch-prediction"],
+            "the RTL rv32 has no branch predictor",
+        ),
+        (
+            vec!["cosim", "--random", "10", "--bpred-size", "5"],
+            "no verilated build of rv32 with --framing encap --src-bits 0 --bpred-size 5",
         ),
     ] {
         let out = etrace(&args);

@@ -13,6 +13,26 @@ use crate::logic::PacketLogic;
 use crate::output::PushesSource;
 use crate::packer::{PacketFieldsSource, PayloadPacker};
 
+/// A deliberate fault of a test build (`TopOptions::inject_fault`): it shows that the
+/// co-simulation checker bites in the block it is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Bit 0 of every packed branch map flipped (payload packer 0).
+    BranchMap,
+    /// Every branch prediction inverted (the predictor).
+    Predictor,
+}
+
+/// The generation parameters of a core (`discovery.adoc`) and its test-only fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CoreOptions {
+    /// `bpred_size_p`: a branch predictor of 2^`bpred_size` entries (0: none;
+    /// at most [`crate::logic::predictor::BPRED_MAX_BITS`]).
+    pub bpred_size: u8,
+    /// The deliberate fault, if any (test only).
+    pub fault: Option<Fault>,
+}
+
 /// The input stage, packet logic and payload packers of an encoder: `A` =
 /// `iaddress_width_p`, `E` = `ecause_width_p`, `IT` = itype width, `P` = payload width,
 /// `ID` = width of the output path's source identifier (`srcID`, ATID).
@@ -45,10 +65,8 @@ pub struct EncoderCore<
 impl<const A: usize, const E: usize, const IT: usize, const P: usize, const ID: usize>
     EncoderCore<A, E, IT, P, ID>
 {
-    /// The core; with `fault` (test only, `TopOptions::inject_fault`), bit 0 of every
-    /// packed branch map is flipped (the deliberate fault that shows the co-simulation
-    /// checker bites).
-    pub fn new(fault: bool) -> Self {
+    /// The core with the generation parameters and fault of `options`.
+    pub fn new(options: CoreOptions) -> Self {
         EncoderCore {
             clock: Default::default(),
             inputs: Default::default(),
@@ -57,8 +75,11 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const ID: 
             pushes: Default::default(),
             trace_lost: Default::default(),
             input_stage: Default::default(),
-            packet_logic: Default::default(),
-            packer0: PayloadPacker::with_fault(fault),
+            packet_logic: PacketLogic::new(
+                options.bpred_size,
+                options.fault == Some(Fault::Predictor),
+            ),
+            packer0: PayloadPacker::with_fault(options.fault == Some(Fault::BranchMap)),
             packer1: PayloadPacker::new(),
         }
     }
@@ -111,7 +132,10 @@ mod tests {
     #[test]
     fn encoder_core_verilog() {
         let v = crate::with_config!(Config::Rv32, [A, E, IT, P] => {
-            let mut uut = EncoderCore::<A, E, IT, P, 16>::new(false);
+            let mut uut = EncoderCore::<A, E, IT, P, 16>::new(CoreOptions {
+                bpred_size: 6,
+                fault: None,
+            });
             uut.connect_all();
             generate(&uut)
         });

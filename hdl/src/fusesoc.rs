@@ -2,10 +2,38 @@
 //! the Verilog drops into a FuseSoC project as one core.
 
 /// The `.core` file text for the Verilog file `verilog_file` whose top module is `top`
-/// (its lint target: Verilator with the waivers of `scripts/check-verilog.sh`).
-pub fn core_file(top: &str, verilog_file: &str, description: &str) -> String {
+/// (its lint target: Verilator with the waivers of `scripts/check-verilog.sh`), with the
+/// generation parameters `parameters` (`discovery.adoc` names and values, fixed in the
+/// Verilog) as CAPI2 parameters of the default target: `vlogdefine`s whose default is the
+/// generated value, so a FuseSoC project sees and can check them.
+pub fn core_file(
+    top: &str,
+    verilog_file: &str,
+    description: &str,
+    parameters: &[(&str, u64)],
+) -> String {
     let version = env!("CARGO_PKG_VERSION");
     let waivers = crate::verilog::CHECK_WAIVERS.join(", ");
+    let mut declared = String::new();
+    let mut names = Vec::new();
+    for (name, value) in parameters {
+        declared.push_str(&format!(
+            "\x20 {name}:\n\x20   datatype: int\n\x20   default: {value}\n\x20   \
+             paramtype: vlogdefine\n\x20   description: generation parameter (fixed in the \
+             Verilog)\n"
+        ));
+        names.push(*name);
+    }
+    let section = if parameters.is_empty() {
+        String::new()
+    } else {
+        format!("parameters:\n{declared}\n")
+    };
+    let target_parameters = if parameters.is_empty() {
+        String::new()
+    } else {
+        format!("\x20   parameters: [{}]\n", names.join(", "))
+    };
     format!(
         "CAPI=2:\n\
          name: etrace:trace:{top}:{version}\n\
@@ -17,9 +45,11 @@ pub fn core_file(top: &str, verilog_file: &str, description: &str) -> String {
          \x20     - {verilog_file}\n\
          \x20   file_type: verilogSource\n\
          \n\
+         {section}\
          targets:\n\
          \x20 default:\n\
          \x20   filesets: [rtl]\n\
+         {target_parameters}\
          \x20   toplevel: {top}\n\
          \x20 lint:\n\
          \x20   default_tool: verilator\n\
@@ -42,11 +72,29 @@ mod tests {
             "etrace_encoder_rv32",
             "etrace_encoder_rv32.v",
             "E-Trace encoder",
+            &[],
         );
         assert!(text.starts_with("CAPI=2:\n"));
         assert!(text.contains("name: etrace:trace:etrace_encoder_rv32:"));
         assert!(text.contains("      - etrace_encoder_rv32.v\n"));
         assert_eq!(text.matches("toplevel: etrace_encoder_rv32\n").count(), 2);
         assert!(text.contains("verilator_options: [-Wall, -Wno-DECLFILENAME, -Wno-UNOPTFLAT]\n"));
+        assert!(!text.contains("parameters"));
+    }
+
+    #[test]
+    fn core_file_carries_the_generation_parameters() {
+        let text = core_file(
+            "etrace_encoder_rv32",
+            "etrace_encoder_rv32.v",
+            "E-Trace encoder",
+            &[("bpred_size_p", 6), ("return_stack_size_p", 0)],
+        );
+        assert!(text.contains(
+            "parameters:\n  bpred_size_p:\n    datatype: int\n    default: 6\n    \
+             paramtype: vlogdefine\n"
+        ));
+        assert!(text.contains("  return_stack_size_p:\n    datatype: int\n    default: 0\n"));
+        assert!(text.contains("    parameters: [bpred_size_p, return_stack_size_p]\n"));
     }
 }

@@ -1,5 +1,5 @@
-//! The kinds of te_inst packet (`payload.adoc`: formats 3.0-3.3, 2 and 1 with and without
-//! address): the payload layouts of the packet register (`packer::layout::kind`) group
+//! The kinds of te_inst packet (`payload.adoc`: formats 3.0-3.3, 2, and 1 and 0 with and
+//! without address): the payload layouts of the packet register (`packer::layout::kind`) group
 //! into them.
 
 use rust_hdl::prelude::*;
@@ -21,4 +21,10 @@ pub enum PacketKind {
     BranchAddress,
     /// Format 1 without address: a full branch map (`sec:format1`).
     BranchMap,
+    /// Format 0 subformat 0 with address: a count of correctly predicted branches
+    /// (`sec:format0`).
+    BranchCount,
+    /// Format 0 subformat 0 without address: the count before a failed prediction
+    /// (`sec:format0`).
+    BranchCountOnly,
 }

@@ -12,8 +12,12 @@
 
 use rust_hdl::prelude::*;
 
+use etrace_spec::params::Params;
+
 use crate::config::Config;
+use crate::encoder_core::{CoreOptions, Fault};
 use crate::generics::DEFAULT_FIFO_DEPTH;
+use crate::logic::predictor::BPRED_MAX_BITS;
 use crate::verilog::{flatten_ports, generate_named, top_ports, Port};
 
 /// Declares an encoder top: the clock, the [`EncoderInputs`] pins, the output's source
@@ -74,17 +78,19 @@ macro_rules! encoder_top {
         impl<const A: usize, const E: usize, const IT: usize, const P: usize $(, const $g: usize)*>
             $name<A, E, IT, P $(, $g)*>
         {
-            /// An encoder whose output path frames with `framing`; with `fault` (test
-            /// only, `TopOptions::inject_fault`), bit 0 of every packed branch map is
-            /// flipped.
-            pub fn new(framing: $crate::output::FramerConfig, fault: bool) -> Self {
+            /// An encoder whose output path frames with `framing`, its core built with
+            /// `core` (generation parameters, test-only fault).
+            pub fn new(
+                framing: $crate::output::FramerConfig,
+                core: $crate::encoder_core::CoreOptions,
+            ) -> Self {
                 $name {
                     clock: Default::default(),
                     inputs: Default::default(),
                     $source: Default::default(),
                     pins: Default::default(),
                     trace_lost: Default::default(),
-                    core: $crate::encoder_core::EncoderCore::new(fault),
+                    core: $crate::encoder_core::EncoderCore::new(core),
                     path: <$path>::new(framing),
                 }
             }
@@ -161,20 +167,42 @@ pub struct TopOptions {
     pub fifo_depth: usize,
     /// Output port.
     pub output: OutputKind,
-    /// Test only: flip bit 0 of every packed branch map (a known RTL fault the
-    /// co-simulation must catch).
-    pub inject_fault: bool,
+    /// `bpred_size_p`: a branch predictor of 2^`bpred_size` entries (0: none, 1 to
+    /// [`BPRED_MAX_BITS`]).
+    pub bpred_size: u8,
+    /// Test only: a known RTL fault the co-simulation must catch.
+    pub inject_fault: Option<Fault>,
+}
+
+impl TopOptions {
+    /// The core's generation parameters and fault.
+    pub fn core(&self) -> CoreOptions {
+        CoreOptions {
+            bpred_size: self.bpred_size,
+            fault: self.inject_fault,
+        }
+    }
+
+    /// The `discovery.adoc` parameters of `config` built with these options: those of
+    /// [`Config::params`] with `bpred_size_p`.
+    pub fn params(&self, config: Config) -> Params {
+        Params {
+            bpred_size_p: u64::from(self.bpred_size),
+            ..config.params()
+        }
+    }
 }
 
 impl Default for TopOptions {
-    /// Byte stream, no srcID, no timestamp, 64-byte FIFO.
+    /// Byte stream, no srcID, no timestamp, 64-byte FIFO, no branch predictor.
     fn default() -> Self {
         TopOptions {
             src_bits: 0,
             timestamp: false,
             fifo_depth: DEFAULT_FIFO_DEPTH,
             output: OutputKind::Bytes,
-            inject_fault: false,
+            bpred_size: 0,
+            inject_fault: None,
         }
     }
 }
@@ -204,6 +232,9 @@ pub enum TopError {
     /// `srcID` wider than 16 bits, or a srcID with ATB.
     #[error("srcID width {0} is not supported (0-16 bits, 0 with atb)")]
     SrcBits(u8),
+    /// `bpred_size_p` above [`BPRED_MAX_BITS`].
+    #[error("bpred_size_p {0} is not supported (0-8: up to 256 predictor entries)")]
+    BpredSize(u8),
 }
 
 /// One generated top, as an output path's `emit` gives it to [`generate`].
@@ -242,6 +273,9 @@ pub(crate) fn emit<U: Block>(make: impl FnOnce() -> U, config: Config, output: S
 pub fn generate(config: Config, options: &TopOptions) -> Result<Generated, TopError> {
     if options.src_bits > 16 {
         return Err(TopError::SrcBits(options.src_bits));
+    }
+    if usize::from(options.bpred_size) > BPRED_MAX_BITS {
+        return Err(TopError::BpredSize(options.bpred_size));
     }
     let emitted = emit_output(config, options)?;
     Ok(Generated {

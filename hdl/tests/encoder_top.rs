@@ -12,6 +12,7 @@ use etrace_encoder::cycle::output_path::{OutputItem, OutputPathConfig};
 use etrace_encoder::EncoderOptions;
 use etrace_hart::HartConfig;
 use etrace_hdl::config::Config;
+use etrace_hdl::encoder_core::CoreOptions;
 use etrace_hdl::output::{Encoder, FramerConfig};
 use etrace_hdl::with_config;
 use etrace_spec::ingress::random::Rng;
@@ -82,7 +83,7 @@ fn run_encoder<const A: usize, const E: usize, const IT: usize, const P: usize>(
         }
         sim.done(x)
     });
-    let mut uut = Top::<A, E, IT, P>::new(FramerConfig::default(), false);
+    let mut uut = Top::<A, E, IT, P>::new(FramerConfig::default(), CoreOptions::default());
     uut.connect_all();
     sim.run(Box::new(uut), 10 * total as u64 + 100).unwrap();
     let v = out.lock().unwrap().clone();

@@ -16,7 +16,8 @@ use etrace_hdl::with_config;
 use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::packet::{
-    AddressInfo, Branch, Context, IOptions, QualStatus, Start, Support, TeInst, Trap,
+    AddressInfo, Branch, BranchCount, BranchFmt, Context, IOptions, QualStatus, Start, Support,
+    TeInst, Trap,
 };
 use rust_hdl::prelude::*;
 use std::sync::{Arc, Mutex};
@@ -47,6 +48,8 @@ struct Fields {
     irreport: bool,
     branches: u64,
     branch_map: u64,
+    branch_count: u64,
+    branch_fail: bool,
     ienable: bool,
     qual_status: u64,
     ioptions: u64,
@@ -106,6 +109,20 @@ fn to_te_inst(f: &Fields) -> TeInst {
             branch_map: f.branch_map as u32,
             address: None,
         }),
+        PacketKind::BranchCount => TeInst::BranchCount(BranchCount {
+            branch_count: f.branch_count as u32,
+            branch_fmt: if f.branch_fail {
+                BranchFmt::AddrFail
+            } else {
+                BranchFmt::Addr
+            },
+            address: Some(info),
+        }),
+        PacketKind::BranchCountOnly => TeInst::BranchCount(BranchCount {
+            branch_count: f.branch_count as u32,
+            branch_fmt: BranchFmt::NoAddr,
+            address: None,
+        }),
     }
 }
 
@@ -132,7 +149,10 @@ fn kind_of(layout_bits: u64) -> PacketKind {
 /// relative to the bit before: the field's top bit, the sent `notify`).
 fn read<const A: usize, const E: usize>(x: &PacketFieldsSource<A, E>) -> Fields {
     let kind = kind_of(bits(x.layout.val()));
-    let f12 = matches!(kind, PacketKind::Address | PacketKind::BranchAddress);
+    let f12 = matches!(
+        kind,
+        PacketKind::Address | PacketKind::BranchAddress | PacketKind::BranchCount
+    );
     let address = if f12 {
         bits(x.address_f12.val())
     } else {
@@ -157,6 +177,8 @@ fn read<const A: usize, const E: usize>(x: &PacketFieldsSource<A, E>) -> Fields 
         irreport: false,
         branches: bits(x.branches.val()),
         branch_map: bits(x.branch_map.val()),
+        branch_count: bits(x.branch_count.val()),
+        branch_fail: x.branch_fail.val(),
         ienable: x.ienable.val(),
         qual_status: bits(x.qual_status.val()),
         ioptions: bits(x.ioptions.val()),

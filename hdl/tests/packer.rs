@@ -1,6 +1,7 @@
 //! The payload packer against the model's `packet::pack` (`payload.adoc`, introduction of
 //! "Instruction Trace Encoder Output Packets": field order, sign-based compression), for
-//! every packet kind, edge values and fixed-seed random fields, at RV32 and RV64 widths.
+//! every packet kind (format 0 of branch prediction included), edge values and fixed-seed
+//! random fields, at RV32 and RV64 widths.
 
 use std::sync::{Arc, Mutex};
 
@@ -10,12 +11,12 @@ use etrace_hdl::packet_kind::PacketKind;
 use etrace_hdl::verilog::{generate, lint, yosys_check};
 use etrace_hdl::with_config;
 use etrace_spec::packet::{
-    branch_map_len, pack, pack_uncompressed, AddressInfo, Branch, Context, IOptions, QualStatus,
-    Start, Support, TeInst, Trap,
+    branch_map_len, pack, pack_uncompressed, AddressInfo, Branch, BranchCount, BranchFmt, Context,
+    IOptions, QualStatus, Start, Support, TeInst, Trap,
 };
 use rust_hdl::prelude::*;
 
-const KINDS: [PacketKind; 7] = [
+const KINDS: [PacketKind; 9] = [
     PacketKind::Support,
     PacketKind::Sync,
     PacketKind::Trap,
@@ -23,6 +24,8 @@ const KINDS: [PacketKind; 7] = [
     PacketKind::Address,
     PacketKind::BranchAddress,
     PacketKind::BranchMap,
+    PacketKind::BranchCount,
+    PacketKind::BranchCountOnly,
 ];
 
 /// One field bundle, as plain values.
@@ -45,6 +48,8 @@ struct Case {
     updiscon: bool,
     branches: u8,
     branch_map: u32,
+    branch_count: u32,
+    branch_fail: bool,
     ienable: bool,
     qual_status: u8,
     ioptions: u8,
@@ -67,6 +72,8 @@ impl Case {
             updiscon: false,
             branches: 1,
             branch_map: 0,
+            branch_count: 0,
+            branch_fail: false,
             ienable: false,
             qual_status: 0,
             ioptions: 0,
@@ -140,6 +147,20 @@ fn to_inst(c: &Case, a: u32) -> TeInst {
             branch_map: c.branch_map & 0x7fff_ffff,
             address: None,
         }),
+        PacketKind::BranchCount => TeInst::BranchCount(BranchCount {
+            branch_count: c.branch_count,
+            branch_fmt: if c.branch_fail {
+                BranchFmt::AddrFail
+            } else {
+                BranchFmt::Addr
+            },
+            address: Some(info),
+        }),
+        PacketKind::BranchCountOnly => TeInst::BranchCount(BranchCount {
+            branch_count: c.branch_count,
+            branch_fmt: BranchFmt::NoAddr,
+            address: None,
+        }),
     }
 }
 
@@ -186,6 +207,8 @@ fn layout_of(c: &Case) -> u64 {
             layout::bit::BRANCH31 + layout::map_length_bit(u64::from(c.branches))
         }
         PacketKind::BranchMap => layout::bit::BRANCH_MAP,
+        PacketKind::BranchCount => layout::bit::BRANCH_COUNT,
+        PacketKind::BranchCountOnly => layout::bit::BRANCH_COUNT_ONLY,
     };
     1 << bit
 }
@@ -209,6 +232,8 @@ fn drive<const A: usize, const E: usize, const P: usize>(x: &mut PayloadPacker<A
     x.updiscon_bit.next = c.updiscon ^ notify_bit;
     x.branches.next = bits(u64::from(c.branches));
     x.branch_map.next = bits(u64::from(c.branch_map));
+    x.branch_count.next = bits(u64::from(c.branch_count));
+    x.branch_fail.next = c.branch_fail;
     x.ienable.next = c.ienable;
     x.qual_status.next = bits(u64::from(c.qual_status));
     x.ioptions.next = bits(u64::from(c.ioptions));
@@ -363,6 +388,12 @@ impl Rng {
                 1 => u32::MAX,
                 _ => self.next() as u32,
             },
+            branch_count: match self.below(4) {
+                0 => 0,
+                1 => u32::MAX,
+                _ => self.next() as u32,
+            },
+            branch_fail: self.bit(),
             ienable: self.bit(),
             qual_status: self.below(4) as u8,
             ioptions: self.below(64) as u8,
@@ -388,7 +419,11 @@ fn edge_cases(a: u32, e: u32) -> Vec<Case> {
         for sx in [false, true] {
             for bits in 0..8u8 {
                 let (notify, updiscon) = (bits & 1 == 1, bits & 2 == 2);
-                for kind in [PacketKind::Address, PacketKind::BranchAddress] {
+                for kind in [
+                    PacketKind::Address,
+                    PacketKind::BranchAddress,
+                    PacketKind::BranchCount,
+                ] {
                     cases.push(Case {
                         address,
                         model_sign_extended: sx,
@@ -396,6 +431,8 @@ fn edge_cases(a: u32, e: u32) -> Vec<Case> {
                         updiscon,
                         branches: 1 + bits * 4,
                         branch_map: if bits & 1 == 1 { u32::MAX } else { 0 },
+                        branch_count: if bits & 4 == 4 { u32::MAX } else { 0 },
+                        branch_fail: bits & 2 == 2,
                         ..Case::new(kind)
                     });
                 }
@@ -456,6 +493,19 @@ fn edge_cases(a: u32, e: u32) -> Vec<Case> {
             });
         }
     }
+    for branch_count in [0, 1, u32::MAX, 0x8000_0000, 0x7fff_ffff] {
+        for branch_fail in [false, true] {
+            cases.push(Case {
+                branch_count,
+                branch_fail,
+                ..Case::new(PacketKind::BranchCount)
+            });
+        }
+        cases.push(Case {
+            branch_count,
+            ..Case::new(PacketKind::BranchCountOnly)
+        });
+    }
     for ioptions in 0..64u8 {
         cases.push(Case {
             ioptions,
@@ -487,25 +537,25 @@ fn random_cases(seed: u64, per_kind: usize, a: u32, e: u32) -> Vec<Case> {
 #[test]
 fn payload_rv32_edge_cases_match_model_pack() {
     let cases = edge_cases(32, 5);
-    assert_eq!(check(Config::Rv32, &cases), 990);
+    assert_eq!(check(Config::Rv32, &cases), 1133);
 }
 
 #[test]
 fn payload_rv32_random_fields_match_model_pack() {
     let cases = random_cases(0x5eed_0032, 300, 32, 5);
-    assert_eq!(check(Config::Rv32, &cases), 2100);
+    assert_eq!(check(Config::Rv32, &cases), 2700);
 }
 
 #[test]
 fn payload_rv64_edge_cases_match_model_pack() {
     let cases = edge_cases(64, 6);
-    assert_eq!(check(Config::Rv64, &cases), 990);
+    assert_eq!(check(Config::Rv64, &cases), 1133);
 }
 
 #[test]
 fn payload_rv64_random_fields_match_model_pack() {
     let cases = random_cases(0x5eed_0064, 40, 64, 6);
-    assert_eq!(check(Config::Rv64, &cases), 280);
+    assert_eq!(check(Config::Rv64, &cases), 360);
 }
 
 /// The longest te_inst of each kind for `config`, in uncompressed bits.
@@ -521,6 +571,7 @@ fn longest_bits(config: Config) -> Vec<(PacketKind, usize)> {
                 tval: alternating,
                 branches: 31,
                 branch_map: 0x5555_5555,
+                branch_count: 0x5555_5555,
                 ioptions: 0x15,
                 ..Case::new(kind)
             };

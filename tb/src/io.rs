@@ -40,11 +40,12 @@ impl Inputs {
 
     /// Sets the run-time option inputs from the model's options (`branchTrace.adoc`,
     /// "Optional and run-time configurable modes"); `resync_max` saturates at 65535. The
-    /// hardware has no implicit return or branch prediction.
+    /// hardware has no implicit return.
     pub fn set_options(&mut self, options: &EncoderOptions) {
         self.full_address = options.full_address;
         self.implicit_exception = options.implicit_exception;
         self.sijump_option = options.sijump;
+        self.branch_prediction = options.branch_prediction;
         self.resync_max = u16::try_from(options.resync_max).unwrap_or(u16::MAX);
     }
 }

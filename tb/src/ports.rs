@@ -125,6 +125,8 @@ port_struct! {
         implicit_exception: bool => ["implicit_exception"],
         /// Run-time option: sequentially inferable jumps (`sec:si-jump`).
         sijump_option: bool => ["sijump_option"],
+        /// Run-time option: branch prediction (`sec:branch-prediction`).
+        branch_prediction: bool => ["branch_prediction"],
         /// `out_ready` (byte stream) or ATREADY (ATB).
         ready: bool => ["out_ready", "atready"],
         /// ATID of the beats (7 bits; 0x00 and 0x70-0x7f are reserved). ATB variants only.

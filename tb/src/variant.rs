@@ -2,7 +2,8 @@
 //! one named [`Variant`] per configuration and [`TopOptions`].
 //!
 //! This file is also compiled into the build script (`build.rs`), which generates and
-//! verilates the Verilog of every variant, so it depends on nothing but `etrace-hdl`.
+//! verilates the Verilog of every variant, so it depends on nothing but `etrace-hdl` and
+//! `etrace-spec`.
 //!
 //! [`generate`]: etrace_hdl::top::generate
 
@@ -10,7 +11,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use etrace_hdl::config::Config;
+use etrace_hdl::encoder_core::Fault;
 use etrace_hdl::top::{OutputKind, TopOptions};
+use etrace_spec::params::Params;
 
 /// One verilated encoder build (`hdl/DESIGN.md`, "Configurations"; `hdl/src/top.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -38,11 +41,20 @@ pub enum Variant {
     /// [`Variant::Rv32`] with the deliberate fault (`TopOptions::inject_fault`: bit 0 of
     /// every packed branch map flipped).
     Rv32Fault,
+    /// `rv32` with a branch predictor of 64 entries (`bpred_size_p` 6), encap byte stream
+    /// as [`Variant::Rv32`].
+    Rv32Bp,
+    /// `rv32` with every option: smi byte stream with an 8-bit index and the 16-bit
+    /// timestamp, 16-byte FIFO, a branch predictor of 64 entries.
+    Rv32All,
+    /// [`Variant::Rv32Bp`] with the deliberate fault of the predictor (every prediction
+    /// inverted).
+    Rv32BpFault,
 }
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 10] = [
+    pub const ALL: [Variant; 13] = [
         Variant::Rv32,
         Variant::Rv64,
         Variant::Rv32Itype3,
@@ -53,6 +65,9 @@ impl Variant {
         Variant::Rv32Atb,
         Variant::Rv64Atb16,
         Variant::Rv32Fault,
+        Variant::Rv32Bp,
+        Variant::Rv32All,
+        Variant::Rv32BpFault,
     ];
 
     /// Every variant (as [`Variant::ALL`]).
@@ -73,6 +88,9 @@ impl Variant {
             Variant::Rv32Atb => "rv32_atb",
             Variant::Rv64Atb16 => "rv64_atb16",
             Variant::Rv32Fault => "rv32_fault",
+            Variant::Rv32Bp => "rv32_bp",
+            Variant::Rv32All => "rv32_all",
+            Variant::Rv32BpFault => "rv32_bp_fault",
         }
     }
 
@@ -84,7 +102,10 @@ impl Variant {
             | Variant::Rv32Smi
             | Variant::Rv32SmiTs
             | Variant::Rv32Atb
-            | Variant::Rv32Fault => Config::Rv32,
+            | Variant::Rv32Fault
+            | Variant::Rv32Bp
+            | Variant::Rv32All
+            | Variant::Rv32BpFault => Config::Rv32,
             Variant::Rv64 | Variant::Rv64Atb16 => Config::Rv64,
             Variant::Rv32Itype3 => Config::Rv32Itype3,
             Variant::Rv64Itype3 => Config::Rv64Itype3,
@@ -122,10 +143,32 @@ impl Variant {
                 ..bytes
             },
             Variant::Rv32Fault => TopOptions {
-                inject_fault: true,
+                inject_fault: Some(Fault::BranchMap),
+                ..bytes
+            },
+            Variant::Rv32Bp => TopOptions {
+                bpred_size: 6,
+                ..bytes
+            },
+            Variant::Rv32All => TopOptions {
+                src_bits: 8,
+                timestamp: true,
+                fifo_depth: 16,
+                output: OutputKind::Smi,
+                bpred_size: 6,
+                ..bytes
+            },
+            Variant::Rv32BpFault => TopOptions {
+                bpred_size: 6,
+                inject_fault: Some(Fault::Predictor),
                 ..bytes
             },
         }
+    }
+
+    /// The `discovery.adoc` parameters of the build (`TopOptions::params`).
+    pub fn params(self) -> Params {
+        self.top_options().params(self.config())
     }
 
     /// Whether the output is the ATB port (ATVALID / ATDATA / ATBYTES / ATID) rather than the

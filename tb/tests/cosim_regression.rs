@@ -7,74 +7,24 @@
 
 mod common;
 
-use common::program;
+use common::{cosim_program, program, BACK_PRESSURE, NO_STALL, PROGRAMS};
 use etrace_encoder::EncoderOptions;
 use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
 use etrace_spec::ingress::ItypeWidth;
-use etrace_tb::cosim::verify::check_decoded;
 use etrace_tb::cosim::{run, CosimConfig, CosimError, StallConfig};
 use etrace_tb::Variant;
 
-/// Every test program, without the `-rv32` / `-rv64` suffix.
-const PROGRAMS: [&str; 9] = [
-    "fnptr_switch",
-    "loops",
-    "minimal",
-    "privilege",
-    "recursion",
-    "tailcall",
-    "timer",
-    "traps",
-    "workload",
-];
-
-/// Co-simulates `name` on `variant`: port equal in every cycle, every byte decoded and
-/// checked against the hart. Returns (packets, dropped).
+/// Co-simulates `name` on `variant` (`common::cosim_program`, srcID 0xb). Returns
+/// (packets, dropped).
 fn check_program(
     name: &str,
     variant: Variant,
     options: EncoderOptions,
     stall: StallConfig,
 ) -> (u64, u64) {
-    let (records, expected) = program(name, variant.config().itype());
-    let mut config = CosimConfig::new(variant);
-    config.options = options;
-    config.stall = stall;
-    config.src_id = 0xb;
-    let outcome = match run(&config, records.iter().copied(), &mut |_, _| {}) {
-        Ok(o) => o,
-        Err(e) => panic!("{name} on {variant}: {e}"),
-    };
-    let s = outcome.stats;
-    assert_eq!(s.blocks, records.len() as u64, "{name} on {variant}");
-    let events = outcome.stream.payloads(&config.output());
-    let summary = check_decoded(&variant.config().params(), &events, &expected)
-        .unwrap_or_else(|e| panic!("{name} on {variant}: {e}"));
-    if s.dropped == 0 {
-        assert_eq!(
-            summary.steps as usize,
-            expected.steps.len(),
-            "{name} on {variant}: the whole execution decoded"
-        );
-    } else {
-        // Blocks in every cycle overflow the queue even without back-pressure; each run
-        // between losses was checked against the hart above.
-        assert!(summary.steps > 0, "{name} on {variant}: something decoded");
-    }
+    let (s, _) = cosim_program(name, variant, options, stall, 0xb);
     (s.packets, s.dropped)
 }
-
-const NO_STALL: StallConfig = StallConfig {
-    stall_probability: 0.0,
-    idle_probability: 0.0,
-    seed: 1,
-};
-
-const BACK_PRESSURE: StallConfig = StallConfig {
-    stall_probability: 0.6,
-    idle_probability: 0.3,
-    seed: 7,
-};
 
 #[test]
 fn every_program_rv32_and_rv64_without_back_pressure() {

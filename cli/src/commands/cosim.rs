@@ -131,17 +131,23 @@ fn variant(args: &CosimArgs, xlen: Option<u32>) -> Result<Variant, CliError> {
     let built = |v: &&Variant| {
         let o = v.top_options();
         v.config() == config
-            && !o.inject_fault
-            && (o.output, o.src_bits, o.timestamp)
-                == (wanted.output, wanted.src_bits, wanted.timestamp)
+            && o.inject_fault.is_none()
+            && (o.output, o.src_bits, o.timestamp, o.bpred_size)
+                == (
+                    wanted.output,
+                    wanted.src_bits,
+                    wanted.timestamp,
+                    wanted.bpred_size,
+                )
     };
     Variant::ALL.iter().find(built).copied().ok_or_else(|| {
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         CliError::input(
             format!(
-                "no verilated build of {} with {} (the builds: {}; see --variant)",
+                "no verilated build of {} with {} --bpred-size {} (the builds: {}; see --variant)",
                 config.name(),
                 options_text(&wanted),
+                wanted.bpred_size,
                 names.join(", ")
             ),
             "hardware generation options",
@@ -173,7 +179,7 @@ fn load_program(
     let name = path.display().to_string();
     let bytes = read_elf(path)?;
     let mut image = ProgramImage::from_elf(&bytes).at(&name)?;
-    let params = variant.config().params();
+    let params = variant.params();
     let config = hart.config(params.itype_width())?;
     let bootrom = hart.spike_bootrom;
     let mut hart = Hart::from_elf(&bytes, config).at(&name)?;
@@ -238,6 +244,15 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
     let variant = variant(&args, xlen)?;
     let mut config = CosimConfig::new(variant);
     config.options = args.encoder.options()?;
+    if config.options.branch_prediction && variant.params().bpred_size_p == 0 {
+        return Err(CliError::input(
+            format!(
+                "the RTL {variant} has no branch predictor (bpred_size_p 0): build with \
+                 --bpred-size 6, or --variant rv32-bp / rv32-all"
+            ),
+            "--branch-prediction",
+        ));
+    }
     config.stall = stall;
     config.src_id = args.src_id;
     config.wave = args.wave.clone();

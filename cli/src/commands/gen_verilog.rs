@@ -52,13 +52,19 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     let verilog_path = args.out.join(&verilog_name);
     std::fs::write(&verilog_path, &design.verilog).at(verilog_path.display())?;
     let core_path = args.out.join(format!("{}.core", design.top));
-    let core = etrace_hdl::fusesoc::core_file(&design.top, &verilog_name, &design.description);
+    let params = options.params(config);
+    let core = etrace_hdl::fusesoc::core_file(
+        &design.top,
+        &verilog_name,
+        &design.description,
+        &[("bpred_size_p", params.bpred_size_p)],
+    );
     std::fs::write(&core_path, core).at(core_path.display())?;
     let base = args.out.join(&design.top);
-    let params = write_params_files(config, &options, &design.description, &base)?;
+    let files = write_params_files(config, &options, &design.description, &base)?;
     println!("{}", verilog_path.display());
     println!("{}", core_path.display());
-    for path in params {
+    for path in files {
         println!("{}", path.display());
     }
     Ok(())

@@ -1,8 +1,9 @@
 //! The hardware generation options of every command that builds the encoder hardware
 //! (`gen-verilog`, `cosim`, `synth`; `docs/cli.md`, "Hardware generation options"): the
-//! output framing, the width of its source field, timestamps and the ATDATA width, turned
-//! into the generator's `etrace_hdl::top::TopOptions`; and the parameter files written
-//! beside the hardware's Verilog or output, which say how to decode its stream.
+//! output framing, the width of its source field, timestamps, the ATDATA width and the
+//! size of the branch predictor (`bpred_size_p`), turned into the generator's
+//! `etrace_hdl::top::TopOptions`; and the parameter files written beside the hardware's
+//! Verilog or output, which say how to decode its stream.
 
 use std::path::{Path, PathBuf};
 
@@ -33,6 +34,10 @@ pub struct HardwareArgs {
     /// ATDATA width in bits for atb (8, 16, 32, 64 or 128).
     #[arg(long, value_name = "BITS", default_value_t = 32)]
     pub atb_bits: u32,
+    /// `bpred_size_p`: a branch predictor of 2^N entries for the run-time option
+    /// `--branch-prediction` (0: none; at most 8).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub bpred_size: u8,
 }
 
 impl HardwareArgs {
@@ -60,7 +65,8 @@ impl HardwareArgs {
             timestamp: self.timestamp,
             fifo_depth,
             output,
-            inject_fault: false,
+            bpred_size: self.bpred_size,
+            inject_fault: None,
         })
     }
 }
@@ -99,7 +105,7 @@ pub fn write_params_files(
         options_text(options)
     );
     let header = [description, decode.as_str()];
-    let params = config.params();
+    let params = options.params(config);
     let files = [
         ("params.toml", params_toml(&params, &header)),
         ("params.scf", params_static_config(&params, &header)),

@@ -10,6 +10,7 @@ use super::replay::IngressReplay;
 use super::stretch::PulseStretch;
 use super::uart_tx::UartTx;
 use super::BoardError;
+use crate::encoder_core::CoreOptions;
 use crate::generics::DEFAULT_FIFO_ADDRESS_BITS;
 use crate::ingress::inputs::IngressSource;
 use crate::logic::resync::RESYNC_MAX_BITS;
@@ -78,7 +79,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: u
             resync_max: Constant::new(256u64.into()),
             por: Default::default(),
             replay: IngressReplay::new(records, settings.period, settings.gap)?,
-            encoder: Encoder::new(FramerConfig::default(), false),
+            encoder: Encoder::new(FramerConfig::default(), CoreOptions::default()),
             uart: UartTx::new(settings.cycles_per_bit),
             activity: PulseStretch::new(settings.led_hold),
             loss: PulseStretch::new(settings.led_hold),
@@ -110,6 +111,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: u
         self.encoder.inputs.options.full_address.next = false;
         self.encoder.inputs.options.implicit_exception.next = false;
         self.encoder.inputs.options.sijump_option.next = false;
+        self.encoder.inputs.options.branch_prediction.next = false;
         self.encoder.inputs.options.resync_max.next = self.resync_max.val();
         self.encoder.src_id.next = 0.into();
         // Byte stream to the UART.

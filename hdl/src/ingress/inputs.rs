@@ -68,6 +68,9 @@ bundle! {
         /// `sijump` (`sec:si-jump`), named `sijump_option` (`sijump` is the ingress
         /// signal).
         sijump_option: In<Bit>,
+        /// `branch_prediction` (`sec:branch-prediction`): correctly predicted branches are
+        /// counted (format 0); ignored by hardware without a predictor (`bpred_size_p` 0).
+        branch_prediction: In<Bit>,
         /// te_inst packets between forced syncs (`sec:resync`), 0 = off; latched at trace
         /// enable.
         resync_max: In<Bits<RESYNC_MAX_BITS>>,

@@ -6,8 +6,10 @@
 //! Combinational, on the registered window part of the chart ([`super::chart_key`]) and
 //! the encoder's state flags. The keys are high only in a deciding cycle (the ingress port
 //! registers them gated), so no action is taken in other cycles. Configuration of the
-//! hardware: no branch prediction, no implicit return, `ctype_width_p` = 1 (so only `ctype`
-//! 1, imprecise context, is reported: by a format 3.2).
+//! hardware: no implicit return, `ctype_width_p` = 1 (so only `ctype` 1, imprecise
+//! context, is reported: by a format 3.2). With branch prediction
+//! ([`super::branch_count::BranchCount`]) the branches are counted instead of mapped from
+//! the 31st correct prediction on, and reported by format 0 packets (`sec:format0`).
 //!
 //! The decision feeds the encoder's state back to the next decision (branch map, resync
 //! count, lost flag: `hdl/DESIGN.md` item 2), so its outputs are formed as few logic levels
@@ -33,8 +35,15 @@ pub struct Decision {
     pub curr_valid: Signal<In, Bit>,
     /// The chart key of the window, registered (0 but in a deciding cycle).
     pub keys: Signal<In, ChartKeys>,
-    /// Branches are held in the branch map (the current instruction's not counted).
+    /// Branches are held in the branch map (the current instruction's not counted; 0 when
+    /// the map is dropped in this cycle because counting starts).
     pub held_any: Signal<In, Bit>,
+    /// Correctly predicted branches are counted (`pbc` >= 31, `sec:format0`).
+    pub counting: Signal<In, Bit>,
+    /// Counting, and the current branch failed its prediction (`rpt_br`).
+    pub count_failed: Signal<In, Bit>,
+    /// The count of correctly predicted branches reached its maximum (an address is due).
+    pub count_full: Signal<In, Bit>,
     /// The branch map holds 30 branches.
     pub held_is_30: Signal<In, Bit>,
     /// The branch map holds 31 branches (full).
@@ -94,6 +103,7 @@ pub struct Decision {
     /// Support packet `qual_status`.
     pub qual_status: Signal<Out, Bits<2>>,
     // One or two inputs of state.
+    map_push: Signal<Local, Bit>,
     held: Signal<Local, Bit>,
     due: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
@@ -126,6 +136,8 @@ pub struct Decision {
     l_address: Signal<Local, Bits<LAYOUTS>>,
     l_branch: Signal<Local, Bits<LAYOUTS>>,
     l_branch_map: Signal<Local, Bits<LAYOUTS>>,
+    l_count: Signal<Local, Bits<LAYOUTS>>,
+    l_count_only: Signal<Local, Bits<LAYOUTS>>,
     x_map_length: crate::packer::ZeroExtend<MAP_LENGTHS, LAYOUTS>,
     // The layouts (`packer::layout::bit`) one-hot, and the first format 1 with address.
     support_layout: LocalParam<LAYOUTS, { one_hot(bit::SUPPORT) }>,
@@ -137,6 +149,8 @@ pub struct Decision {
     context_layout: LocalParam<LAYOUTS, { one_hot(bit::CONTEXT) }>,
     address_layout: LocalParam<LAYOUTS, { one_hot(bit::ADDRESS) }>,
     branch_map_layout: LocalParam<LAYOUTS, { one_hot(bit::BRANCH_MAP) }>,
+    count_layout: LocalParam<LAYOUTS, { one_hot(bit::BRANCH_COUNT) }>,
+    count_only_layout: LocalParam<LAYOUTS, { one_hot(bit::BRANCH_COUNT_ONLY) }>,
     branch31_bit: LocalParam<4, { bit::BRANCH31 as u64 }>,
 }
 
@@ -144,11 +158,17 @@ impl Logic for Decision {
     #[hdl_gen]
     fn update(&mut self) {
         // State conditions, one LUT each: branches waiting (with this one) and an address
-        // due for them (resync count at its maximum, or `next` ppccd); the map full after
-        // this branch; the lost flag with a drained queue (recovery is possible).
-        self.held.next = self.held_any.val() || self.keys.val().push;
-        self.due.next = self.held.val() && (self.resync_at_max.val() || self.keys.val().next_ppccd);
-        self.full.next = self.held_is_31.val() || (self.held_is_30.val() && self.keys.val().push);
+        // due for them (resync count at its maximum, or `next` ppccd) or for the full
+        // branch count; the map full after this branch, or a failed prediction while
+        // counting (`rpt_br`); the lost flag with a drained queue (recovery is possible).
+        self.map_push.next = self.keys.val().push && !self.counting.val();
+        self.held.next = self.held_any.val() || self.map_push.val();
+        self.due.next = (self.held.val()
+            && (self.resync_at_max.val() || self.keys.val().next_ppccd))
+            || self.count_full.val();
+        self.full.next = self.held_is_31.val()
+            || (self.held_is_30.val() && self.map_push.val())
+            || self.count_failed.val();
         self.drained_lost.next = self.lost.val() && self.queue_drained.val();
         self.open.next = !self.resync_exceeded.val() && !self.drained_lost.val();
         self.idle.next = !self.keys.val().support
@@ -259,8 +279,12 @@ impl Logic for Decision {
             self.l_context.next = self.context_layout.val();
         }
         self.l_address.next = 0.into();
-        if self.address_action.val() && !self.held.val() {
+        if self.address_action.val() && !self.held.val() && !self.counting.val() {
             self.l_address.next = self.address_layout.val();
+        }
+        self.l_count.next = 0.into();
+        if self.address_action.val() && self.counting.val() {
+            self.l_count.next = self.count_layout.val();
         }
         self.x_map_length.narrow.next = self.map_length.val();
         self.l_branch.next = 0.into();
@@ -268,8 +292,12 @@ impl Logic for Decision {
             self.l_branch.next = self.x_map_length.wide.val() << self.branch31_bit.val();
         }
         self.l_branch_map.next = 0.into();
-        if self.map_action.val() {
+        if self.map_action.val() && !self.counting.val() {
             self.l_branch_map.next = self.branch_map_layout.val();
+        }
+        self.l_count_only.next = 0.into();
+        if self.map_action.val() && self.counting.val() {
+            self.l_count_only.next = self.count_only_layout.val();
         }
         self.layout.next = self.l_support.val()
             | self.l_sync.val()
@@ -280,7 +308,9 @@ impl Logic for Decision {
             | self.l_context.val()
             | self.l_address.val()
             | self.l_branch.val()
-            | self.l_branch_map.val();
+            | self.l_branch_map.val()
+            | self.l_count.val()
+            | self.l_count_only.val();
     }
 }
 

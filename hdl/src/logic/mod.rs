@@ -3,12 +3,14 @@
 //! counter, address computation and drop / recovery, combined in [`PacketLogic`].
 
 pub mod address;
+pub mod branch_count;
 pub mod branch_map;
 pub mod chart_key;
 pub mod control;
 pub mod decision;
 pub mod loss;
 pub mod packet_logic;
+pub mod predictor;
 pub mod resync;
 
 pub use packet_logic::PacketLogic;

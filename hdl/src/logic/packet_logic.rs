@@ -1,16 +1,19 @@
 //! `PacketLogic`: the encoder's packet logic (`hdl/DESIGN.md`, cycle contract items 1-4):
 //! the ingress port and window, qualification, trace enable / disable, the chart's decision
 //! (`exampleAlgorithm.adoc`, figure `fig:algo`), branch map, resync counter, address
-//! computation and the push / drop / recovery of the produced packets. Its outputs are the
+//! computation, branch prediction (`sec:branch-prediction`: predictor and predicted-branch
+//! count) and the push / drop / recovery of the produced packets. Its outputs are the
 //! packet field bundles `pkt0`, `pkt1` and `count` for the payload packers: the payload
 //! layout one-hot and the field values as the packet carries them (`payload.adoc`). The
 //! model: `etrace_encoder::Encoder`.
 
 use super::address::AddressUnit;
+use super::branch_count::BranchCount;
 use super::branch_map::BranchMap;
 use super::control::TraceControl;
 use super::decision::Decision;
 use super::loss::LossControl;
+use super::predictor::{Predictor, BPRED_MAX_BITS};
 use super::resync::ResyncCounter;
 use crate::ingress::inputs::{Control, Ingress, Options};
 use crate::ingress::IngressPort;
@@ -69,6 +72,8 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     trace_control: TraceControl,
     branch_map: BranchMap,
     map_length: MapLength,
+    predictor: Predictor,
+    branch_count: BranchCount,
     resync: ResyncCounter,
     address_unit: AddressUnit<A>,
     decision: Decision,
@@ -103,6 +108,8 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     reg_notify_updiscon: DFF<Bit>,
     reg_branches: DFF<Bits<5>>,
     reg_branch_map: DFF<Bits<32>>,
+    reg_branch_count: DFF<Bits<32>>,
+    reg_branch_fail: DFF<Bit>,
     reg_ienable: DFF<Bit>,
     reg_qual_status: DFF<Bits<2>>,
     reg_ioptions: DFF<Bits<6>>,
@@ -113,9 +120,23 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     option_ie: Signal<Local, Bits<6>>,
     option_fa: Signal<Local, Bits<6>>,
     option_sj: Signal<Local, Bits<6>>,
+    option_bp: Signal<Local, Bits<6>>,
     // The layouts of packet 1 (`packer::layout::bit`).
     context_layout: LocalParam<LAYOUTS, { one_hot(bit::CONTEXT) }>,
     sync_layout: LocalParam<LAYOUTS, { one_hot(bit::SYNC) }>,
+}
+
+impl<const A: usize, const E: usize, const IT: usize> PacketLogic<A, E, IT> {
+    /// The packet logic with a predictor of 2^`bpred_size` entries (`bpred_size_p`; 0:
+    /// none, the `branch_prediction` option is ignored); with `predictor_fault` (test
+    /// only), every prediction is inverted.
+    pub fn new(bpred_size: u8, predictor_fault: bool) -> Self {
+        PacketLogic {
+            predictor: Predictor::new(bpred_size, predictor_fault),
+            branch_count: BranchCount::new(bpred_size > 0),
+            ..Default::default()
+        }
+    }
 }
 
 impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E, IT> {
@@ -147,6 +168,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             reg_notify_updiscon,
             reg_branches,
             reg_branch_map,
+            reg_branch_count,
+            reg_branch_fail,
             reg_ienable,
             reg_qual_status,
             reg_ioptions
@@ -155,6 +178,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.trace_control.clock.next = self.clock.val();
         self.address_unit.clock.next = self.clock.val();
         self.resync.clock.next = self.clock.val();
+        self.predictor.clock.next = self.clock.val();
+        self.branch_count.clock.next = self.clock.val();
 
         // Ingress port and window.
         self.present.next = self.block.iretire.val() || self.block.itype.val().any();
@@ -182,7 +207,19 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             self.branch_map.held_count.next = 0.into();
             self.branch_map.held_map.next = 0.into();
         }
-        self.push.next = self.ingress.keys.val().push;
+        // Branch prediction: the predictor restarts with every sync (and trace enable);
+        // from the 31st correct prediction on the branches are counted, not mapped.
+        self.predictor.index_address.next =
+            self.ingress.curr_iaddr.val().get_bits::<BPRED_MAX_BITS>(1);
+        self.predictor.update.next = self.ingress.keys.val().push;
+        self.predictor.taken.next = self.ingress.curr_taken.val();
+        self.predictor.restart.next = self.decision.restart.val();
+        self.branch_count.push.next = self.ingress.keys.val().push;
+        self.branch_count.correct.next = self.predictor.correct.val();
+        self.branch_count.option.next = self.options.branch_prediction.val();
+        self.branch_count.held_is_30.next = self.held_is_30.q.val();
+        self.branch_count.clear.next = self.decision.empties_map.val();
+        self.push.next = self.branch_count.map_push.val();
         self.branch_map.push.next = self.push.val();
         self.branch_map.not_taken.next = !self.ingress.curr_taken.val();
         self.map_length.held.next = self.branch_map.held_count.val();
@@ -193,7 +230,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.decision.finishing.next = self.trace_control.finishing.val();
         self.decision.curr_valid.next = self.ingress.curr_valid.val();
         self.decision.keys.next = self.ingress.keys.val();
-        self.decision.held_any.next = self.held_any.q.val();
+        self.decision.held_any.next = self.held_any.q.val() && !self.branch_count.enter.val();
+        self.decision.counting.next = self.branch_count.counting.val();
+        self.decision.count_failed.next = self.branch_count.failed.val();
+        self.decision.count_full.next = self.branch_count.full.val();
         self.decision.held_is_30.next = self.held_is_30.q.val();
         self.decision.held_is_31.next = self.held_is_31.q.val();
         self.decision.map_length.next = self.map_length.length.val();
@@ -222,10 +262,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         }
         self.lost.next = self.lost_flag.q.val();
 
-        // Branch map state: emptied by a packet that reports it, and at trace enable.
+        // Branch map state: emptied by a packet that reports it, at trace enable, and when
+        // counting starts.
         self.held_count.d.next = self.branch_map.branches.val();
         self.held_map.d.next = self.branch_map.map_bits.val();
-        self.empties.next = self.decision.empties_map.val();
+        self.empties.next = self.decision.empties_map.val() || self.branch_count.enter.val();
         self.held_empty.d.next = self.empties.val();
         // The flags of the count after this cycle (`branch_map.branches`, or 0 if emptied).
         // `!empties` is written into every assignment on purpose: one common clear after
@@ -285,10 +326,12 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             self.ingress.curr_notify.val() ^ self.decision.updiscon.val();
         self.reg_branches.d.next = self.branch_map.branches.val();
         self.reg_branch_map.d.next = self.branch_map.map_bits.val();
+        self.reg_branch_count.d.next = self.branch_count.value.val();
+        self.reg_branch_fail.d.next = self.branch_count.failed.val();
         self.reg_ienable.d.next = self.decision.ienable.val();
         self.reg_qual_status.d.next = self.decision.qual_status.val();
         // `ioptions` (`IOptions::bits`): bit 1 implicit_exception, bit 2 full_address,
-        // bit 5 sijump.
+        // bit 4 branch_prediction, bit 5 sijump.
         self.option_ie.next = 0.into();
         if self.options.implicit_exception.val() {
             self.option_ie.next = 2.into();
@@ -301,8 +344,14 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         if self.options.sijump_option.val() {
             self.option_sj.next = 32.into();
         }
-        self.reg_ioptions.d.next =
-            self.option_ie.val() | self.option_fa.val() | self.option_sj.val();
+        self.option_bp.next = 0.into();
+        if self.branch_count.enabled.val() {
+            self.option_bp.next = 16.into();
+        }
+        self.reg_ioptions.d.next = self.option_ie.val()
+            | self.option_fa.val()
+            | self.option_sj.val()
+            | self.option_bp.val();
 
         self.count.next = self.reg_count.q.val();
         self.pkt0.layout.next = self.reg_layout0.q.val();
@@ -320,6 +369,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             self.reg_notify_updiscon.q.val() ^ self.address_unit.address_f12_msb.val();
         self.pkt0.branches.next = self.reg_branches.q.val();
         self.pkt0.branch_map.next = self.reg_branch_map.q.val();
+        self.pkt0.branch_count.next = self.reg_branch_count.q.val();
+        self.pkt0.branch_fail.next = self.reg_branch_fail.q.val();
         self.pkt0.ienable.next = self.reg_ienable.q.val();
         self.pkt0.qual_status.next = self.reg_qual_status.q.val();
         self.pkt0.ioptions.next = self.reg_ioptions.q.val();
@@ -341,6 +392,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.pkt1.updiscon_bit.next = false;
         self.pkt1.branches.next = 0.into();
         self.pkt1.branch_map.next = 0.into();
+        self.pkt1.branch_count.next = 0.into();
+        self.pkt1.branch_fail.next = false;
         self.pkt1.ienable.next = false;
         self.pkt1.qual_status.next = 0.into();
         self.pkt1.ioptions.next = 0.into();

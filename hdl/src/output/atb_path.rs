@@ -95,7 +95,7 @@ pub(crate) fn emit_atb(
     let output = format!("ATB output, {}-bit ATDATA", data_bytes * 8);
     crate::with_atb_width!(data_bytes, [DW, BW] => crate::with_config!(config, [A, E, IT, P] => {
         const N: usize = crate::generics::DEFAULT_FIFO_ADDRESS_BITS;
-        let top = || AtbEncoder::<A, E, IT, P, N, DW, BW>::new(framing, options.inject_fault);
+        let top = || AtbEncoder::<A, E, IT, P, N, DW, BW>::new(framing, options.core());
         emit(top, config, output)
     }))
     .ok_or(TopError::AtbWidth(data_bytes))

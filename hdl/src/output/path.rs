@@ -119,7 +119,7 @@ fn emit_stream(
     };
     let output = format!("{name} byte stream, {depth}-byte FIFO");
     crate::with_fifo_depth!(depth, [N] => crate::with_config!(config, [A, E, IT, P] => {
-        let top = || Encoder::<A, E, IT, P, N>::new(framing, options.inject_fault);
+        let top = || Encoder::<A, E, IT, P, N>::new(framing, options.core());
         emit(top, config, output)
     }))
     .ok_or(TopError::FifoDepth(depth))

@@ -42,6 +42,11 @@ bundle! {
         branches: In<Bits<5>>,
         /// Format 1 `branch_map`; bits at and above the layout's map length are ignored.
         branch_map: In<Bits<32>>,
+        /// Format 0 `branch_count` (`sec:format0`).
+        branch_count: In<Bits<32>>,
+        /// Format 0 with address: `branch_fmt` addr-fail (the reported branch failed its
+        /// prediction), else addr.
+        branch_fail: In<Bit>,
         /// Format 3.3 `ienable`.
         ienable: In<Bit>,
         /// Format 3.3 `qual_status`.

@@ -1,5 +1,5 @@
 //! Payload layouts: which fields a te_inst carries and where (`payload.adoc`, format
-//! tables `sec:format1`, `sec:format2`, `sec:format3`), one-hot, so the packer's field
+//! tables `sec:format0`, `sec:format1`, `sec:format2`, `sec:format3`), one-hot, so the packer's field
 //! placement is one AND-OR level per source and needs no decoding (`hdl/DESIGN.md`,
 //! "Packer -> queue"). The packet logic's decision forms the layout
 //! ([`crate::logic::decision::Decision`], with [`MapLength`] for the format 1 variants)
@@ -10,7 +10,7 @@ use rust_hdl::prelude::*;
 use crate::packet_kind::PacketKind;
 
 /// Number of layouts (width of the one-hot layout vector).
-pub const LAYOUTS: usize = 14;
+pub const LAYOUTS: usize = 16;
 
 /// Bit of the one-hot layout vector per payload layout.
 pub mod bit {
@@ -42,6 +42,10 @@ pub mod bit {
     pub const BRANCH1: usize = 12;
     /// Format 1 without address (31-bit `branch_map`).
     pub const BRANCH_MAP: usize = 13;
+    /// Format 0 subformat 0 with address (`branch_fmt` addr or addr-fail).
+    pub const BRANCH_COUNT: usize = 14;
+    /// Format 0 subformat 0 without address (`branch_fmt` no-addr).
+    pub const BRANCH_COUNT_ONLY: usize = 15;
 }
 
 /// The one-hot layout vector of layout bit `bit` ([`bit`]) as a number (for a
@@ -60,6 +64,8 @@ pub fn kind(bit: usize) -> Option<PacketKind> {
         bit::ADDRESS => PacketKind::Address,
         bit::BRANCH31..=bit::BRANCH1 => PacketKind::BranchAddress,
         bit::BRANCH_MAP => PacketKind::BranchMap,
+        bit::BRANCH_COUNT => PacketKind::BranchCount,
+        bit::BRANCH_COUNT_ONLY => PacketKind::BranchCountOnly,
         _ => return None,
     })
 }

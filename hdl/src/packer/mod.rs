@@ -16,6 +16,8 @@
 //! | 2 | format 0, address 2, notify, updiscon, irreport | irreport |
 //! | 1 with address | format 0, branches 2, branch_map 7 (L bits), address 7+L, notify, updiscon, irreport | irreport |
 //! | 1 without address | format 0, branches (0) 2, branch_map 7 (31 bits) | branch_map (38) |
+//! | 0 with address | format 0, branch_count 2, branch_fmt 34 (1x), address 36, notify, updiscon, irreport | irreport |
+//! | 0 without address | format 0, branch_count 2, branch_fmt 34 (00) | branch_fmt (35, 0) |
 //!
 //! Every packet is its fields from bit 0, then ones from the bit after the last field up
 //! to `P - 1` if the last field bit is 1 (sign extension to `P` bits). Field offsets are
@@ -63,6 +65,8 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     x_ioptions: ZeroExtend<6, P>,
     x_branches: ZeroExtend<5, P>,
     x_branch_map: ZeroExtend<32, P>,
+    x_branch_count: ZeroExtend<32, P>,
+    x_branch_fail: ZeroExtend<1, P>,
     x_branch: ZeroExtend<1, P>,
     x_interrupt: ZeroExtend<1, P>,
     x_thaddr: ZeroExtend<1, P>,
@@ -82,6 +86,9 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     m_branch3: Signal<Local, Bits<P>>,
     m_branch1: Signal<Local, Bits<P>>,
     m_branch_map: Signal<Local, Bits<P>>,
+    m_count: Signal<Local, Bits<P>>,
+    m_count_only: Signal<Local, Bits<P>>,
+    f0_head: Signal<Local, Bits<P>>,
     // The last field bit of each layout as a mask (all ones when the bit is 1).
     s_ioptions: Signal<Local, Bits<P>>,
     s_address: Signal<Local, Bits<P>>,
@@ -102,6 +109,8 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     // Test only (`TopOptions::inject_fault`): XORed into the branch map.
     branch_map_fault: Constant<Bits<32>>,
     ones: Constant<Bits<P>>,
+    // Format 0 `branch_fmt` bit 1 (addr / addr-fail).
+    count_fmt: Constant<Bits<P>>,
     addr_mask: Constant<Bits<P>>,
     notify_place: Constant<Bits<P>>,
     updiscon_place: Constant<Bits<P>>,
@@ -153,6 +162,8 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             x_ioptions: ZeroExtend::default(),
             x_branches: ZeroExtend::default(),
             x_branch_map: ZeroExtend::default(),
+            x_branch_count: ZeroExtend::default(),
+            x_branch_fail: ZeroExtend::default(),
             x_branch: ZeroExtend::default(),
             x_interrupt: ZeroExtend::default(),
             x_thaddr: ZeroExtend::default(),
@@ -171,6 +182,9 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             m_branch3: Signal::default(),
             m_branch1: Signal::default(),
             m_branch_map: Signal::default(),
+            m_count: Signal::default(),
+            m_count_only: Signal::default(),
+            f0_head: Signal::default(),
             s_ioptions: Signal::default(),
             s_address: Signal::default(),
             s_thaddr: Signal::default(),
@@ -189,6 +203,7 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             tval_msb: Signal::default(),
             branch_map_fault: Constant::new(u64::from(fault).into()),
             ones: Constant::new(Bits::<P>::mask()),
+            count_fmt: Constant::new(bits::<P>(1) << 35u64),
             addr_mask: Constant::new(low(aw)),
             notify_place: Constant::new(bits::<P>(1) << aw as u64),
             updiscon_place: Constant::new(bits::<P>(1) << A as u64),
@@ -230,6 +245,8 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         self.x_ioptions.narrow.next = self.fields.ioptions.val();
         self.x_branches.narrow.next = self.fields.branches.val();
         self.x_branch_map.narrow.next = self.fields.branch_map.val() ^ self.branch_map_fault.val();
+        self.x_branch_count.narrow.next = self.fields.branch_count.val();
+        self.x_branch_fail.narrow.next = self.fields.branch_fail.val().into();
         self.x_branch.narrow.next = self.fields.branch.val().into();
         self.x_interrupt.narrow.next = self.fields.is_interrupt.val().into();
         self.x_thaddr.narrow.next = self.fields.thaddr.val().into();
@@ -261,6 +278,8 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
             | (self.x_thaddr.wide.val() << self.trap_th.val());
         // Format 1 with address up to branches.
         self.f1_head.next = bits::<P>(1) | (self.x_branches.wide.val() << 2);
+        // Format 0 up to branch_count (format 0, no subformat: `f0s_width_p` 0).
+        self.f0_head.next = self.x_branch_count.wide.val() << 2;
 
         // The masks of the layouts (`layout::bit` order).
         self.m_support.next = 0.into();
@@ -318,6 +337,14 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         self.m_branch_map.next = 0.into();
         if self.fields.layout.val().get_bit(13) {
             self.m_branch_map.next = self.ones.val();
+        }
+        self.m_count.next = 0.into();
+        if self.fields.layout.val().get_bit(14) {
+            self.m_count.next = self.ones.val();
+        }
+        self.m_count_only.next = 0.into();
+        if self.fields.layout.val().get_bit(15) {
+            self.m_count_only.next = self.ones.val();
         }
 
         // The last field bit of each layout, as a mask: the sign extension.
@@ -416,6 +443,13 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
             | (self.m_branch_map.val()
                 & (bits::<P>(1)
                     | ((self.x_branch_map.wide.val() & self.map31.val()) << 7)
-                    | ((self.ones.val() << 38) & self.s_branch_map.val())));
+                    | ((self.ones.val() << 38) & self.s_branch_map.val())))
+            | (self.m_count.val()
+                & (self.f0_head.val()
+                    | (self.x_branch_fail.wide.val() << 34)
+                    | self.count_fmt.val()
+                    | (self.addr_info.val() << 36)
+                    | (((self.ones.val() << self.at_a1.val()) << 36) & self.s_irreport.val())))
+            | (self.m_count_only.val() & self.f0_head.val());
     }
 }

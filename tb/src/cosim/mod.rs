@@ -74,7 +74,7 @@ impl CosimConfig {
 
     /// The model's parameters of the variant's configuration.
     pub fn params(&self) -> Params {
-        self.variant.config().params()
+        self.variant.params()
     }
 
     /// The cycle model's output path for the variant (`hdl/src/top.rs`, `generate`).

@@ -11,6 +11,7 @@
 #![allow(dead_code)]
 
 use etrace_decoder::pcs::push_record_steps;
+use etrace_decoder::stream::PayloadEvent;
 use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
 use etrace_encoder::cycle::encoder::INPUT_STAGES;
 use etrace_encoder::cycle::output_path::{OutputItem, OutputPath, OutputPathConfig};
@@ -20,7 +21,9 @@ use etrace_spec::framing::Outgoing;
 use etrace_spec::ingress::{IngressRecord, ItypeWidth};
 use etrace_spec::packet::{pack, TeInst};
 use etrace_spec::params::Params;
-use etrace_tb::cosim::verify::ExpectedExecution;
+use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
+use etrace_tb::cosim::{run, CosimConfig, CosimStats, StallConfig};
+use etrace_tb::Variant;
 use etrace_tb::{Inputs, Outputs, Rtl};
 
 /// Idle cycles after each block: enough for the serializer to drain two packets.
@@ -379,3 +382,67 @@ pub fn check_cycle_exact(
     assert!(path.is_idle(), "{what}: the output path drained");
     taken
 }
+
+/// Co-simulates the program `name` on `variant` with `options` under `stall` (`src_id`
+/// on its source pin): port equal in every cycle, every block presented, the bytes decoded
+/// and checked against the hart (the whole execution when nothing was dropped). Returns
+/// the run's figures and the payloads of its stream.
+pub fn cosim_program(
+    name: &str,
+    variant: Variant,
+    options: EncoderOptions,
+    stall: StallConfig,
+    src_id: u16,
+) -> (CosimStats, Vec<PayloadEvent>) {
+    let (records, expected) = program(name, variant.config().itype());
+    let mut config = CosimConfig::new(variant);
+    config.options = options;
+    config.stall = stall;
+    config.src_id = src_id;
+    let outcome = run(&config, records.iter().copied(), &mut |_, _| {})
+        .unwrap_or_else(|e| panic!("{name} on {variant}: {e}"));
+    let s = outcome.stats;
+    assert_eq!(s.blocks, records.len() as u64, "{name} on {variant}");
+    let events = outcome.stream.payloads(&config.output());
+    let summary = check_decoded(&variant.params(), &events, &expected)
+        .unwrap_or_else(|e| panic!("{name} on {variant}: {e}"));
+    if s.dropped == 0 {
+        assert_eq!(
+            summary.steps as usize,
+            expected.steps.len(),
+            "{name} on {variant}: the whole execution decoded"
+        );
+    } else {
+        // Blocks in every cycle overflow the queue even without back-pressure; each run
+        // between losses was checked against the hart above.
+        assert!(summary.steps > 0, "{name} on {variant}: something decoded");
+    }
+    (s, events)
+}
+
+/// Every test program, without the `-rv32` / `-rv64` suffix.
+pub const PROGRAMS: [&str; 9] = [
+    "fnptr_switch",
+    "loops",
+    "minimal",
+    "privilege",
+    "recursion",
+    "tailcall",
+    "timer",
+    "traps",
+    "workload",
+];
+
+/// No idle cycles, the output always ready.
+pub const NO_STALL: StallConfig = StallConfig {
+    stall_probability: 0.0,
+    idle_probability: 0.0,
+    seed: 1,
+};
+
+/// Heavy back-pressure and idle cycles: packets are dropped.
+pub const BACK_PRESSURE: StallConfig = StallConfig {
+    stall_probability: 0.6,
+    idle_probability: 0.3,
+    seed: 7,
+};

@@ -112,7 +112,8 @@ pub const INPUT_STAGES: usize = 2;
 
 impl EncoderCycle {
     /// The encoder after reset, for the hardware parameters `params`, the run-time options
-    /// on its option ports and the build-time output path.
+    /// on its option ports and the build-time output path. Branch prediction needs
+    /// `bpred_size_p` > 0 (the hardware's predictor); implicit return is not implemented.
     pub fn new(
         params: &Params,
         options: EncoderOptions,
@@ -120,9 +121,6 @@ impl EncoderCycle {
     ) -> Result<EncoderCycle, EncoderCycleError> {
         if options.implicit_return {
             return Err(EncoderCycleError::Unsupported("implicit-return"));
-        }
-        if options.branch_prediction {
-            return Err(EncoderCycleError::Unsupported("branch-prediction"));
         }
         // Checks the options against the parameters once, up front.
         Encoder::new(params, options)?;

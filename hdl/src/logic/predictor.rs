@@ -1,0 +1,206 @@
+//! `Predictor`: the branch predictor of `branchTrace.adoc`, section
+//! `sec:branch-prediction` (format 0 of `payload.adoc`): a table of 2^`bpred_size_p`
+//! two-bit states indexed by instruction address bits from bit 1 (`iaddress_lsb_p`). The
+//! model: `etrace_spec::predictor::BranchPredictor`, driven as `Encoder::record_branch` and
+//! `Encoder::branches_reported` drive it.
+
+use rust_hdl::prelude::*;
+
+/// Largest `bpred_size_p` of the hardware (a table of 256 entries).
+pub const BPRED_MAX_BITS: usize = 8;
+
+/// Table entries of the largest predictor (bits of each of the two state vectors).
+const ENTRIES: usize = 1 << BPRED_MAX_BITS;
+
+/// Lowest address bit of the table index (`iaddress_lsb_p` = 1 of the hardware).
+pub const INDEX_LSB: usize = 1;
+
+/// The predictor table and its update for the current instruction's branch.
+///
+/// The table is built for [`BPRED_MAX_BITS`]; `bpred_size_p` (the constructor's
+/// argument) masks the index, so synthesis keeps only the 2^`bpred_size_p` entries that
+/// can be read. Each entry is a state `msb lsb`: `msb` is the prediction (1 = taken);
+/// transitions 00 -fail-> 01, 01 -ok-> 00, -fail-> 11, 11 -fail-> 10, 10 -ok-> 11,
+/// -fail-> 00, otherwise unchanged.
+///
+/// `correct` is the prediction of the table as it is before this cycle's update. With
+/// `restart` (a synchronisation packet, or trace enable) every entry becomes 01, and the
+/// branch of `update` then updates its entry from 01 (the model's reset, then the reported
+/// instruction's own branch).
+#[derive(LogicBlock)]
+pub struct Predictor {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Bits [`BPRED_MAX_BITS`]`:1` of the current instruction's address (`iaddr`; the
+    /// index from `iaddress_lsb_p` = 1).
+    pub index_address: Signal<In, Bits<BPRED_MAX_BITS>>,
+    /// The current instruction is a branch whose outcome enters the predictor.
+    pub update: Signal<In, Bit>,
+    /// The branch was taken.
+    pub taken: Signal<In, Bit>,
+    /// Every entry restarts at 01 (before `update`'s branch is applied).
+    pub restart: Signal<In, Bit>,
+    /// The table's prediction for the current instruction equals `taken`.
+    pub correct: Signal<Out, Bit>,
+    msb: DFF<Bits<ENTRIES>>,
+    lsb: DFF<Bits<ENTRIES>>,
+    index: Signal<Local, Bits<BPRED_MAX_BITS>>,
+    state_msb: Signal<Local, Bit>,
+    state_lsb: Signal<Local, Bit>,
+    ok: Signal<Local, Bit>,
+    new_msb: Signal<Local, Bit>,
+    new_lsb: Signal<Local, Bit>,
+    base_msb: Signal<Local, Bits<ENTRIES>>,
+    base_lsb: Signal<Local, Bits<ENTRIES>>,
+    entry: Signal<Local, Bits<ENTRIES>>,
+    set_msb: Signal<Local, Bits<ENTRIES>>,
+    set_lsb: Signal<Local, Bits<ENTRIES>>,
+    // Test only (`Fault::Predictor`): XORed into the prediction.
+    fault: Constant<Bit>,
+    index_mask: Constant<Bits<BPRED_MAX_BITS>>,
+    one: Constant<Bits<ENTRIES>>,
+    ones: Constant<Bits<ENTRIES>>,
+}
+
+impl Predictor {
+    /// A predictor of 2^`bpred_size` entries (`bpred_size_p`, 1 to [`BPRED_MAX_BITS`]); with
+    /// `fault` (test only), every prediction is inverted.
+    ///
+    /// # Panics
+    ///
+    /// If `bpred_size` is above [`BPRED_MAX_BITS`] (a configuration error the generator
+    /// refuses first).
+    pub fn new(bpred_size: u8, fault: bool) -> Self {
+        assert!(usize::from(bpred_size) <= BPRED_MAX_BITS);
+        Predictor {
+            clock: Default::default(),
+            index_address: Default::default(),
+            update: Default::default(),
+            taken: Default::default(),
+            restart: Default::default(),
+            correct: Default::default(),
+            msb: Default::default(),
+            lsb: Default::default(),
+            index: Default::default(),
+            state_msb: Default::default(),
+            state_lsb: Default::default(),
+            ok: Default::default(),
+            new_msb: Default::default(),
+            new_lsb: Default::default(),
+            base_msb: Default::default(),
+            base_lsb: Default::default(),
+            entry: Default::default(),
+            set_msb: Default::default(),
+            set_lsb: Default::default(),
+            fault: Constant::new(fault),
+            index_mask: Constant::new(((1u64 << bpred_size) - 1).into()),
+            one: Constant::new(1.into()),
+            ones: Constant::new(Bits::<ENTRIES>::mask()),
+        }
+    }
+}
+
+impl Default for Predictor {
+    /// The predictor of `bpred_size_p` 0: one entry, never read (synthesis removes it).
+    fn default() -> Self {
+        Predictor::new(0, false)
+    }
+}
+
+impl Logic for Predictor {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, msb, lsb);
+        self.index.next = self.index_address.val() & self.index_mask.val();
+        self.state_msb.next = self.msb.q.val().get_bit(self.index.val().index());
+        self.state_lsb.next = self.lsb.q.val().get_bit(self.index.val().index());
+        self.ok.next = (self.state_msb.val() ^ self.fault.val()) == self.taken.val();
+        self.correct.next = self.ok.val();
+        // The entry after the update: from its state, or from 01 after a restart (then
+        // the prediction is "not taken", correct when not taken).
+        self.new_msb.next = (self.state_msb.val() && self.state_lsb.val())
+            || (self.state_msb.val() && self.ok.val())
+            || (!self.state_msb.val() && self.state_lsb.val() && !self.ok.val());
+        self.new_lsb.next = self.state_msb.val() == self.ok.val();
+        self.base_msb.next = self.msb.q.val();
+        self.base_lsb.next = self.lsb.q.val();
+        if self.restart.val() {
+            self.new_msb.next = self.taken.val();
+            self.new_lsb.next = self.taken.val();
+            self.base_msb.next = 0.into();
+            self.base_lsb.next = self.ones.val();
+        }
+        self.entry.next = self.one.val() << self.index.val();
+        self.set_msb.next = 0.into();
+        if self.new_msb.val() {
+            self.set_msb.next = self.entry.val();
+        }
+        self.set_lsb.next = 0.into();
+        if self.new_lsb.val() {
+            self.set_lsb.next = self.entry.val();
+        }
+        self.msb.d.next = self.base_msb.val();
+        self.lsb.d.next = self.base_lsb.val();
+        if self.update.val() {
+            self.msb.d.next = (self.base_msb.val() & !self.entry.val()) | self.set_msb.val();
+            self.lsb.d.next = (self.base_lsb.val() & !self.entry.val()) | self.set_lsb.val();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verilog::{generate, lint, yosys_check};
+    use etrace_spec::ingress::random::Rng;
+    use etrace_spec::predictor::BranchPredictor;
+
+    #[test]
+    fn predictor_verilog() {
+        let mut uut = Predictor::new(6, false);
+        uut.connect_all();
+        let v = generate(&uut);
+        yosys_check("predictor", &v).unwrap();
+        lint("predictor", &v).unwrap();
+    }
+
+    fn settle(uut: &mut Predictor) {
+        assert!(simulate(uut, 100), "the predictor does not settle");
+    }
+
+    /// Random branches at a few addresses, with restarts (the first one clears the
+    /// table as trace enable does): the block's `correct` equals the model's prediction
+    /// outcome in every cycle.
+    #[test]
+    fn predictions_are_the_models() {
+        let mut uut = Predictor::new(3, false);
+        uut.connect_all();
+        let mut model = BranchPredictor::new(3, 1);
+        let mut rng = Rng::new(22);
+        for step in 0..3000 {
+            let address = 0x8000_0000 + 2 * rng.below(24);
+            let taken = !rng.chance(0.3);
+            let update = step > 0 && rng.chance(0.8);
+            let restart = step == 0 || rng.chance(0.02);
+            uut.index_address.next = ((address >> INDEX_LSB) & 0xff).into();
+            uut.taken.next = taken;
+            uut.update.next = update;
+            uut.restart.next = restart;
+            settle(&mut uut);
+            if update {
+                let expected = model.update(address, taken);
+                assert_eq!(uut.correct.val(), expected, "step {step}");
+            }
+            if restart {
+                model.reset();
+                if update {
+                    model.update(address, taken);
+                }
+            }
+            uut.clock.next = Clock { clk: true };
+            settle(&mut uut);
+            uut.clock.next = Clock { clk: false };
+            settle(&mut uut);
+        }
+    }
+}
