@@ -8,7 +8,10 @@
 # Verilator, Icarus Verilog and yosys (the hardware's lint, synthesis and simulation
 # checks), nextpnr-ice40 and icestorm (the iCE40 flow). The ECP5 flow uses YoWASP's
 # yosys, nextpnr-ecp5 and ecppack (WebAssembly builds from PyPI, `pip install --user`,
-# programs in ~/.local/bin where `etrace synth` finds them).
+# programs in ~/.local/bin where `etrace synth` finds them). The soft cores traced by the
+# lock-step co-simulation (`etrace cosim --core`) come from PyPI too, pinned: PicoRV32 and
+# SERV as the `pythondata-cpu-*` packages (their Verilog, and the Dhrystone sources that
+# scripts/build-programs.sh compiles), found where pip put them (tb/src/pythondata.rs).
 set -euo pipefail
 
 need_apt=()
@@ -40,6 +43,13 @@ if ! pinned "${yowasp[0]}" || ! pinned "${yowasp[1]}"; then
   echo "setup: installing ${yowasp[*]} (pip, user)" >&2
   python3 -m pip install --user -q "${yowasp[@]}" 2>/dev/null ||
     python3 -m pip install --user -q --break-system-packages "${yowasp[@]}"
+fi
+
+cores=(pythondata-cpu-picorv32==1.0.post218 pythondata-cpu-serv==1.2.0.post146)
+if ! pinned "${cores[0]}" || ! pinned "${cores[1]}"; then
+  echo "setup: installing ${cores[*]} (pip, user)" >&2
+  python3 -m pip install --user -q "${cores[@]}" 2>/dev/null ||
+    python3 -m pip install --user -q --break-system-packages "${cores[@]}"
 fi
 
 have cargo || { echo "setup: cargo (Rust >= 1.85) is required: https://rustup.rs" >&2; exit 2; }

@@ -1,0 +1,9 @@
+//! Tracing a real CPU (issue 23): the RISC-V Formal Interface (RVFI) retirement port of a
+//! soft core turned into the encoder's ingress port (`ingressPort.adoc`,
+//! `sec:single-retire`) by [`RvfiFrontEnd`].
+
+pub mod front_end;
+pub mod port;
+
+pub use front_end::{FrontEndOptions, RvfiFrontEnd};
+pub use port::Rvfi;
