@@ -105,7 +105,7 @@ pub struct RvfiFrontEnd {
     less_signed: Signal<Local, Bit>,
     taken: Signal<Local, Bit>,
     jump_itype: Signal<Local, Bits<4>>,
-    itype: Signal<Local, Bits<4>>,
+    code: Signal<Local, Bits<4>>,
 }
 
 impl RvfiFrontEnd {
@@ -147,7 +147,7 @@ impl RvfiFrontEnd {
             less_signed: Default::default(),
             taken: Default::default(),
             jump_itype: Default::default(),
-            itype: Default::default(),
+            code: Default::default(),
         }
     }
 }
@@ -290,26 +290,26 @@ impl Logic for RvfiFrontEnd {
             self.taken.next = self.equal.val() ^ self.funct3.val().get_bit(0);
         }
         // `tab:itype`.
-        self.itype.next = 0.into();
+        self.code.next = 0.into();
         if self.branch.val() {
             if self.taken.val() ^ self.swap.val() {
-                self.itype.next = 5.into();
+                self.code.next = 5.into();
             } else {
-                self.itype.next = 4.into();
+                self.code.next = 4.into();
             }
         } else if self.xret.val() {
-            self.itype.next = 3.into();
+            self.code.next = 3.into();
         } else if self.jump.val() {
             // The inferable code is the uninferable one + 1.
             if self.inferable.val() {
-                self.itype.next = self.jump_itype.val() + 1;
+                self.code.next = self.jump_itype.val() + 1;
             } else {
-                self.itype.next = self.jump_itype.val();
+                self.code.next = self.jump_itype.val();
             }
         }
         // The block.
         self.block.iretire.next = self.rvfi.valid.val();
-        self.block.itype.next = self.itype.val();
+        self.block.itype.next = self.code.val();
         self.block.iaddr.next = self.rvfi.pc_rdata.val();
         self.block.privilege.next = self.rvfi.mode.val();
         self.block.cause.next = 0.into();
