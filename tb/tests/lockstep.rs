@@ -6,8 +6,16 @@
 use etrace_tb::soc::lockstep::{run, DivergenceKind, LockstepConfig, LockstepError};
 use etrace_tb::SocVariant;
 
-/// The programs of `programs/manifest.toml` built for PicoRV32 (no CSRs, no traps).
-const PROGRAMS: [&str; 1] = ["minimal-rv32"];
+/// The programs PicoRV32 runs (no CSRs, no traps, no console): `minimal`, the
+/// `-picorv32` builds of `scripts/build-programs.sh` and Dhrystone.
+const PROGRAMS: [&str; 6] = [
+    "minimal-rv32",
+    "tailcall-picorv32",
+    "fnptr_switch-picorv32",
+    "loops-picorv32",
+    "recursion-picorv32",
+    "dhrystone-picorv32",
+];
 
 #[test]
 fn programs_run_in_lock_step_with_byte_exact_trace() {
