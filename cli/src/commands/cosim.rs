@@ -40,6 +40,15 @@ pub struct CosimArgs {
     /// (a deliberate branch-map fault).
     #[arg(long, value_name = "NAME", conflicts_with = "config")]
     pub variant: Option<String>,
+    /// Run the program on a soft core in lock step with the hart model: picorv32
+    /// (picorv32-swapped: the deliberately wrong front end).
+    #[arg(
+        long,
+        value_name = "CORE",
+        requires = "elf",
+        conflicts_with_all = ["config", "variant", "random", "wave"]
+    )]
+    pub core: Option<String>,
     /// Instead of a program: N records of a seeded random ingress stream.
     #[arg(long, value_name = "N", conflicts_with = "elf")]
     pub random: Option<u64>,
@@ -154,6 +163,9 @@ fn load_program(path: &PathBuf, variant: Variant, hart: &HartArgs) -> Result<Pro
 
 /// Runs `etrace cosim`.
 pub fn run(args: CosimArgs) -> Result<(), CliError> {
+    if let (Some(core), Some(elf)) = (&args.core, &args.elf) {
+        return super::cosim_core::run(elf, core, args.encoder.options()?);
+    }
     let stall = StallConfig {
         stall_probability: probability(args.stall_probability, "--stall-probability")?,
         idle_probability: probability(args.idle_probability, "--idle-probability")?,
