@@ -6,7 +6,7 @@
 //! simulated and each cycle's ingress block compared with the model's record.
 
 use etrace_hart::cause;
-use etrace_hdl::rvfi::{FrontEndOptions, RvfiFrontEnd};
+use etrace_hdl::rvfi::RvfiFrontEnd;
 use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::isa::{decode, instruction_size, Decoded, Op, Xlen};
@@ -149,7 +149,7 @@ fn stream() -> Vec<Retirement> {
 }
 
 /// The block the simulated front end shows, `None` without one.
-fn block_of(uut: &RvfiFrontEnd) -> Option<IngressRecord> {
+fn block_of<const SWAP: u64>(uut: &RvfiFrontEnd<SWAP>) -> Option<IngressRecord> {
     let b = &uut.block;
     let iretire = b.iretire.val();
     let itype = b.itype.val().index() as u64;
@@ -179,13 +179,15 @@ type Difference = (
     Option<IngressRecord>,
 );
 
-/// Runs `stream` through a front end built with `options`: the first cycle whose block
+/// Runs `stream` through a front end built with `SWAP`: the first cycle whose block
 /// differs from the model's, or the model's blocks of every cycle.
-fn first_difference(
-    options: FrontEndOptions,
+fn first_difference<const SWAP: u64>(
     stream: &[Retirement],
-) -> Result<Vec<IngressRecord>, Difference> {
-    let mut uut = RvfiFrontEnd::new(options);
+) -> Result<Vec<IngressRecord>, Difference>
+where
+    RvfiFrontEnd<SWAP>: Block,
+{
+    let mut uut = RvfiFrontEnd::<SWAP>::default();
     uut.connect_all();
     uut.reset.next = true;
     for clock in [false, true, false] {
@@ -225,7 +227,7 @@ fn first_difference(
 fn front_end_classifies_as_the_model_does() {
     let stream = stream();
     assert!(stream.len() > 70_000);
-    let blocks = match first_difference(FrontEndOptions::default(), &stream) {
+    let blocks = match first_difference::<0>(&stream) {
         Ok(blocks) => blocks,
         Err((i, r, got, want)) => {
             panic!("retirement {i} {r:x?}: front end {got:?}, model {want:?}")
@@ -247,10 +249,7 @@ fn front_end_classifies_as_the_model_does() {
 #[test]
 fn swapped_branch_itypes_differ_from_the_model() {
     let stream = stream();
-    let options = FrontEndOptions {
-        swap_branch_itypes: true,
-    };
-    let (_, r, got, want) = first_difference(options, &stream).expect_err("the swap is seen");
+    let (_, r, got, want) = first_difference::<1>(&stream).expect_err("the swap is seen");
     let d = decode(r.insn, Xlen::X32);
     assert!(d.is_branch() && !r.trap, "{r:x?}");
     let (got, want) = (got.unwrap().itype, want.unwrap().itype);

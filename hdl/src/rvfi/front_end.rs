@@ -41,6 +41,7 @@ use rust_hdl::prelude::*;
 
 use super::port::Rvfi;
 use crate::ingress::inputs::IngressSource;
+use crate::param::LocalParam;
 
 /// `iaddress_width_p` of the front end (XLEN = 32).
 const A: usize = 32;
@@ -49,7 +50,7 @@ const E: usize = 5;
 /// `itype_width_p` (4: jumps fully classified).
 const IT: usize = 4;
 
-/// Build-time options of the front end.
+/// Build-time options of the front end (the `SWAP` generic of [`RvfiFrontEnd`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FrontEndOptions {
     /// Test only: report taken branches as not taken and the reverse (`itype` 4 and 5
@@ -57,9 +58,10 @@ pub struct FrontEndOptions {
     pub swap_branch_itypes: bool,
 }
 
-/// RVFI in, ingress block out (module documentation).
-#[derive(LogicBlock)]
-pub struct RvfiFrontEnd {
+/// RVFI in, ingress block out (module documentation); `SWAP` = 1 (test only) swaps the
+/// branch codes 4 and 5 ([`FrontEndOptions::swap_branch_itypes`]).
+#[derive(LogicBlock, Default)]
+pub struct RvfiFrontEnd<const SWAP: u64> {
     /// Clock (the `rd` of the last `lui` / `auipc`, for `sijump`).
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high (clears that register).
@@ -71,7 +73,7 @@ pub struct RvfiFrontEnd {
     /// `ilastsize`: the retired instruction is 2^`ilastsize` half-words (not on the
     /// encoder's port, `crate::ingress::port`).
     pub ilastsize: Signal<Out, Bit>,
-    swap: Constant<Bit>,
+    swap: LocalParam<1, SWAP>,
     lui_rd: DFF<Bits<5>>,
     // The instruction's fields.
     wide: Signal<Local, Bit>,
@@ -108,51 +110,7 @@ pub struct RvfiFrontEnd {
     code: Signal<Local, Bits<4>>,
 }
 
-impl RvfiFrontEnd {
-    /// A front end built with `options`.
-    pub fn new(options: FrontEndOptions) -> Self {
-        RvfiFrontEnd {
-            clock: Default::default(),
-            reset: Default::default(),
-            rvfi: Default::default(),
-            block: Default::default(),
-            ilastsize: Default::default(),
-            swap: Constant::new(options.swap_branch_itypes),
-            lui_rd: Default::default(),
-            wide: Default::default(),
-            opcode: Default::default(),
-            funct3: Default::default(),
-            rd: Default::default(),
-            rs1: Default::default(),
-            c_quadrant: Default::default(),
-            c_funct3: Default::default(),
-            c_rd: Default::default(),
-            c_rs2: Default::default(),
-            c_bit12: Default::default(),
-            branch: Default::default(),
-            c_branch: Default::default(),
-            xret: Default::default(),
-            jump: Default::default(),
-            jal: Default::default(),
-            j_rd: Default::default(),
-            j_rs: Default::default(),
-            inferable: Default::default(),
-            rd_link: Default::default(),
-            rs_link: Default::default(),
-            lui: Default::default(),
-            ecall: Default::default(),
-            ebreak: Default::default(),
-            equal: Default::default(),
-            less_unsigned: Default::default(),
-            less_signed: Default::default(),
-            taken: Default::default(),
-            jump_itype: Default::default(),
-            code: Default::default(),
-        }
-    }
-}
-
-impl Logic for RvfiFrontEnd {
+impl<const SWAP: u64> Logic for RvfiFrontEnd<SWAP> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, lui_rd);
@@ -292,7 +250,7 @@ impl Logic for RvfiFrontEnd {
         // `tab:itype`.
         self.code.next = 0.into();
         if self.branch.val() {
-            if self.taken.val() ^ self.swap.val() {
+            if self.taken.val() ^ self.swap.val().any() {
                 self.code.next = 5.into();
             } else {
                 self.code.next = 4.into();
@@ -367,12 +325,15 @@ mod tests {
 
     #[test]
     fn front_end_verilog() {
-        for swap_branch_itypes in [false, true] {
-            let mut uut = RvfiFrontEnd::new(FrontEndOptions { swap_branch_itypes });
-            uut.connect_all();
-            let v = generate(&uut);
+        for v in [verilog::<0>(), verilog::<1>()] {
             yosys_check("rvfi_front_end", &v).unwrap();
             lint("rvfi_front_end", &v).unwrap();
         }
+    }
+
+    fn verilog<const SWAP: u64>() -> String {
+        let mut uut = RvfiFrontEnd::<SWAP>::default();
+        uut.connect_all();
+        generate(&uut)
     }
 }

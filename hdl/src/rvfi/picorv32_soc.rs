@@ -92,14 +92,11 @@ const PINS: [(&str, usize, bool); 35] = [
 /// The SoC with a front end built with `options`.
 pub fn picorv32_soc(options: FrontEndOptions) -> Result<SocVerilog, TopError> {
     let encoder = generate(Config::Rv32, &TopOptions::default())?;
-    let mut front_end = RvfiFrontEnd::new(options);
-    front_end.connect_all();
-    let fe_ports = top_ports(&front_end);
-    let fe = flatten_ports(
-        &generate_named(&front_end, FRONT_END_TOP),
-        FRONT_END_TOP,
-        &fe_ports,
-    );
+    let fe = if options.swap_branch_itypes {
+        front_end::<1>()
+    } else {
+        front_end::<0>()
+    };
     let width = |name: &str| {
         encoder
             .ports
@@ -127,6 +124,18 @@ pub fn picorv32_soc(options: FrontEndOptions) -> Result<SocVerilog, TopError> {
         })
         .collect();
     Ok(SocVerilog { verilog: v, ports })
+}
+
+/// The front end's module [`FRONT_END_TOP`], its pins named as their signals.
+fn front_end<const SWAP: u64>() -> String {
+    let mut front_end = RvfiFrontEnd::<SWAP>::default();
+    front_end.connect_all();
+    let ports = top_ports(&front_end);
+    flatten_ports(
+        &generate_named(&front_end, FRONT_END_TOP),
+        FRONT_END_TOP,
+        &ports,
+    )
 }
 
 /// The top module: declarations of [`PINS`], the core, the RAM, the front end and the
