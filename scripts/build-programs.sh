@@ -16,6 +16,14 @@
 # freestanding (own start-up code and helpers, no C library); libgcc of the
 # closest multilib (rv32im/ilp32, rv64imac/lp64) is linked for helpers gcc may
 # call. The output is deterministic: building twice gives the same bytes.
+#
+# PicoRV32 builds (the lock-step co-simulation, issue 23): the programs that need
+# no CSRs, traps or console (PICORV32 below) also as <name>-picorv32.elf (the rv32
+# build with -DPICORV32: the start-up code sets no mtvec), and Dhrystone as
+# dhrystone-picorv32.elf, compiled from dhry_1.c / dhry_2.c / dhry.h of the pip
+# package pythondata-cpu-picorv32 where scripts/setup.sh installed it (not copied
+# into the repository) with programs/dhrystone/dhry_runtime.c (their configuration:
+# -O3 -DTIME -DRISCV -DUSE_MYSTDLIB: its own C-library functions, 100 runs).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -52,6 +60,8 @@ ORDER=(minimal recursion tailcall fnptr_switch loops traps privilege timer workl
 declare -A LINK_SCRIPT=(
 	[lowbase]="link-low.ld"
 )
+# Programs that need no CSRs, traps or console, also built for PicoRV32.
+PICORV32=(recursion tailcall fnptr_switch loops)
 
 check=0
 names=()
@@ -59,7 +69,7 @@ for arg in "$@"; do
 	case "$arg" in
 	--check) check=1 ;;
 	-h | --help)
-		sed -n '2,19p' "$self" | sed 's/^# \{0,1\}//'
+		sed -n '2,26p' "$self" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	-*)
@@ -97,9 +107,12 @@ LINK_FLAGS=(
 	-Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=0x1000
 )
 
-build() { # name xlen
-	local name=$1 xlen=$2 march mabi multilib srcs objs=() src obj
-	if [[ $xlen == 32 ]]; then
+build() { # name xlen|picorv32
+	local name=$1 xlen=$2 march mabi multilib srcs objs=() src obj defs=()
+	if [[ $xlen == picorv32 ]]; then
+		defs=(-DPICORV32)
+	fi
+	if [[ $xlen != 64 ]]; then
 		march=rv32imc_zicsr mabi=ilp32 multilib="-march=rv32im -mabi=ilp32"
 	else
 		march=rv64imac_zicsr mabi=lp64 multilib="-march=rv64imac -mabi=lp64"
@@ -113,28 +126,74 @@ build() { # name xlen
 	else
 		srcs=(common/crt0.S common/runtime.c "${srcs[@]}")
 	fi
-	local objdir="$tmp/obj/$name-rv$xlen"
+	local target=rv$xlen
+	[[ $xlen != picorv32 ]] || target=picorv32
+	local objdir="$tmp/obj/$name-$target"
 	mkdir -p "$objdir"
 	for src in "${srcs[@]}"; do
 		obj="$objdir/$(basename "${src%.*}").o"
-		"$CC" -march=$march -mabi=$mabi "${COMMON_FLAGS[@]}" -c "$src" -o "$obj"
+		"$CC" -march=$march -mabi=$mabi "${COMMON_FLAGS[@]}" "${defs[@]}" -c "$src" -o "$obj"
 		objs+=("$obj")
 	done
 	"$CC" -march=$march -mabi=$mabi "${COMMON_FLAGS[@]}" "${LINK_FLAGS[@]}" \
-		-T "common/${LINK_SCRIPT[$name]:-link.ld}" "${objs[@]}" "$libgcc" -o "$out/$name-rv$xlen.elf"
-	[[ $check -eq 1 ]] || echo "built programs/elf/$name-rv$xlen.elf"
+		-T "common/${LINK_SCRIPT[$name]:-link.ld}" "${objs[@]}" "$libgcc" -o "$out/$name-$target.elf"
+	[[ $check -eq 1 ]] || echo "built programs/elf/$name-$target.elf"
+}
+
+# Dhrystone for PicoRV32 from the installed package's sources (see the header).
+build_dhrystone() {
+	local pkg objdir="$tmp/obj/dhrystone-picorv32" objs=() src obj libgcc
+	pkg=$(python3 -c 'import pythondata_cpu_picorv32 as p; print(p.data_location)' 2>/dev/null) || {
+		echo "error: pythondata-cpu-picorv32 is not installed (run scripts/setup.sh)" >&2
+		exit 2
+	}
+	libgcc=$("$CC" -march=rv32im -mabi=ilp32 -print-libgcc-file-name)
+	mkdir -p "$objdir"
+	for src in common/crt0.S common/runtime.c dhrystone/dhry_runtime.c \
+		"$pkg/dhrystone/dhry_1.c" "$pkg/dhrystone/dhry_2.c"; do
+		obj="$objdir/$(basename "${src%.*}").o"
+		case "$src" in
+		"$pkg"/*)
+			"$CC" -march=rv32imc_zicsr -mabi=ilp32 -O3 -g0 -std=gnu89 -w \
+				-ffreestanding -fno-builtin -fno-pic -fno-stack-protector \
+				-fno-asynchronous-unwind-tables -fno-unwind-tables -mcmodel=medany \
+				-DTIME -DRISCV -DUSE_MYSTDLIB -Idhrystone/include -c "$src" -o "$obj"
+			;;
+		*)
+			"$CC" -march=rv32imc_zicsr -mabi=ilp32 "${COMMON_FLAGS[@]}" -DPICORV32 \
+				-c "$src" -o "$obj"
+			;;
+		esac
+		objs+=("$obj")
+	done
+	"$CC" -march=rv32imc_zicsr -mabi=ilp32 "${COMMON_FLAGS[@]}" "${LINK_FLAGS[@]}" \
+		-T common/link.ld "${objs[@]}" "$libgcc" -o "$out/dhrystone-picorv32.elf"
+	[[ $check -eq 1 ]] || echo "built programs/elf/dhrystone-picorv32.elf"
+}
+
+# Fails the check if programs/elf/FILE differs from the one just built.
+compare() { # file
+	if [[ $check -eq 1 ]] && ! cmp -s "$out/$1" "elf/$1"; then
+		echo "error: programs/elf/$1 is not up to date (run scripts/build-programs.sh)" >&2
+		status=1
+	fi
 }
 
 status=0
 for name in "${names[@]}"; do
 	for xlen in 32 64; do
 		build "$name" "$xlen"
-		if [[ $check -eq 1 ]] && ! cmp -s "$out/$name-rv$xlen.elf" "elf/$name-rv$xlen.elf"; then
-			echo "error: programs/elf/$name-rv$xlen.elf is not up to date (run scripts/build-programs.sh)" >&2
-			status=1
-		fi
+		compare "$name-rv$xlen.elf"
 	done
+	if [[ " ${PICORV32[*]} " == *" $name "* ]]; then
+		build "$name" picorv32
+		compare "$name-picorv32.elf"
+	fi
 done
+if [[ $# -eq 0 || ($# -eq 1 && $check -eq 1) ]]; then
+	build_dhrystone
+	compare dhrystone-picorv32.elf
+fi
 if [[ $check -eq 1 && $status -eq 0 ]]; then
 	echo "programs: ${#names[@]} programs x 2 targets up to date"
 fi

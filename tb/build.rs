@@ -17,12 +17,17 @@ use std::process::Command;
 #[path = "src/variant.rs"]
 mod variant;
 
+#[allow(dead_code)]
+#[path = "src/pythondata.rs"]
+mod pythondata;
+
 #[path = "src/ports.rs"]
 mod ports;
 
 use etrace_hdl::verilog::{Port, CHECK_WAIVERS};
-use ports::{Field, Inputs, RawOutputs};
-use variant::Variant;
+use ports::{Field, Inputs, RawOutputs, SocInputs, SocOutputs};
+use pythondata::CorePackage;
+use variant::{SocVariant, Variant};
 
 /// Verilator's runtime files a traced, single-threaded `--cc` model needs.
 const RUNTIME: [&str; 3] = [
@@ -41,6 +46,8 @@ fn main() {
     println!("cargo:rerun-if-changed=src/shim.h");
     println!("cargo:rerun-if-changed=src/variant.rs");
     println!("cargo:rerun-if-changed=src/ports.rs");
+    println!("cargo:rerun-if-changed=src/pythondata.rs");
+    println!("cargo:rerun-if-env-changed=PYTHON");
     println!("cargo:rerun-if-changed=../hdl/src");
     println!("cargo:rerun-if-env-changed=VERILATOR");
 
@@ -48,9 +55,14 @@ fn main() {
     let root = verilator_root(&verilator);
     let include = root.join("include");
 
-    // Generate and verilate every variant, in parallel.
+    // Generate and verilate every encoder variant and SoC, in parallel.
+    let models: Vec<Model> = Variant::ALL
+        .iter()
+        .map(|&v| Model::Encoder(v))
+        .chain(SocVariant::ALL.iter().map(|&v| Model::Soc(v)))
+        .collect();
     let built: Vec<(PathBuf, Vec<Port>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = Variant::ALL
+        let handles: Vec<_> = models
             .iter()
             .map(|&v| {
                 let out = &out;
@@ -101,7 +113,7 @@ fn main() {
     for file in RUNTIME {
         build.file(include.join(file));
     }
-    for (v, (dir, pins)) in Variant::ALL.iter().zip(&built) {
+    for (v, (dir, pins)) in models.iter().zip(&built) {
         let obj = dir.join("obj");
         build.include(&obj);
         let mut sources: Vec<PathBuf> = std::fs::read_dir(&obj)
@@ -114,12 +126,12 @@ fn main() {
             build.file(s);
         }
         let shim_file = dir.join(format!("shim_{}.cpp", v.name()));
-        write_if_changed(&shim_file, &shim_source(*v, pins, &shim));
+        write_if_changed(&shim_file, &shim_source(v.name(), v.fields(), pins, &shim));
         build.file(shim_file);
     }
     build.compile("etrace_tb_rtl");
 
-    write_if_changed(&out.join("ffi.rs"), &ffi_source());
+    write_if_changed(&out.join("ffi.rs"), &ffi_source(&models));
 }
 
 /// `VERILATOR_ROOT` as Verilator reports it; fails the build if Verilator is missing.
@@ -150,17 +162,90 @@ fn verilator_root(verilator: &str) -> PathBuf {
     root
 }
 
-/// Writes the variant's Verilog and runs Verilator on it; returns `$OUT_DIR/<variant>` and
+/// A model this crate verilates: an encoder variant or a SoC.
+#[derive(Debug, Clone, Copy)]
+enum Model {
+    Encoder(Variant),
+    Soc(SocVariant),
+}
+
+/// A model's generated Verilog.
+struct Generated {
+    top: String,
+    verilog: String,
+    ports: Vec<Port>,
+    /// Further sources (the core's Verilog) and Verilator arguments.
+    sources: Vec<PathBuf>,
+    args: Vec<String>,
+}
+
+impl Model {
+    fn name(self) -> &'static str {
+        match self {
+            Model::Encoder(v) => v.name(),
+            Model::Soc(v) => v.name(),
+        }
+    }
+
+    /// The step's input and output structs (`src/ports.rs`).
+    fn fields(self) -> [&'static [Field]; 2] {
+        match self {
+            Model::Encoder(_) => [Inputs::FIELDS, RawOutputs::FIELDS],
+            Model::Soc(_) => [SocInputs::FIELDS, SocOutputs::FIELDS],
+        }
+    }
+
+    /// The Verilog; a SoC's core comes from where pip installed it, its warnings waived by
+    /// a Verilator configuration file written into `dir` (the core is not ours to lint).
+    fn generate(self, dir: &Path) -> Generated {
+        let fail = |e: &dyn std::fmt::Display| -> ! {
+            panic!("generating the Verilog of {}: {e}", self.name())
+        };
+        match self {
+            Model::Encoder(v) => {
+                let g = etrace_hdl::top::generate(v.config(), &v.top_options())
+                    .unwrap_or_else(|e| fail(&e));
+                Generated {
+                    top: g.top,
+                    verilog: g.verilog,
+                    ports: g.ports,
+                    sources: Vec::new(),
+                    args: Vec::new(),
+                }
+            }
+            Model::Soc(v) => {
+                let g = etrace_hdl::rvfi::picorv32_soc::picorv32_soc(v.front_end())
+                    .unwrap_or_else(|e| fail(&e));
+                let core = pythondata::data_location(CorePackage::PicoRv32)
+                    .unwrap_or_else(|e| fail(&e))
+                    .join("picorv32.v");
+                let waivers = dir.join("picorv32.vlt");
+                write_if_changed(
+                    &waivers,
+                    &format!("`verilator_config\nlint_off -file \"{}\"\n", core.display()),
+                );
+                Generated {
+                    top: etrace_hdl::rvfi::picorv32_soc::SOC_TOP.to_string(),
+                    verilog: g.verilog,
+                    ports: g.ports,
+                    sources: vec![waivers, core],
+                    args: vec!["-DRISCV_FORMAL".to_string()],
+                }
+            }
+        }
+    }
+}
+
+/// Writes the model's Verilog and runs Verilator on it; returns `$OUT_DIR/<name>` and
 /// the pins of its top.
-fn verilate(v: Variant, out: &Path, verilator: &str) -> (PathBuf, Vec<Port>) {
+fn verilate(v: Model, out: &Path, verilator: &str) -> (PathBuf, Vec<Port>) {
     let dir = out.join(v.name());
     let obj = dir.join("obj");
     if obj.exists() {
         std::fs::remove_dir_all(&obj).unwrap();
     }
     std::fs::create_dir_all(&obj).unwrap();
-    let generated = etrace_hdl::top::generate(v.config(), &v.top_options())
-        .unwrap_or_else(|e| panic!("generating the Verilog of variant {}: {e}", v.name()));
+    let generated = v.generate(&dir);
     let file = dir.join(format!("{}.v", generated.top));
     write_if_changed(&file, &generated.verilog);
     let output = Command::new(verilator)
@@ -181,14 +266,16 @@ fn verilate(v: Variant, out: &Path, verilator: &str) -> (PathBuf, Vec<Port>) {
         .args(["-CFLAGS", "-fPIC"])
         .arg("-Wall")
         .args(CHECK_WAIVERS)
+        .args(&generated.args)
         .arg("--Mdir")
         .arg(&obj)
+        .args(&generated.sources)
         .arg(&file)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {verilator}: {e} (run scripts/setup.sh)"));
     if !output.status.success() {
         panic!(
-            "verilator failed on variant {} ({}):\n{}{}",
+            "verilator failed on {} ({}):\n{}{}",
             v.name(),
             file.display(),
             String::from_utf8_lossy(&output.stdout),
@@ -198,13 +285,17 @@ fn verilate(v: Variant, out: &Path, verilator: &str) -> (PathBuf, Vec<Port>) {
     (dir, generated.ports)
 }
 
-/// The per-variant C++ file: what `src/shim.h` needs (module documentation), then the
-/// shim itself.
-fn shim_source(v: Variant, pins: &[Port], shim: &Path) -> String {
-    let name = v.name();
+/// The C++ file of model `name` (a variant or a SoC) whose step structs are `ins` /
+/// `outs`: what `src/shim.h` needs (module documentation), then the shim itself.
+fn shim_source(
+    name: &str,
+    [ins, outs]: [&'static [Field]; 2],
+    pins: &[Port],
+    shim: &Path,
+) -> String {
     let mut s = format!(
         "// Generated by etrace-tb's build.rs from src/ports.rs and the pins of the top of\n\
-         // variant {name}: what src/shim.h needs.\n\
+         // model {name}: what src/shim.h needs.\n\
          #include <cstddef>\n\
          #include <cstdint>\n\
          #define ET_HEADER \"V{name}.h\"\n\
@@ -212,7 +303,7 @@ fn shim_source(v: Variant, pins: &[Port], shim: &Path) -> String {
          #define ET_FN(f) etrace_tb_{name}_##f\n\
          namespace {{\n"
     );
-    for (c_name, fields) in [("In", Inputs::FIELDS), ("Out", RawOutputs::FIELDS)] {
+    for (c_name, fields) in [("In", ins), ("Out", outs)] {
         writeln!(s, "struct {c_name} {{").unwrap();
         for f in fields {
             match f.c_type.split_once('[') {
@@ -225,7 +316,7 @@ fn shim_source(v: Variant, pins: &[Port], shim: &Path) -> String {
     }
     s.push_str("}  // namespace\n#define ET_SET_INPUTS(t, in) do { \\\n");
     for pin in pins.iter().filter(|p| p.input && p.name != "clock") {
-        let field = carrier(v, Inputs::FIELDS, pin, pins);
+        let field = carrier(name, ins, pin, pins);
         if field.c_type == "bool" {
             writeln!(s, "    t->{} = in->{}; \\", pin.name, field.name).unwrap();
         } else {
@@ -234,7 +325,7 @@ fn shim_source(v: Variant, pins: &[Port], shim: &Path) -> String {
         }
     }
     s.push_str("} while (0)\n#define ET_GET_OUTPUTS(t, out) do { \\\n");
-    for field in RawOutputs::FIELDS {
+    for field in outs {
         let pin = pins
             .iter()
             .find(|p| !p.input && field.pins.contains(&p.name.as_str()));
@@ -248,10 +339,10 @@ fn shim_source(v: Variant, pins: &[Port], shim: &Path) -> String {
         writeln!(s, "    {line} \\").unwrap();
     }
     for pin in pins.iter().filter(|p| !p.input) {
-        carrier(v, RawOutputs::FIELDS, pin, pins);
+        carrier(name, outs, pin, pins);
     }
     s.push_str("} while (0)\n#define ET_LAYOUT");
-    for (c_name, fields) in [("In", Inputs::FIELDS), ("Out", RawOutputs::FIELDS)] {
+    for (c_name, fields) in [("In", ins), ("Out", outs)] {
         let sep = if c_name == "In" { " " } else { ", " };
         write!(s, "{sep}sizeof({c_name})").unwrap();
         for f in fields {
@@ -262,17 +353,16 @@ fn shim_source(v: Variant, pins: &[Port], shim: &Path) -> String {
     s
 }
 
-/// The field of `fields` that carries `pin` of variant `v`'s top; fails the build when no
+/// The field of `fields` that carries `pin` of model `name`'s top; fails the build when no
 /// field or more than one does, or when a field carries two of the top's pins.
-fn carrier(v: Variant, fields: &'static [Field], pin: &Port, pins: &[Port]) -> &'static Field {
+fn carrier(name: &str, fields: &'static [Field], pin: &Port, pins: &[Port]) -> &'static Field {
     let mut carriers = fields
         .iter()
         .filter(|f| f.pins.contains(&pin.name.as_str()));
     let (Some(field), None) = (carriers.next(), carriers.next()) else {
         panic!(
-            "pin `{}` of variant {} is carried by no field or by several of src/ports.rs",
+            "pin `{}` of {name} is carried by no field or by several of src/ports.rs",
             pin.name,
-            v.name()
         );
     };
     let used = pins
@@ -280,22 +370,20 @@ fn carrier(v: Variant, fields: &'static [Field], pin: &Port, pins: &[Port]) -> &
         .filter(|p| p.input == pin.input && field.pins.contains(&p.name.as_str()))
         .count();
     assert_eq!(
-        used,
-        1,
-        "field `{}` carries {used} pins of variant {}",
+        used, 1,
+        "field `{}` carries {used} pins of {name}",
         field.name,
-        v.name()
     );
     field
 }
 
-/// `ffi.rs`: the C functions of every variant and the table that selects them.
-fn ffi_source() -> String {
+/// `ffi.rs`: the C functions of every model and the tables that select them.
+fn ffi_source(models: &[Model]) -> String {
     let mut s = String::from(
-        "// Generated by etrace-tb's build.rs: the C functions of every variant.\n\
+        "// Generated by etrace-tb's build.rs: the C functions of every model.\n\
          extern \"C\" {\n",
     );
-    for v in Variant::ALL {
+    for v in models {
         let n = v.name();
         writeln!(s, "    fn etrace_tb_{n}_new() -> *mut c_void;").unwrap();
         writeln!(s, "    fn etrace_tb_{n}_free(handle: *mut c_void);").unwrap();
@@ -316,18 +404,29 @@ fn ffi_source() -> String {
         )
         .unwrap();
     }
-    s.push_str("}\n\n/// The C functions of `variant`.\npub(crate) fn vtable(variant: Variant) -> VTable {\n    match variant {\n");
-    for v in Variant::ALL {
-        let n = v.name();
+    s.push_str("}\n");
+    for (function, ty) in [("vtable", "Variant"), ("soc_vtable", "SocVariant")] {
         writeln!(
             s,
-            "        Variant::{v:?} => VTable {{ new: etrace_tb_{n}_new, free: etrace_tb_{n}_free, \
-             step: etrace_tb_{n}_step, trace_open: etrace_tb_{n}_trace_open, \
-             trace_close: etrace_tb_{n}_trace_close, layout: etrace_tb_{n}_layout }},"
+            "\n/// The C functions of a `{ty}`.\npub(crate) fn {function}(variant: {ty}) -> VTable {{\n    match variant {{"
         )
         .unwrap();
+        for v in models {
+            let (n, arm) = match v {
+                Model::Encoder(e) if ty == "Variant" => (e.name(), format!("{e:?}")),
+                Model::Soc(e) if ty == "SocVariant" => (e.name(), format!("{e:?}")),
+                _ => continue,
+            };
+            writeln!(
+                s,
+                "        {ty}::{arm} => VTable {{ new: etrace_tb_{n}_new, free: etrace_tb_{n}_free, \
+                 step: etrace_tb_{n}_step, trace_open: etrace_tb_{n}_trace_open, \
+                 trace_close: etrace_tb_{n}_trace_close, layout: etrace_tb_{n}_layout }},"
+            )
+            .unwrap();
+        }
+        s.push_str("    }\n}\n");
     }
-    s.push_str("    }\n}\n");
     s
 }
 

@@ -225,3 +225,32 @@ fn program_of_the_wrong_width_is_a_usage_error() {
         "{stderr}"
     );
 }
+
+/// Issue 23: `--core picorv32` runs Dhrystone in lock step; the swapped front end is a
+/// failed check naming the retirement; an RV64 program is a usage error.
+#[test]
+fn core_lock_step_runs_and_reports_divergence() {
+    let stdout = etrace_ok(&[
+        "cosim",
+        &elf("dhrystone-picorv32.elf"),
+        "--core",
+        "picorv32",
+    ]);
+    assert!(stat(&stdout, "retirements checked") > 80_000, "{stdout}");
+    assert!(stat(&stdout, "cycles") > stat(&stdout, "retirements checked"));
+    assert!(stdout.contains("equal the hart's"), "{stdout}");
+    let out = etrace(&[
+        "cosim",
+        &elf("loops-picorv32.elf"),
+        "--core",
+        "picorv32-swapped",
+    ]);
+    assert_code(&out, 1, "the swapped front end");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("diverges from the hart model at retirement"),
+        "{err}"
+    );
+    let out = etrace(&["cosim", &elf("loops-rv64.elf"), "--core", "picorv32"]);
+    assert_code(&out, 2, "an RV64 program");
+}

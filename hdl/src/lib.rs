@@ -13,5 +13,6 @@ pub mod output;
 pub mod packer;
 pub mod packet_kind;
 pub mod param;
+pub mod rvfi;
 pub mod top;
 pub mod verilog;

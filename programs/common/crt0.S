@@ -41,8 +41,11 @@ _start:
 	la gp, __global_pointer$
 	.option pop
 	la sp, __stack_top
+#ifndef PICORV32
+	/* PicoRV32 has no mtvec (no CSRs): its builds take no traps (scripts/build-programs.sh). */
 	la t0, _trap_entry
 	csrw mtvec, t0
+#endif
 	la t0, __bss_start
 	la t1, __bss_end
 1:	bgeu t0, t1, 2f

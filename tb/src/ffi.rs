@@ -3,7 +3,7 @@
 
 use std::os::raw::{c_char, c_int, c_void};
 
-use crate::variant::Variant;
+use crate::variant::{SocVariant, Variant};
 
 /// The C functions of one variant.
 #[derive(Clone, Copy)]

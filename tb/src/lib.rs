@@ -25,9 +25,11 @@ pub mod cosim;
 mod ffi;
 pub mod io;
 mod ports;
+pub mod pythondata;
 pub mod rtl;
+pub mod soc;
 pub mod variant;
 
 pub use io::{Inputs, Outputs};
 pub use rtl::{Rtl, VcdError};
-pub use variant::{UnknownVariant, Variant};
+pub use variant::{SocVariant, UnknownVariant, Variant};

@@ -150,3 +150,87 @@ port_struct! {
         atid: u8 => ["atid"],
     }
 }
+
+port_struct! {
+    /// The input pins of one clock cycle of the PicoRV32 SoC (`etrace_hdl::rvfi::picorv32_soc`).
+    ///
+    /// `#[repr(C)]`: handed to the C++ shim (`In`) as it is.
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct SocInputs {
+        /// RAM word the load port writes (a byte address; bits 1:0 ignored).
+        load_addr: u64 => ["load_addr"],
+        /// The word written.
+        load_data: u64 => ["load_data"],
+        /// Run-time option: te_inst packets between forced syncs, 0 = off.
+        resync_max: u16 => ["resync_max"],
+        /// Reset of the core (`resetn` low), the front end and the encoder, active high.
+        reset: bool => ["reset"],
+        /// Write `load_data` at `load_addr` at this cycle's edge (while in reset).
+        load_enable: bool => ["load_enable"],
+        /// The encoder's trace enable.
+        trace_enable: bool => ["trace_enable"],
+        /// Run-time option: full addresses (`sec:full-address`).
+        full_address: bool => ["full_address"],
+        /// Run-time option: implicit exception (`sec:implicit-exception`).
+        implicit_exception: bool => ["implicit_exception"],
+        /// Run-time option: sequentially inferable jumps (`sec:si-jump`).
+        sijump_option: bool => ["sijump_option"],
+        /// `out_ready` of the encoder's byte stream.
+        ready: bool => ["out_ready"],
+    }
+}
+
+port_struct! {
+    /// The output pins of the PicoRV32 SoC as the C++ shim writes them (`Out`).
+    #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+    pub struct SocOutputs {
+        /// `rvfi_insn`.
+        rvfi_insn: u64 => ["rvfi_insn"],
+        /// `rvfi_pc_rdata`.
+        rvfi_pc_rdata: u64 => ["rvfi_pc_rdata"],
+        /// `rvfi_pc_wdata`.
+        rvfi_pc_wdata: u64 => ["rvfi_pc_wdata"],
+        /// The front end's `iaddr`.
+        iaddr: u64 => ["iaddr"],
+        /// The front end's `cause`.
+        cause: u64 => ["cause"],
+        /// The front end's `tval`.
+        tval: u64 => ["tval"],
+        /// Address of the core's store in this cycle.
+        store_addr: u64 => ["store_addr"],
+        /// Its data (the bytes of `store_strobe`).
+        store_data: u64 => ["store_data"],
+        /// Cycles since reset (low 32 bits).
+        cycle_low: u64 => ["cycle_low"],
+        /// RVFI retirements since reset (low 32 bits).
+        retired_low: u64 => ["retired_low"],
+        /// `rvfi_valid`.
+        rvfi_valid: u8 => ["rvfi_valid"],
+        /// `rvfi_trap`.
+        rvfi_trap: u8 => ["rvfi_trap"],
+        /// The core's `trap` (it has halted).
+        core_trap: u8 => ["core_trap"],
+        /// The front end's `iretire`.
+        iretire: u8 => ["iretire"],
+        /// The front end's `itype`.
+        itype: u8 => ["itype"],
+        /// The front end's `priv`.
+        privilege: u8 => ["privilege"],
+        /// The front end's `sijump`.
+        sijump: u8 => ["sijump"],
+        /// The front end's `ilastsize`.
+        ilastsize: u8 => ["ilastsize"],
+        /// The core stores in this cycle.
+        store_valid: u8 => ["store_valid"],
+        /// Byte enables of the store.
+        store_strobe: u8 => ["store_strobe"],
+        /// The encoder's `out_valid`.
+        out_valid: u8 => ["out_valid"],
+        /// The encoder's `out_data`.
+        out_data: u8 => ["out_data"],
+        /// The encoder's `out_last`.
+        out_last: u8 => ["out_last"],
+        /// The encoder's `trace_lost`.
+        trace_lost: u8 => ["trace_lost"],
+    }
+}

@@ -211,3 +211,35 @@ impl FromStr for Variant {
             .ok_or_else(|| UnknownVariant(s.to_string()))
     }
 }
+
+/// One verilated PicoRV32 SoC build (`etrace_hdl::rvfi::picorv32_soc`): the core, its RVFI
+/// front end and the `rv32` encoder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SocVariant {
+    /// The SoC as a user builds it.
+    PicoRv32,
+    /// Test only: the front end with the branch `itype`s swapped
+    /// (`FrontEndOptions::swap_branch_itypes`), the wrong front end the lock-step
+    /// co-simulation must catch.
+    PicoRv32Swapped,
+}
+
+impl SocVariant {
+    /// Every SoC build.
+    pub const ALL: [SocVariant; 2] = [SocVariant::PicoRv32, SocVariant::PicoRv32Swapped];
+
+    /// The name: the Verilator `--prefix` (`V<name>`) and the C symbol prefix.
+    pub fn name(self) -> &'static str {
+        match self {
+            SocVariant::PicoRv32 => "picorv32",
+            SocVariant::PicoRv32Swapped => "picorv32_swapped",
+        }
+    }
+
+    /// The front end's build-time options.
+    pub fn front_end(self) -> etrace_hdl::rvfi::FrontEndOptions {
+        etrace_hdl::rvfi::FrontEndOptions {
+            swap_branch_itypes: self == SocVariant::PicoRv32Swapped,
+        }
+    }
+}

@@ -52,6 +52,19 @@ pub struct CosimArgs {
     /// Hardware generation options: the verilated build of the configuration with them.
     #[command(flatten)]
     pub hardware: HardwareArgs,
+    /// Run the program on a soft core in lock step with the hart model: picorv32
+    /// (picorv32-swapped: the deliberately wrong front end).
+    #[arg(
+        long,
+        value_name = "CORE",
+        requires = "elf",
+        conflicts_with_all = [
+            "config", "variant", "random", "wave", "framing", "src_bits", "timestamp",
+            "atb_bits", "bpred_size", "output", "memory", "spike_bootrom",
+            "stall_probability", "idle_probability", "seed", "src_id",
+        ]
+    )]
+    pub core: Option<String>,
     /// Instead of a program: N records of a seeded random ingress stream.
     #[arg(long, value_name = "N", conflicts_with = "elf")]
     pub random: Option<u64>,
@@ -224,6 +237,9 @@ fn load_program(
 
 /// Runs `etrace cosim`.
 pub fn run(args: CosimArgs) -> Result<(), CliError> {
+    if let (Some(core), Some(elf)) = (&args.core, &args.elf) {
+        return super::cosim_core::run(elf, core, args.encoder.options()?);
+    }
     let stall = StallConfig {
         stall_probability: probability(args.stall_probability, "--stall-probability")?,
         idle_probability: probability(args.idle_probability, "--idle-probability")?,

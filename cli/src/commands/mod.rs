@@ -4,6 +4,7 @@ pub mod calltree;
 pub mod capture;
 pub mod convert;
 pub mod cosim;
+pub mod cosim_core;
 pub mod decode;
 mod decode_output;
 pub mod dump;

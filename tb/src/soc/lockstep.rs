@@ -1,0 +1,401 @@
+//! The lock-step co-simulation of a core (issue 23): the verilated PicoRV32 SoC runs an
+//! ELF while the hart model runs the same ELF with the SoC's memory map ([`hart_config`]);
+//!
+//! 1. each RVFI retirement is checked against the hart's next record: the pc, the
+//!    instruction, whether it trapped, the next pc (`rvfi_pc_wdata` against the hart's
+//!    next record), and the front end's ingress block against the record itself;
+//! 2. the encoder's output port, cycle by cycle, against the cycle model of the same
+//!    encoder (`EncoderCycle`) fed with the hart's records in the cycles the RTL's front
+//!    end presented them (the RTL's own timing: multi-cycle instructions, fetch stalls);
+//! 3. the bytes taken, decoded against the ELF, against the hart's execution.
+//!
+//! The first divergence stops the run and is reported with its retirement index, the
+//! cycle and both sides' state ([`Divergence`]). Trace is enabled from the first cycle
+//! out of reset until the hart's last record (the exit store to `tohost`) has been
+//! matched; the encoder then drains with trace disabled while the core spins (those
+//! blocks reach both sides as the front end made them).
+
+use std::time::Instant;
+
+use etrace_decoder::pcs::push_record_steps;
+use etrace_decoder::{DecoderConfig, ImageError, ProgramImage};
+use etrace_encoder::cycle::encoder::{CycleInput, EncoderCycle, EncoderCycleError};
+use etrace_encoder::EncoderOptions;
+use etrace_hart::{Hart, HartConfig, HartError};
+use etrace_hdl::rvfi::picorv32_soc::{PICORV32_RAM_BASE, PICORV32_RAM_BYTES};
+use etrace_spec::elf::{parse_elf, LoadError as ElfError};
+use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
+use etrace_spec::isa::Xlen;
+
+use super::{LoadError, Soc, SocInputs, SocOutputs};
+use crate::cosim::verify::{check_decoded, DecodeMismatch, DecodeSummary, ExpectedExecution};
+use crate::cosim::{CosimConfig, PortState, TakenStream};
+use crate::variant::{SocVariant, Variant};
+
+/// Reset cycles after the program is loaded.
+const RESET_CYCLES: u32 = 4;
+/// Cycles allowed per hart record (PicoRV32 needs 3-6 per instruction, division ~40).
+const CYCLES_PER_RECORD: u64 = 64;
+/// Cycles allowed for the output to drain after the last record.
+const DRAIN_LIMIT: u64 = 1 << 16;
+
+/// The hart model's profile of the PicoRV32 SoC (`etrace_hdl::rvfi::picorv32_soc`): its
+/// RAM window, `itype` width 4 as the front end's.
+pub fn hart_config() -> HartConfig {
+    HartConfig {
+        itype_width: ItypeWidth::W4,
+        ram_base: PICORV32_RAM_BASE,
+        ram_size: PICORV32_RAM_BYTES,
+        ..HartConfig::default()
+    }
+}
+
+/// One lock-step run's settings.
+#[derive(Debug, Clone, Copy)]
+pub struct LockstepConfig {
+    /// The SoC build.
+    pub variant: SocVariant,
+    /// Run-time options of the encoder (no implicit return, no branch prediction).
+    pub options: EncoderOptions,
+}
+
+impl LockstepConfig {
+    /// The SoC as a user builds it, default options.
+    pub fn new(variant: SocVariant) -> LockstepConfig {
+        LockstepConfig {
+            variant,
+            options: EncoderOptions::default(),
+        }
+    }
+
+    /// The settings of the SoC's encoder as an encoder co-simulation (`rv32`, byte
+    /// stream): its parameters and output path.
+    fn encoder(&self) -> CosimConfig {
+        let mut c = CosimConfig::new(Variant::Rv32);
+        c.options = self.options;
+        c
+    }
+}
+
+/// The RTL's side of a retirement cycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RtlRetirement {
+    /// `rvfi_valid`.
+    pub valid: bool,
+    /// `rvfi_pc_rdata`.
+    pub pc: u64,
+    /// `rvfi_pc_wdata`.
+    pub next_pc: u64,
+    /// `rvfi_insn`.
+    pub insn: u32,
+    /// `rvfi_trap`.
+    pub trap: bool,
+    /// The front end's block (`None`: no block).
+    pub block: Option<IngressRecord>,
+}
+
+/// What differed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DivergenceKind {
+    /// The core retired something else than the hart's next instruction (pc, instruction
+    /// or trap), or retired past the hart's end.
+    Retirement,
+    /// `rvfi_pc_wdata` is not the address of the hart's next record.
+    NextPc,
+    /// The front end's block differs from the hart's record.
+    Block,
+    /// The encoder's output port differs from the cycle model's.
+    Output,
+}
+
+/// The first divergence of a lock-step run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Divergence {
+    /// What differed.
+    pub kind: DivergenceKind,
+    /// Retirement index (hart records matched before it).
+    pub retirement: u64,
+    /// SoC cycle since reset.
+    pub cycle: u64,
+    /// The RTL's side.
+    pub rtl: RtlRetirement,
+    /// The hart's record there (with its instruction bits), if any.
+    pub hart: Option<(IngressRecord, u32)>,
+    /// For [`DivergenceKind::Output`]: the RTL's and the model's port.
+    pub ports: Option<(PortState, PortState)>,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{:?} divergence at retirement {} (cycle {}): RTL pc {:#x} insn {:#010x} trap {} \
+             next pc {:#x} block {:?}; hart ",
+            self.kind,
+            self.retirement,
+            self.cycle,
+            self.rtl.pc,
+            self.rtl.insn,
+            self.rtl.trap,
+            self.rtl.next_pc,
+            self.rtl.block
+        )?;
+        match &self.hart {
+            Some((r, insn)) => write!(f, "{r:?} insn {insn:#010x}")?,
+            None => f.write_str("(no more records)")?,
+        }
+        if let Some((got, want)) = &self.ports {
+            write!(f, "; encoder port RTL {got:?}, model {want:?}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a lock-step run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LockstepError {
+    /// The ELF could not be read.
+    #[error("ELF: {0}")]
+    Elf(#[from] ElfError),
+    /// The program is not RV32.
+    #[error("the program is RV64; the PicoRV32 SoC runs RV32 programs")]
+    NotRv32,
+    /// The decoder's image of the program could not be made.
+    #[error("program image: {0}")]
+    Image(#[from] ImageError),
+    /// The program does not fit the SoC.
+    #[error("{0}")]
+    Load(#[from] LoadError),
+    /// The hart model failed to run the program.
+    #[error("hart model: {0}")]
+    Hart(#[from] HartError),
+    /// The encoder model rejected the settings.
+    #[error("encoder model: {0}")]
+    Model(#[from] EncoderCycleError),
+    /// The RTL and the models differ.
+    #[error("{0}")]
+    Diverged(Box<Divergence>),
+    /// The core stopped retiring (halted by a trap, or too slow) before the hart's end.
+    #[error(
+        "the core retired {retired} of the hart's {records} records in {cycles} cycles{halted}",
+        halted = if *.halted { " and halted (trap)" } else { "" }
+    )]
+    Stalled {
+        /// Records matched.
+        retired: u64,
+        /// Records of the hart.
+        records: u64,
+        /// Cycles run.
+        cycles: u64,
+        /// The core's `trap` output is high.
+        halted: bool,
+    },
+    /// The output did not drain after the last record.
+    #[error("the encoder's output did not drain within {0} cycles after the last record")]
+    NoDrain(u64),
+    /// The decoded trace does not reproduce the hart's execution.
+    #[error("decoded trace: {0}")]
+    Decode(#[from] DecodeMismatch),
+}
+
+/// Figures of a matching run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LockstepOutcome {
+    /// Core clock cycles from reset release to the drained output.
+    pub cycles: u64,
+    /// Cycles until the hart's last record was matched.
+    pub program_cycles: u64,
+    /// Retirements matched (every record of the hart's run).
+    pub retired: u64,
+    /// Wall time of the cycle loop, seconds.
+    pub seconds: f64,
+    /// The encoder's bytes (equal on both sides).
+    pub bytes: Vec<u8>,
+    /// The decoded trace against the hart.
+    pub decoded: DecodeSummary,
+}
+
+impl LockstepOutcome {
+    /// Simulated core cycles per second of wall time.
+    pub fn cycles_per_second(&self) -> f64 {
+        self.cycles as f64 / self.seconds.max(1e-9)
+    }
+
+    /// Trace bits per core cycle of the program.
+    pub fn bits_per_cycle(&self) -> f64 {
+        self.bytes.len() as f64 * 8.0 / self.program_cycles.max(1) as f64
+    }
+
+    /// Trace bits per retired instruction.
+    pub fn bits_per_instruction(&self) -> f64 {
+        self.bytes.len() as f64 * 8.0 / self.retired.max(1) as f64
+    }
+}
+
+/// The front end's block in a cycle, as a record (`None`: no block on the port).
+fn block_of(out: &SocOutputs) -> Option<IngressRecord> {
+    if out.iretire == 0 && out.itype == 0 {
+        return None;
+    }
+    Some(IngressRecord {
+        iretire: out.iretire,
+        itype: Itype::from_code(u64::from(out.itype)).unwrap_or_default(),
+        iaddr: out.iaddr,
+        ilastsize: out.ilastsize,
+        privilege: Privilege::from_code(u64::from(out.privilege)).unwrap_or_default(),
+        cause: out.cause,
+        tval: out.tval,
+        interrupt: false,
+        context: 0,
+        ctype: 0,
+        sijump: out.sijump != 0,
+    })
+}
+
+/// The hart's run of `elf`: its records with the instruction bits, and what the decoded
+/// trace must reproduce.
+fn hart_run(elf: &[u8]) -> Result<(Vec<(IngressRecord, u32)>, ExpectedExecution), LockstepError> {
+    let mut hart = Hart::from_elf(elf, hart_config())?;
+    let mut records = Vec::new();
+    hart.run(&mut records)?;
+    let mut steps = Vec::new();
+    for (r, _) in &records {
+        push_record_steps(&mut steps, r);
+    }
+    let image = ProgramImage::from_elf(elf)?;
+    let expected = ExpectedExecution {
+        image,
+        steps,
+        decoder: DecoderConfig::default(),
+    };
+    Ok((records, expected))
+}
+
+/// Runs `elf` on the SoC and the models in lock step (module documentation).
+pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, LockstepError> {
+    let image = parse_elf(elf)?;
+    if image.xlen != Xlen::X32 {
+        return Err(LockstepError::NotRv32);
+    }
+    let (records, expected) = hart_run(elf)?;
+    let encoder = config.encoder();
+    let mut model = EncoderCycle::new(&encoder.params(), config.options, encoder.output())?;
+    let mut soc = Soc::new(config.variant);
+    soc.load(&image, RESET_CYCLES)?;
+    let mut inputs = SocInputs {
+        trace_enable: true,
+        ready: true,
+        ..SocInputs::default()
+    };
+    inputs.full_address = config.options.full_address;
+    inputs.implicit_exception = config.options.implicit_exception;
+    inputs.sijump_option = config.options.sijump;
+    inputs.resync_max = u16::try_from(config.options.resync_max).unwrap_or(u16::MAX);
+    let limit = records.len() as u64 * CYCLES_PER_RECORD + 10_000;
+    let mut matched = 0usize;
+    let mut bytes = Vec::new();
+    let mut cycle = 0u64;
+    let mut ended_at: Option<u64> = None;
+    let start = Instant::now();
+    loop {
+        let out = soc.step(&inputs);
+        let block = block_of(&out);
+        let rtl = RtlRetirement {
+            valid: out.rvfi_valid != 0,
+            pc: out.rvfi_pc_rdata,
+            next_pc: out.rvfi_pc_wdata,
+            insn: out.rvfi_insn as u32,
+            trap: out.rvfi_trap != 0,
+            block,
+        };
+        let hart = records.get(matched).copied();
+        let retirement = matched as u64;
+        let diverged = move |kind, ports| {
+            LockstepError::Diverged(Box::new(Divergence {
+                kind,
+                retirement,
+                cycle,
+                rtl,
+                hart,
+                ports,
+            }))
+        };
+        let mut model_block = block;
+        if ended_at.is_none() && (rtl.valid || block.is_some()) {
+            let Some((want, insn)) = hart else {
+                return Err(diverged(DivergenceKind::Retirement, None));
+            };
+            let trapped = want.itype == Itype::Exception;
+            if !rtl.valid || rtl.pc != want.iaddr || rtl.insn != insn || rtl.trap != trapped {
+                return Err(diverged(DivergenceKind::Retirement, None));
+            }
+            if block != Some(want) {
+                return Err(diverged(DivergenceKind::Block, None));
+            }
+            if let Some((next, _)) = records.get(matched + 1) {
+                if !trapped && rtl.next_pc != next.iaddr {
+                    return Err(diverged(DivergenceKind::NextPc, None));
+                }
+            }
+            model_block = Some(want);
+            matched += 1;
+        }
+        let got = PortState {
+            byte: (out.out_valid != 0).then_some((out.out_data, out.out_last != 0)),
+            beat: None,
+            trace_lost: out.trace_lost != 0,
+        };
+        let want = PortState::of_model(model.presented(), model.trace_lost());
+        model.cycle(&CycleInput {
+            block: model_block,
+            trace_enable: inputs.trace_enable,
+            trigger: 0,
+            halted: false,
+            ready: inputs.ready,
+        })?;
+        if got != want {
+            return Err(diverged(DivergenceKind::Output, Some((got, want))));
+        }
+        if let Some((data, _)) = got.byte {
+            bytes.push(data);
+        }
+        cycle += 1;
+        match ended_at {
+            None if matched == records.len() => {
+                ended_at = Some(cycle);
+                inputs.trace_enable = false;
+            }
+            None if cycle > limit || (out.core_trap != 0 && cycle > 16) => {
+                return Err(LockstepError::Stalled {
+                    retired: matched as u64,
+                    records: records.len() as u64,
+                    cycles: cycle,
+                    halted: out.core_trap != 0,
+                });
+            }
+            Some(end) if model.is_idle() && cycle > end + 8 => break,
+            Some(end) if cycle - end > DRAIN_LIMIT => {
+                return Err(LockstepError::NoDrain(DRAIN_LIMIT));
+            }
+            _ => {}
+        }
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let stream = TakenStream::Bytes(bytes);
+    let decoded = check_decoded(
+        &encoder.params(),
+        &stream.payloads(&encoder.output()),
+        &expected,
+    )?;
+    let TakenStream::Bytes(bytes) = stream else {
+        unreachable!("a byte stream")
+    };
+    Ok(LockstepOutcome {
+        cycles: cycle,
+        program_cycles: ended_at.unwrap_or(cycle),
+        retired: matched as u64,
+        seconds,
+        bytes,
+        decoded,
+    })
+}

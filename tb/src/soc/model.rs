@@ -1,0 +1,168 @@
+//! One verilated PicoRV32 SoC ([`Soc`]): a Verilator model with its own context, stepped
+//! one clock cycle per call as the encoder variants are (`crate::rtl`), and its program
+//! RAM filled from an ELF through the SoC's load port.
+
+use std::os::raw::c_void;
+use std::ptr::NonNull;
+
+use etrace_hdl::rvfi::picorv32_soc::{PICORV32_RAM_BASE, PICORV32_RAM_BYTES};
+use etrace_spec::elf::ElfImage;
+
+use crate::ffi::{soc_vtable, VTable};
+use crate::ports::{SocInputs, SocOutputs};
+use crate::variant::SocVariant;
+
+/// A segment of the program does not fit the SoC's RAM.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "program segment {index} at {addr:#x} ({size} bytes) is outside the SoC's RAM \
+     ({base:#x}, {ram} bytes)"
+)]
+pub struct LoadError {
+    /// Program header index.
+    pub index: usize,
+    /// Its address.
+    pub addr: u64,
+    /// Its size in memory.
+    pub size: u64,
+    /// The RAM's base.
+    pub base: u64,
+    /// The RAM's size.
+    pub ram: u64,
+}
+
+/// One verilated SoC of a [`SocVariant`] (`Send`, not `Sync`, as [`crate::Rtl`]).
+pub struct Soc {
+    variant: SocVariant,
+    vt: VTable,
+    handle: NonNull<c_void>,
+    cycles: u64,
+}
+
+// SAFETY: as `crate::Rtl`: the model is only reached through `&mut self` (or `Drop`).
+unsafe impl Send for Soc {}
+
+impl Soc {
+    /// A new SoC, clock low and evaluated once.
+    pub fn new(variant: SocVariant) -> Soc {
+        let vt = soc_vtable(variant);
+        // SAFETY: `new` has no preconditions and returns a fresh model.
+        let raw = unsafe { (vt.new)() };
+        let handle = NonNull::new(raw).expect("the C++ shim returned a null model");
+        Soc {
+            variant,
+            vt,
+            handle,
+            cycles: 0,
+        }
+    }
+
+    /// The build of this SoC.
+    pub fn variant(&self) -> SocVariant {
+        self.variant
+    }
+
+    /// Clock cycles run so far.
+    pub fn cycles(&self) -> u64 {
+        self.cycles
+    }
+
+    /// One clock cycle, as [`crate::Rtl::step`]: the outputs are sampled before the
+    /// rising edge.
+    pub fn step(&mut self, inputs: &SocInputs) -> SocOutputs {
+        let mut out = SocOutputs::default();
+        // SAFETY: the handle is live; both structs are `#[repr(C)]` and the shim's `In` /
+        // `Out` are made from the same declaration (`src/ports.rs`).
+        unsafe {
+            (self.vt.step)(
+                self.handle.as_ptr(),
+                (inputs as *const SocInputs).cast(),
+                (&mut out as *mut SocOutputs).cast(),
+            )
+        };
+        self.cycles += 1;
+        out
+    }
+
+    /// Holds the SoC in reset and writes `image`'s segments into its RAM through the load
+    /// port (one word per cycle; the bytes past a segment's file data are zero), then
+    /// `extra` more reset cycles. The next [`Soc::step`] may release reset.
+    pub fn load(&mut self, image: &ElfImage, extra: u32) -> Result<(), LoadError> {
+        let mut inputs = SocInputs {
+            reset: true,
+            ..SocInputs::default()
+        };
+        for seg in &image.segments {
+            let inside = seg.addr >= PICORV32_RAM_BASE
+                && seg.addr + seg.mem_size <= PICORV32_RAM_BASE + PICORV32_RAM_BYTES;
+            if !inside {
+                return Err(LoadError {
+                    index: seg.index,
+                    addr: seg.addr,
+                    size: seg.mem_size,
+                    base: PICORV32_RAM_BASE,
+                    ram: PICORV32_RAM_BYTES,
+                });
+            }
+            let first = seg.addr & !3;
+            let end = (seg.addr + seg.mem_size + 3) & !3;
+            for word in (first..end).step_by(4) {
+                let mut bytes = [0u8; 4];
+                for (i, b) in bytes.iter_mut().enumerate() {
+                    let at = word + i as u64;
+                    if at >= seg.addr {
+                        *b = seg.data.get((at - seg.addr) as usize).copied().unwrap_or(0);
+                    }
+                }
+                inputs.load_enable = true;
+                inputs.load_addr = word;
+                inputs.load_data = u64::from(u32::from_le_bytes(bytes));
+                self.step(&inputs);
+            }
+        }
+        inputs.load_enable = false;
+        for _ in 0..extra {
+            self.step(&inputs);
+        }
+        Ok(())
+    }
+
+    /// The C++ layout of the shim's `In` and `Out` structs (see `src/shim.h`).
+    #[cfg(test)]
+    pub(crate) fn shim_layout(&self) -> Vec<u64> {
+        let mut v = vec![0u64; 96];
+        // SAFETY: `layout` writes at most `len` values into the buffer.
+        let n = unsafe { (self.vt.layout)(v.as_mut_ptr(), v.len()) };
+        v.truncate(n.min(96));
+        v
+    }
+}
+
+impl Drop for Soc {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from `new` and is freed exactly once.
+        unsafe { (self.vt.free)(self.handle.as_ptr()) };
+    }
+}
+
+impl std::fmt::Debug for Soc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Soc")
+            .field("variant", &self.variant)
+            .field("cycles", &self.cycles)
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layout_of_the_soc_structs_matches_the_shim() {
+        let want = [SocInputs::layout(), SocOutputs::layout()].concat();
+        for v in SocVariant::ALL {
+            assert_eq!(Soc::new(v).shim_layout(), want, "{v:?}");
+        }
+    }
+}
