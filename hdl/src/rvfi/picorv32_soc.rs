@@ -107,10 +107,17 @@ pub fn picorv32_soc(options: FrontEndOptions) -> Result<SocVerilog, TopError> {
     let resync_width = width("resync_max").unwrap_or(16);
     // The srcID of the framed packets: none (0 bits sent) unless the encoder has the pin.
     let src_id = width("src_id").map_or(String::new(), |w| format!(".src_id({w}'d0), "));
+    // The run-time branch prediction option: off (the SoC's encoder has no predictor).
+    let options = width("branch_prediction")
+        .map_or(String::new(), |_| ".branch_prediction(1'b0), ".to_string());
     let mut v = String::new();
     v.push_str(&fe);
     v.push_str(&encoder.verilog);
-    v.push_str(&top_module(&encoder.top, resync_width, &src_id));
+    v.push_str(&top_module(
+        &encoder.top,
+        resync_width,
+        &format!("{options}{src_id}"),
+    ));
     let ports = PINS
         .iter()
         .map(|&(name, width, input)| Port {
@@ -139,9 +146,9 @@ fn front_end<const SWAP: u64>() -> String {
 }
 
 /// The top module: declarations of [`PINS`], the core, the RAM, the front end and the
-/// encoder `encoder` (its `resync_max` is `resync_width` bits, `src_id` its srcID
-/// connection).
-fn top_module(encoder: &str, resync_width: usize, src_id: &str) -> String {
+/// encoder `encoder` (its `resync_max` is `resync_width` bits; `optional_pins`: the
+/// connections of the pins that not every encoder build has, the srcID and run-time options).
+fn top_module(encoder: &str, resync_width: usize, optional_pins: &str) -> String {
     let mut v = format!(
         "\n// The PicoRV32 SoC of the lock-step co-simulation (etrace-hdl, rvfi::picorv32_soc).\n\
          // Unused: the low bits of load_addr (a word address) and mem_instr.\n\
@@ -244,7 +251,7 @@ fn top_module(encoder: &str, resync_width: usize, src_id: &str) -> String {
         .trace_enable(trace_enable), .trigger(3'd0), .halted(1'b0),
         .full_address(full_address), .implicit_exception(implicit_exception),
         .sijump_option(sijump_option), .resync_max(resync_max),
-        {src_id}.out_ready(out_ready), .out_valid(out_valid), .out_data(out_data),
+        {optional_pins}.out_ready(out_ready), .out_valid(out_valid), .out_data(out_data),
         .out_last(out_last), .trace_lost(trace_lost)
     );
 endmodule // {SOC_TOP}
