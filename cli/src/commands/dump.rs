@@ -58,8 +58,7 @@ pub struct DumpArgs {
 }
 
 /// Lists packets, tracking the `ioptions` that decide the layouts.
-struct Lister<'a, W: Write> {
-    params: &'a Params,
+struct Lister<W: Write> {
     ioptions: IOptions,
     follow_stream: bool,
     index: u64,
@@ -70,16 +69,17 @@ struct Lister<'a, W: Write> {
     out: W,
 }
 
-impl<W: Write> Lister<'_, W> {
-    fn payload(&mut self, offset: String, payload: &[u8]) -> std::io::Result<()> {
-        match unpack_with(payload, self.params, &self.ioptions) {
+impl<W: Write> Lister<W> {
+    /// Lists one E-Trace payload, read with `params` and the current `ioptions`.
+    fn payload(&mut self, offset: String, payload: &[u8], params: &Params) -> std::io::Result<()> {
+        match unpack_with(payload, params, &self.ioptions) {
             Ok(inst) => {
                 self.end_run()?;
                 writeln!(
                     self.out,
                     "#{} @{offset} {}",
                     self.index,
-                    inst.listing(self.params)
+                    inst.listing(params)
                 )?;
                 self.index += 1;
                 if let (true, TeInst::Support(s)) = (self.follow_stream, &inst) {
@@ -121,16 +121,8 @@ impl<W: Write> Lister<'_, W> {
 
 /// Runs `etrace dump`.
 pub fn run(args: DumpArgs) -> Result<(), CliError> {
-    let params = if args.framing.ntrace() {
-        Params::default()
-    } else {
-        // A framing problem is reported first.
-        args.framing.config()?;
-        dump_params(&args)?
-    };
     let stdout = std::io::stdout();
     let mut lister = Lister {
-        params: &params,
         ioptions: IOptions {
             implicit_exception: args.implicit_exception,
             branch_prediction: args.branch_prediction,
@@ -150,14 +142,17 @@ pub fn run(args: DumpArgs) -> Result<(), CliError> {
         })?;
         list_ntrace(stream.finish(), &mut lister)?;
     } else {
-        let mut deframer = args.framing.config()?.deframer(true);
+        // A framing problem is reported first.
+        let framing = args.framing.config()?;
+        let params = dump_params(&args)?;
+        let mut deframer = framing.deframer(true);
         let mut events = Vec::new();
         read_pieces(&args.input, |piece| {
             deframer.push(piece, &mut events);
-            list(events.drain(..), &mut lister)
+            list(events.drain(..), &mut lister, &params)
         })?;
         deframer.finish(&mut events);
-        list(events.drain(..), &mut lister)?;
+        list(events.drain(..), &mut lister, &params)?;
     }
     lister.end_run().at("standard output")?;
     lister.out.flush().at("standard output")?;
@@ -200,14 +195,15 @@ fn dump_params(args: &DumpArgs) -> Result<Params, CliError> {
     load_params(args.params.as_deref(), if args.rv32 { 32 } else { 64 })
 }
 
-/// Lists frame events.
+/// Lists frame events, their payloads read with `params`.
 fn list<W: Write>(
     events: impl Iterator<Item = FrameEvent>,
     lister: &mut Lister<W>,
+    params: &Params,
 ) -> Result<(), CliError> {
     for event in events {
         match event {
-            FrameEvent::Packet(p) => lister.payload(p.at.packet_place(), &p.payload),
+            FrameEvent::Packet(p) => lister.payload(p.at.packet_place(), &p.payload, params),
             FrameEvent::Error { at, error } => lister.error(at, error),
         }
         .at("standard output")?;
