@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Generates the encoder's Verilog for every configuration (or those given) and checks it:
-#   - verilator --lint-only -Wall, with two waivers:
-#       DECLFILENAME: one file holds the top module and its sub-modules, named after the
-#         configuration, not after the file;
-#       UNOPTFLAT: rust-hdl writes one always block per module, so a parent that drives a
-#         child's input from another of the child's outputs looks to Verilator like a
-#         loop between always blocks. It is a simulation-speed warning; real
-#         combinational loops are caught below by yosys `check -assert` on the flattened
-#         netlist, which fails on any logic loop;
+#   - verilator --lint-only -Wall, with one waiver: DECLFILENAME (one file holds the top
+#     module and its sub-modules, named after the configuration, not after the file).
+#     UNOPTFLAT is not waived: a loop between always blocks (rust-hdl writes one per
+#     module) makes Verilator evaluate the blocks of the loop again until they settle,
+#     which slows the co-simulation; real combinational loops are caught below by yosys
+#     `check -assert` on the flattened netlist, which fails on any logic loop;
 #   - yosys synth_ice40 and synth_ecp5: no latch, no logic loop; prints the cell counts
 #     and the register inputs per LUT depth (scripts/logic-depth on the netlist).
 #
@@ -51,7 +49,7 @@ for config in "${configs[@]}"; do
   top="etrace_encoder_${base//-/_}"
   file="$dir/$top.v"
 
-  if ! verilator --lint-only -Wall -Wno-DECLFILENAME -Wno-UNOPTFLAT --top-module "$top" "$file" 2>"$dir/lint.log"; then
+  if ! verilator --lint-only -Wall -Wno-DECLFILENAME --top-module "$top" "$file" 2>"$dir/lint.log"; then
     echo "FAIL $config: verilator lint (see $dir/lint.log)"; cat "$dir/lint.log"; status=1; continue
   fi
   if grep -q '%Warning' "$dir/lint.log"; then

@@ -127,7 +127,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const ID: 
 mod tests {
     use super::*;
     use crate::config::Config;
-    use crate::verilog::{generate, lint_with_waivers, yosys_check};
+    use crate::verilog::{generate, lint, yosys_check};
 
     #[test]
     fn encoder_core_verilog() {
@@ -140,6 +140,6 @@ mod tests {
             generate(&uut)
         });
         yosys_check("encoder_core", &v).unwrap();
-        lint_with_waivers("encoder_core", &v).unwrap();
+        lint("encoder_core", &v).unwrap();
     }
 }

@@ -78,7 +78,7 @@ mod tests {
         assert!(text.contains("name: etrace:trace:etrace_encoder_rv32:"));
         assert!(text.contains("      - etrace_encoder_rv32.v\n"));
         assert_eq!(text.matches("toplevel: etrace_encoder_rv32\n").count(), 2);
-        assert!(text.contains("verilator_options: [-Wall, -Wno-DECLFILENAME, -Wno-UNOPTFLAT]\n"));
+        assert!(text.contains("verilator_options: [-Wall, -Wno-DECLFILENAME]\n"));
         assert!(!text.contains("parameters"));
     }
 

@@ -318,21 +318,14 @@ pub fn yosys_check_top(top: &str, verilog: &str) -> Result<(), VerilogCheckError
 }
 
 /// Verilator's lint waivers of `scripts/check-verilog.sh` (see there why): DECLFILENAME
-/// (one file holds a top and its sub-modules) and UNOPTFLAT (rust-hdl writes one always
-/// block per module, which Verilator sees as loops between always blocks; real logic
-/// loops fail yosys `check -assert`).
-pub const CHECK_WAIVERS: [&str; 2] = ["-Wno-DECLFILENAME", "-Wno-UNOPTFLAT"];
+/// (one file holds a top and its sub-modules). UNOPTFLAT is not waived: a loop between
+/// always blocks slows the co-simulation (Verilator evaluates it until it settles).
+pub const CHECK_WAIVERS: [&str; 1] = ["-Wno-DECLFILENAME"];
 
 /// Runs `verilator --lint-only -Wall` on `verilog` (top module `top`, as rust-hdl names
-/// it), waiving only DECLFILENAME (module names are chosen by configuration, not by file
-/// name).
+/// it) with the waivers of `scripts/check-verilog.sh` ([`CHECK_WAIVERS`]: only
+/// DECLFILENAME, module names are chosen by configuration, not by file name).
 pub fn lint(name: &str, verilog: &str) -> Result<(), VerilogCheckError> {
-    lint_text(name, verilog, "top", &CHECK_WAIVERS[..1])
-}
-
-/// As [`lint`], with the waivers of `scripts/check-verilog.sh` ([`CHECK_WAIVERS`]): for a
-/// block whose kernel drives children's inputs from other children's outputs.
-pub fn lint_with_waivers(name: &str, verilog: &str) -> Result<(), VerilogCheckError> {
     lint_text(name, verilog, "top", &CHECK_WAIVERS)
 }
 

@@ -114,11 +114,33 @@ impl Logic for BranchCount {
         if self.inc.val() {
             self.value.next = self.count.q.val() + 1;
         }
-        self.counting_q.d.next = self.available.val() && self.counting.val() && !self.clear.val();
-        self.some_failed.d.next = (self.some_failed.q.val()
-            || (self.push.val() && !self.counting_q.q.val() && !self.ok.val()))
-            && !self.clear.val();
-        self.count.d.next = self.value.val();
+        // The next state, written from the inputs and flip-flops only (the terms of
+        // `counting`, `ok` and `value` spelled out), not from the signals above: `clear`
+        // comes from the decision, which reads `enter`, so sharing them would put `clear`
+        // and `enter` in one always block, a loop for Verilator (synthesis merges the
+        // repeated terms).
+        self.counting_q.d.next = self.available.val()
+            && !self.clear.val()
+            && (self.counting_q.q.val()
+                || (self.push.val()
+                    && !self.some_failed.q.val()
+                    && self.option.val()
+                    && self.correct.val()
+                    && self.held_is_30.val()));
+        self.some_failed.d.next = !self.clear.val()
+            && (self.some_failed.q.val()
+                || (self.push.val()
+                    && !self.counting_q.q.val()
+                    && !(self.available.val() && self.option.val() && self.correct.val())));
+        self.count.d.next = self.count.q.val();
+        if self.counting_q.q.val()
+            && self.push.val()
+            && self.available.val()
+            && self.option.val()
+            && self.correct.val()
+        {
+            self.count.d.next = self.count.q.val() + 1;
+        }
         if self.clear.val() {
             self.count.d.next = 0.into();
         }

@@ -19,7 +19,7 @@
 //! the payload layout of the packet one-hot ([`crate::packer::layout`]).
 
 use super::chart_key::ChartKeys;
-use crate::packer::layout::{bit, one_hot, LAYOUTS, MAP_LENGTHS};
+use crate::packer::layout::{bit, one_hot, LAYOUTS};
 use crate::param::LocalParam;
 use rust_hdl::prelude::*;
 
@@ -48,9 +48,6 @@ pub struct Decision {
     pub held_is_30: Signal<In, Bit>,
     /// The branch map holds 31 branches (full).
     pub held_is_31: Signal<In, Bit>,
-    /// The format 1 `branch_map` length of the branches with the current instruction's,
-    /// one-hot (`packer::layout::map_length_bit`).
-    pub map_length: Signal<In, Bits<MAP_LENGTHS>>,
     /// The trap of `prev` was reported already with `thaddr` = 0.
     pub prev_trap_reported: Signal<In, Bit>,
     /// Resync count at its maximum.
@@ -83,8 +80,14 @@ pub struct Decision {
     pub empties_map: Signal<Out, Bit>,
     /// The packet reports `curr`'s address: it becomes the last address.
     pub reports_address: Signal<Out, Bit>,
-    /// The first packet's payload layout, one-hot (`packer::layout::bit`).
+    /// The first packet's payload layout, one-hot (`packer::layout::bit`), but for a
+    /// format 1 with address: see `map_address`.
     pub layout: Signal<Out, Bits<LAYOUTS>>,
+    /// The first packet is a format 1 with address (`packer::layout::bit::BRANCH31` ...
+    /// `BRANCH1`): its layout bit is the branch map length's, which the packet logic adds
+    /// to `layout` (the decision does not read the length, so that its logic does not
+    /// wait for the branch map's adder, and Verilator sees no loop through it).
+    pub map_address: Signal<Out, Bit>,
     /// Format 3.1 `thaddr`.
     pub thaddr: Signal<Out, Bit>,
     /// The trap reported is the one of `prev` (else `curr`).
@@ -134,11 +137,9 @@ pub struct Decision {
     l_trap_tval: Signal<Local, Bits<LAYOUTS>>,
     l_context: Signal<Local, Bits<LAYOUTS>>,
     l_address: Signal<Local, Bits<LAYOUTS>>,
-    l_branch: Signal<Local, Bits<LAYOUTS>>,
     l_branch_map: Signal<Local, Bits<LAYOUTS>>,
     l_count: Signal<Local, Bits<LAYOUTS>>,
     l_count_only: Signal<Local, Bits<LAYOUTS>>,
-    x_map_length: crate::packer::ZeroExtend<MAP_LENGTHS, LAYOUTS>,
     // The layouts (`packer::layout::bit`) one-hot, and the first format 1 with address.
     support_layout: LocalParam<LAYOUTS, { one_hot(bit::SUPPORT) }>,
     sync_layout: LocalParam<LAYOUTS, { one_hot(bit::SYNC) }>,
@@ -151,7 +152,6 @@ pub struct Decision {
     branch_map_layout: LocalParam<LAYOUTS, { one_hot(bit::BRANCH_MAP) }>,
     count_layout: LocalParam<LAYOUTS, { one_hot(bit::BRANCH_COUNT) }>,
     count_only_layout: LocalParam<LAYOUTS, { one_hot(bit::BRANCH_COUNT_ONLY) }>,
-    branch31_bit: LocalParam<4, { bit::BRANCH31 as u64 }>,
 }
 
 impl Logic for Decision {
@@ -286,11 +286,7 @@ impl Logic for Decision {
         if self.address_action.val() && self.counting.val() {
             self.l_count.next = self.count_layout.val();
         }
-        self.x_map_length.narrow.next = self.map_length.val();
-        self.l_branch.next = 0.into();
-        if self.address_action.val() && self.held.val() {
-            self.l_branch.next = self.x_map_length.wide.val() << self.branch31_bit.val();
-        }
+        self.map_address.next = self.address_action.val() && self.held.val();
         self.l_branch_map.next = 0.into();
         if self.map_action.val() && !self.counting.val() {
             self.l_branch_map.next = self.branch_map_layout.val();
@@ -307,7 +303,6 @@ impl Logic for Decision {
             | self.l_trap_tval.val()
             | self.l_context.val()
             | self.l_address.val()
-            | self.l_branch.val()
             | self.l_branch_map.val()
             | self.l_count.val()
             | self.l_count_only.val();

@@ -45,6 +45,11 @@ pub struct Predictor {
     msb: DFF<Bits<ENTRIES>>,
     lsb: DFF<Bits<ENTRIES>>,
     index: Signal<Local, Bits<BPRED_MAX_BITS>>,
+    // The index and entry as `correct` reads them: signals of their own, so that the
+    // prediction does not share signals with the update, which reads `restart` (Verilator
+    // would see a loop from `restart` to `correct` through the packet logic).
+    read_index: Signal<Local, Bits<BPRED_MAX_BITS>>,
+    read_msb: Signal<Local, Bit>,
     state_msb: Signal<Local, Bit>,
     state_lsb: Signal<Local, Bit>,
     ok: Signal<Local, Bit>,
@@ -82,6 +87,8 @@ impl Predictor {
             msb: Default::default(),
             lsb: Default::default(),
             index: Default::default(),
+            read_index: Default::default(),
+            read_msb: Default::default(),
             state_msb: Default::default(),
             state_lsb: Default::default(),
             ok: Default::default(),
@@ -115,7 +122,9 @@ impl Logic for Predictor {
         self.state_msb.next = self.msb.q.val().get_bit(self.index.val().index());
         self.state_lsb.next = self.lsb.q.val().get_bit(self.index.val().index());
         self.ok.next = (self.state_msb.val() ^ self.fault.val()) == self.taken.val();
-        self.correct.next = self.ok.val();
+        self.read_index.next = self.index_address.val() & self.index_mask.val();
+        self.read_msb.next = self.msb.q.val().get_bit(self.read_index.val().index());
+        self.correct.next = (self.read_msb.val() ^ self.fault.val()) == self.taken.val();
         // The entry after the update: from its state, or from 01 after a restart (then
         // the prediction is "not taken", correct when not taken).
         self.new_msb.next = (self.state_msb.val() && self.state_lsb.val())
