@@ -42,6 +42,12 @@ pub enum ProgramError {
         /// What is wrong.
         reason: String,
     },
+    /// The scaling program's round count variable is not where it should be.
+    #[error("{reason} (scaling_rounds)")]
+    Rounds {
+        /// What is wrong.
+        reason: String,
+    },
     /// The run retired fewer records than asked for.
     #[error("{name} retires {len} records, fewer than {need}")]
     TooShort {
@@ -52,6 +58,47 @@ pub enum ProgramError {
         /// Records needed.
         need: usize,
     },
+}
+
+/// The run-time round count of the scaling program (`src/scaling.c`): about 1.7 million
+/// instructions per round.
+pub const SCALING_ROUNDS: &str = "scaling_rounds";
+
+/// Where [`SCALING_ROUNDS`] lies in an ELF file of the scaling program: its address and
+/// the offset of its four bytes in the file.
+pub fn scaling_rounds_location(elf: &[u8]) -> Result<(u64, usize), ProgramError> {
+    use object::{Object, ObjectSection, ObjectSymbol};
+    let fail = |reason: &str| ProgramError::Rounds {
+        reason: reason.to_string(),
+    };
+    let file = object::File::parse(elf).map_err(|e| fail(&e.to_string()))?;
+    let symbol = file
+        .symbols()
+        .find(|s| s.name() == Ok(SCALING_ROUNDS))
+        .ok_or_else(|| fail("no such symbol in the ELF"))?;
+    let address = symbol.address();
+    let section = symbol
+        .section_index()
+        .and_then(|i| file.section_by_index(i).ok())
+        .ok_or_else(|| fail("in no section"))?;
+    let (start, size) = section
+        .file_range()
+        .ok_or_else(|| fail("no bytes in the file"))?;
+    let within = address.wrapping_sub(section.address());
+    if within.saturating_add(4) > size {
+        return Err(fail("past the end of its section"));
+    }
+    Ok((address, (start + within) as usize))
+}
+
+/// A copy of a scaling program's ELF file with [`SCALING_ROUNDS`] set to `rounds` (the
+/// file's bytes patched, as a debugger would set the variable), so that the command line
+/// runs it for as long as wanted: one round is about 1.7 million instructions.
+pub fn scaling_elf(elf: &[u8], rounds: u32) -> Result<Vec<u8>, ProgramError> {
+    let offset = scaling_rounds_location(elf)?.1;
+    let mut patched = elf.to_vec();
+    patched[offset..offset + 4].copy_from_slice(&rounds.to_le_bytes());
+    Ok(patched)
 }
 
 /// The `programs/` folder of the source tree this crate was built from (sources,

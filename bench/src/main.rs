@@ -3,11 +3,13 @@
 //! beside riscv-etrace's encoder; N-Trace beside E-Trace (compression and the speed of
 //! both encoders and decoders); speed of the hart model, encoder, decoder and
 //! co-simulation beside riscv-etrace's encoder and tracer; FPGA cost from the flow reports;
-//! decoder and co-simulation time for runs of 10^5, 10^6 and 10^7 instructions.
+//! decoder and co-simulation time for runs of 10^5, 10^6 and 10^7 instructions; time and
+//! peak memory of `etrace run` and `etrace decode` up to 10^7 instructions (to 10^9 with
+//! `--long`).
 //! Progress goes to stderr. `scripts/bench` builds it, runs the FPGA flows and calls it.
 //!
 //! ```text
-//! etrace-bench [--quick] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
+//! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
 //! ```
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
@@ -19,6 +21,7 @@ mod glue;
 mod compression;
 mod fpga;
 mod harness;
+mod long_runs;
 mod machine;
 mod ntrace;
 mod programs;
@@ -31,9 +34,10 @@ use std::process::ExitCode;
 use harness::Plan;
 
 const USAGE: &str =
-    "usage: etrace-bench [--quick] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
+    "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
 
   --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
+  --long           long runs of `etrace run` / `etrace decode` up to 10^9 instructions (minutes)
   --runs N         timed runs per measurement, median reported (default 5)
   --warmup N       untimed runs before them (default 1)
   --fpga DIR       read DIR/<board>/<config>/report.json of `etrace synth` (or status.txt there)
@@ -42,6 +46,7 @@ const USAGE: &str =
 /// Command-line settings.
 struct Args {
     quick: bool,
+    long: bool,
     runs: Option<usize>,
     warmup: Option<usize>,
     fpga: Option<PathBuf>,
@@ -54,6 +59,7 @@ struct UsageError(String, String);
 fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageError> {
     let mut parsed = Args {
         quick: false,
+        long: false,
         runs: None,
         warmup: None,
         fpga: None,
@@ -71,6 +77,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
         };
         match arg.as_str() {
             "--quick" => parsed.quick = true,
+            "--long" => parsed.long = true,
             "--runs" => {
                 let n = count("--runs", value("--runs")?)?;
                 if n == 0 {
@@ -171,6 +178,20 @@ fn main() -> ExitCode {
         "rv32",
         &sizes,
         plan,
+    ));
+    out.push('\n');
+    let long_sizes: Vec<u64> = if args.quick {
+        vec![1_000_000, 3_000_000]
+    } else if args.long {
+        vec![100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+    } else {
+        vec![100_000, 1_000_000, 10_000_000]
+    };
+    out.push_str(&long_runs::section(
+        &args.programs,
+        "rv32",
+        &long_sizes,
+        &PathBuf::from("target/bench/long-runs"),
     ));
     print!("{out}");
     ExitCode::SUCCESS

@@ -10,13 +10,12 @@ use etrace_spec::ingress::IngressRecord;
 use etrace_spec::isa::Xlen;
 use etrace_spec::packet::pack;
 use etrace_spec::params::Params;
-use object::{Object, ObjectSymbol};
 
 /// The program with a run-time iteration count (`programs/src/scaling.c`).
 pub const SCALING: &str = "scaling";
 
 /// Its iteration count variable.
-const ROUNDS_SYMBOL: &str = "scaling_rounds";
+const ROUNDS_SYMBOL: &str = etrace_programs::SCALING_ROUNDS;
 
 /// One built program (`programs/elf/<name>.elf`).
 pub struct Program {
@@ -75,12 +74,9 @@ impl Program {
     /// would); an error if the program exits before.
     pub fn run_cut(&self, rounds: u32, instructions: u64) -> Result<Run, String> {
         let at = |e: &dyn std::fmt::Display| format!("{e} ({})", self.name);
-        let file = object::File::parse(&*self.elf).map_err(|e| at(&e))?;
-        let address = file
-            .symbols()
-            .find(|s| s.name() == Ok(ROUNDS_SYMBOL))
-            .ok_or_else(|| at(&format!("no symbol {ROUNDS_SYMBOL}")))?
-            .address();
+        let address = etrace_programs::scaling_rounds_location(&self.elf)
+            .map_err(|e| at(&e))?
+            .0;
         let mut image = parse_elf(&self.elf).map_err(|e| at(&e))?;
         let segment = image
             .segments

@@ -108,13 +108,33 @@ fn quick_run_prints_every_section_with_plausible_numbers() {
     assert!(row(&text, "### FPGA cost", "icebreaker")[2].starts_with("not run: --quick"));
 
     // Scaling: three sizes and a verdict each.
-    let scaling = &text[text.find("### How cost grows").unwrap()..];
+    let long = text.find("### Long runs").expect("the long-runs section");
+    let scaling = &text[text.find("### How cost grows").unwrap()..long];
     for n in ["1000", "10000", "100000"] {
         assert!(scaling.contains(&format!("| {n} ")), "size {n}:\n{scaling}");
     }
     let verdicts = scaling.lines().filter(|l| l.starts_with("- ")).count();
     assert_eq!(verdicts, 2, "{scaling}");
     assert!(scaling.contains("linear"), "{scaling}");
+
+    // Long runs: `etrace run` and `etrace decode` at two sizes, with time and peak memory,
+    // and a verdict on memory and time for each.
+    let long = &text[long..];
+    for what in ["`etrace run`", "`etrace decode`"] {
+        let rows: Vec<&str> = long
+            .lines()
+            .filter(|l| l.starts_with(&format!("| {what}")))
+            .collect();
+        assert_eq!(rows.len(), 2, "{what}:\n{long}");
+        for r in rows {
+            assert!(r.contains(" MiB"), "{r}");
+        }
+        let verdict = long
+            .lines()
+            .find(|l| l.starts_with(&format!("- {what}")))
+            .unwrap_or_else(|| panic!("no verdict for {what}:\n{long}"));
+        assert!(verdict.contains("in memory"), "{verdict}");
+    }
 }
 
 #[test]

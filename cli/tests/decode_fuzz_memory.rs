@@ -5,12 +5,10 @@
 //! proportional to the input, the run must end within a time bound, and the exit code
 //! must be 0 or 1 (never a crash). Seeded and few, so that it takes a few seconds.
 
-use std::fs::File;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
-use common::{elf, etrace, out_dir};
+use common::{elf, etrace, measured, out_dir};
 use etrace_spec::ingress::random::Rng;
 
 /// Damaged streams per trace.
@@ -22,52 +20,6 @@ const OUTPUT_PER_INPUT_BYTE: u64 = 1000;
 const OUTPUT_SLACK: u64 = 1 << 20;
 /// Most time one run may take (a debug build).
 const MAX_TIME: Duration = Duration::from_secs(20);
-
-/// What one run of the binary cost.
-struct Cost {
-    code: Option<i32>,
-    max_rss_kib: i64,
-    output_bytes: u64,
-    took: Duration,
-}
-
-/// Runs `etrace args`, standard output into a file; its peak memory from `wait4`.
-// The child is reaped by `wait4` (which also gives its resource usage), not `Child::wait`.
-#[allow(clippy::zombie_processes)]
-fn measured(args: &[&str], name: &str) -> Cost {
-    let out_path = out_dir().join(format!("{name}.out"));
-    let started = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_etrace"))
-        .args(args)
-        .stdout(File::create(&out_path).unwrap())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: `pid` is our child, not yet reaped; the pointers are valid.
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        assert!(r >= 0, "wait4 failed");
-        if r == pid {
-            break;
-        }
-        if started.elapsed() > MAX_TIME {
-            // SAFETY: signals our own child.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            panic!("etrace {args:?} still running after {MAX_TIME:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    Cost {
-        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
-        max_rss_kib: usage.ru_maxrss,
-        output_bytes: std::fs::metadata(&out_path).unwrap().len(),
-        took: started.elapsed(),
-    }
-}
 
 /// One seeded damage of `data`.
 fn mutate(rng: &mut Rng, data: &mut Vec<u8>) {
@@ -113,7 +65,7 @@ fn damaged_traces_cost_memory_and_output_in_proportion() {
             std::fs::write(&path, &data).unwrap();
             let path = path.display().to_string();
             let args = ["decode", &path, "--elf", &elf, "--framing", framing];
-            let cost = measured(&args, &name);
+            let cost = measured(&args, &out_dir().join(format!("{name}.out")), MAX_TIME);
             let what = format!("{name} ({} bytes, kept as {path})", data.len());
             assert!(
                 matches!(cost.code, Some(0..=1)),

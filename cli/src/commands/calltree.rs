@@ -4,6 +4,9 @@
 //! inclusive and exclusive instruction counts, and on request folded stacks and an SVG
 //! flame graph.
 //!
+//! The trace is read in pieces and each piece's elements go into the tree as they are
+//! decoded; the elements are not kept. The tree has a node per function activation.
+//!
 //! Exit codes: 0; 1 when the trace had decode errors (the tree is still printed, with gaps
 //! where they were); 2 for bad input or usage. With `--protocol ntrace` the trace is
 //! decoded by the N-Trace decoder into the same elements.
@@ -12,10 +15,13 @@ use super::io::{create_output, finish_output, read_elf};
 use super::trace_args::TraceArgs;
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_decoder::calltree::{folded_lines, from_elements, write_flamegraph, SymbolTable};
+use etrace_decoder::calltree::{folded_lines, write_flamegraph, CallTreeBuilder, SymbolTable};
 use etrace_decoder::{DecodeError, DecoderConfig, TraceElement};
 use std::io::Write;
 use std::path::PathBuf;
+
+/// Decode errors listed with the error of a trace that had some.
+const LISTED_ERRORS: usize = 20;
 
 /// Arguments of `etrace calltree`.
 #[derive(Args)]
@@ -46,13 +52,28 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
         ));
     }
     let (image, params) = args.trace.programs()?;
+    let mut symbols = SymbolTable::new();
+    for elf in &args.trace.elf {
+        let bytes = read_elf(elf)?;
+        symbols.add_elf(&bytes).at(elf.display())?;
+    }
     let mut decoder = args
         .trace
         .decoder(&image, &params, DecoderConfig::default());
-    let mut elements = Vec::new();
+    // The elements of each piece go into the tree as they come; decode errors are counted
+    // and the first few kept.
+    let mut builder = CallTreeBuilder::new(&image, &symbols);
+    let mut errors: Vec<DecodeError> = Vec::new();
+    let mut error_count = 0u64;
+    let place = args.trace.input.display().to_string();
     args.trace.decode(&mut decoder, |piece, _| {
-        elements.extend(piece);
-        Ok(())
+        for e in piece.iter().filter_map(TraceElement::decode_error) {
+            error_count += 1;
+            if errors.len() < LISTED_ERRORS {
+                errors.push(e.clone());
+            }
+        }
+        builder.elements(&piece).at(&place)
     })?;
     if decoder.packets == 0 {
         return Err(CliError::input(
@@ -60,16 +81,7 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
             args.trace.place(),
         ));
     }
-    let mut symbols = SymbolTable::new();
-    for elf in &args.trace.elf {
-        let bytes = read_elf(elf)?;
-        symbols.add_elf(&bytes).at(elf.display())?;
-    }
-    let errors: Vec<&DecodeError> = elements
-        .iter()
-        .filter_map(TraceElement::decode_error)
-        .collect();
-    let tree = from_elements(&elements, &image, &symbols).at(args.trace.input.display())?;
+    let tree = builder.finish();
 
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -122,14 +134,14 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
         finish_output(Ok(f), path)?;
     }
 
-    if errors.is_empty() {
+    if error_count == 0 {
         return Ok(());
     }
     let mut err = CliError::check(
-        format!("{} decode errors (gaps in the call tree)", errors.len()),
+        format!("{error_count} decode errors (gaps in the call tree)"),
         args.trace.input.display(),
     );
-    for e in errors.iter().take(20) {
+    for e in &errors {
         err = err.with_context(e);
     }
     Err(err)

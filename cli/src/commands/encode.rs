@@ -1,24 +1,24 @@
 //! `etrace encode`: ingress (ELF run on the hart model, spike CSV or encoder-input CSV) ->
 //! te_inst packets of the golden encoder (`exampleAlgorithm.adoc`, `payload.adoc`) ->
 //! a framed stream (`--framing encap|smi|atb`); with `--protocol ntrace`, N-Trace messages
-//! of the N-Trace encoder (`RISC-V-N-Trace.adoc`) as MSEO bytes.
+//! of the N-Trace encoder (`RISC-V-N-Trace.adoc`) as MSEO bytes. The output is written as
+//! the encoder produces it (every few thousand records), never held whole; a failed
+//! encode removes its partial output.
 
 use super::encoder_args::PipelineArgs;
 use super::fit_check::FitCheck;
-use super::framing_args::{setting_error, FramingArgs};
 use super::io::{check_distinct, create_output, finish_output, load_params, read_elf};
+use super::packet_framer::PacketFramer;
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_encoder::{EncodedPacket, Encoder};
+use etrace_encoder::Encoder;
 use etrace_hart::Hart;
 use etrace_ntrace::NtraceEncoder;
 use etrace_spec::elf::{parse_elf, ElfImage};
 use etrace_spec::formats::convert::{ConvertOptions, SpikeToIngress};
 use etrace_spec::formats::encoder_input::EncoderInputReader;
 use etrace_spec::formats::spike_csv::SpikeReader;
-use etrace_spec::framing::Outgoing;
 use etrace_spec::ingress::IngressRecord;
-use etrace_spec::packet::pack;
 use etrace_spec::params::Params;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -66,27 +66,21 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
         args.pipeline.framing.config()?;
     }
     let input = load_input(&args)?;
-    let (output, exit) = if args.pipeline.framing.ntrace() {
-        encode_ntrace(&args, &input)?
-    } else {
-        let options = args.pipeline.encoder.options()?;
-        let mut enc = Encoder::new(&input.params, options).at("encoder options")?;
-        let mut fit = FitCheck::new(&input.params);
-        let (retired, exit) = feed(&args, &input, &mut |rec| {
-            fit.record(rec);
-            enc.push(rec)
-        })?;
-        fit.result(&input.place)?;
-        enc.finish();
-        let packets = enc.take_packets();
-        let framed = frame(&args.pipeline.framing, &input.params, &packets)?;
-        if args.stats {
-            print_stats(&packets, retired, &framed);
-        }
-        (framed.output, exit)
-    };
     let mut out = create_output(&args.output)?;
-    out.write_all(&output).at(args.output.display())?;
+    let written = if args.pipeline.framing.ntrace() {
+        encode_ntrace(&args, &input, &mut out)
+    } else {
+        encode_etrace(&args, &input, &mut out)
+    };
+    let exit = match written {
+        Ok(exit) => exit,
+        Err(e) => {
+            // A failed encode leaves no partial output behind.
+            drop(out);
+            let _ = std::fs::remove_file(&args.output);
+            return Err(e);
+        }
+    };
     finish_output(Ok(out), &args.output)?;
     if let Some((code, elf)) = exit {
         return Err(CliError::check(
@@ -97,27 +91,95 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The N-Trace encoder over the input (`--protocol ntrace`): MSEO bytes (statistics with
-/// `--stats`).
-fn encode_ntrace(args: &EncodeArgs, input: &Input) -> Result<(Vec<u8>, Exit), CliError> {
+/// Ingress records between two writes of the encoder's output.
+const RECORDS_PER_PIECE: u64 = 4096;
+
+/// The golden encoder over the input: packets packed, framed and written to `out` as they
+/// are produced (statistics with `--stats`).
+fn encode_etrace(args: &EncodeArgs, input: &Input, out: &mut impl Write) -> Result<Exit, CliError> {
+    let options = args.pipeline.encoder.options()?;
+    let mut enc = Encoder::new(&input.params, options).at("encoder options")?;
+    let mut framer = PacketFramer::new(&args.pipeline.framing, &input.params)?;
+    let mut fit = FitCheck::new(&input.params);
+    let mut by_kind: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut bytes = Vec::new();
+    let mut failed = None;
+    let mut write = |enc: &mut Encoder, bytes: &mut Vec<u8>| -> Result<(), CliError> {
+        let packets = enc.take_packets();
+        for p in &packets {
+            *by_kind.entry(p.packet.kind_name()).or_default() += 1;
+        }
+        framer.write(&packets, bytes)?;
+        out.write_all(bytes).at(args.output.display())?;
+        bytes.clear();
+        Ok(())
+    };
+    let mut records = 0u64;
+    let (retired, exit) = feed(args, input, &mut |rec| {
+        fit.record(rec);
+        enc.push(rec);
+        records += 1;
+        if records % RECORDS_PER_PIECE == 0 && failed.is_none() {
+            failed = write(&mut enc, &mut bytes).err();
+        }
+    })?;
+    fit.result(&input.place)?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    enc.finish();
+    write(&mut enc, &mut bytes)?;
+    if args.stats {
+        println!("instructions: {retired}");
+        println!("packets: {}", framer.packets);
+        for (kind, n) in &by_kind {
+            println!("  {kind}: {n}");
+        }
+        for line in framer.size_lines(retired) {
+            println!("{line}");
+        }
+    }
+    Ok(exit)
+}
+
+/// The N-Trace encoder over the input (`--protocol ntrace`): MSEO bytes written to `out`
+/// as they are produced (statistics with `--stats`).
+fn encode_ntrace(args: &EncodeArgs, input: &Input, out: &mut impl Write) -> Result<Exit, CliError> {
     let p = &args.pipeline;
     let options = p
         .ntrace
         .options(&p.encoder, &p.framing, input.params.itype_width())?;
     let mut enc = NtraceEncoder::new(options).map_err(|e| CliError::input(e.reason, e.option))?;
-    let (retired, exit) = feed(args, input, &mut |rec| enc.push(rec))?;
+    let mut bytes = 0u64;
+    let mut write = |enc: &mut NtraceEncoder| -> Result<(), CliError> {
+        let piece = enc.take_bytes();
+        bytes += piece.len() as u64;
+        out.write_all(&piece).at(args.output.display())
+    };
+    let mut records = 0u64;
+    let mut failed = None;
+    let (retired, exit) = feed(args, input, &mut |rec| {
+        enc.push(rec);
+        records += 1;
+        if records % RECORDS_PER_PIECE == 0 && failed.is_none() {
+            failed = write(&mut enc).err();
+        }
+    })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
     enc.finish();
-    let bytes = enc.take_bytes();
+    write(&mut enc)?;
     if args.stats {
         println!("instructions: {retired}");
         println!("messages: {}", enc.messages());
-        println!("bytes: {}", bytes.len());
+        println!("bytes: {bytes}");
         println!(
             "bits per instruction: {:.4}",
-            8.0 * bytes.len() as f64 / retired.max(1) as f64
+            8.0 * bytes as f64 / retired.max(1) as f64
         );
     }
-    Ok((bytes, exit))
+    Ok(exit)
 }
 
 /// The exit code of an ELF program that exited non-zero, with the ELF.
@@ -200,97 +262,4 @@ fn open(path: &Path) -> Result<BufReader<File>, CliError> {
         1 << 20,
         File::open(path).at(path.display())?,
     ))
-}
-
-/// A framed stream and its byte counts.
-pub(super) struct Framed {
-    /// What goes to the output file.
-    pub(super) output: Vec<u8>,
-    /// Payload bytes (packed te_inst packets).
-    pub(super) payload_bytes: u64,
-    /// Bytes on the transport (for atb: beats times the bus width).
-    pub(super) framed_bytes: u64,
-}
-
-impl Framed {
-    /// The payload and framed byte counts and their bits per retired instruction, as
-    /// statistics lines (`docs/cli.md`, "encode" statistics; `run` prints the same lines).
-    pub(super) fn size_lines(&self, retired: u64) -> [String; 3] {
-        let per_insn = |bytes: u64| 8.0 * bytes as f64 / retired.max(1) as f64;
-        [
-            format!("payload bytes: {}", self.payload_bytes),
-            format!("framed bytes: {}", self.framed_bytes),
-            format!(
-                "bits per instruction: {:.4} (payload), {:.4} (framed)",
-                per_insn(self.payload_bytes),
-                per_insn(self.framed_bytes)
-            ),
-        ]
-    }
-}
-
-/// The timestamp of a packet (`docs/cli.md`, "Framings"): `etrace encode` has no cycles, so
-/// it stamps the cycle in which the hardware would produce the packet if the ingress
-/// presented one record per cycle and nothing stalled (the encoder clock,
-/// [`EncodedPacket::clock`]), truncated to the field of `bits` bits (none when 0).
-fn timestamp(bits: u32, packet: &EncodedPacket) -> Option<u64> {
-    (bits > 0).then(|| {
-        if bits >= 64 {
-            packet.clock
-        } else {
-            packet.clock & ((1u64 << bits) - 1)
-        }
-    })
-}
-
-/// Packs and frames `packets` with the framer of `--framing` (also used by `etrace run`).
-pub(super) fn frame(
-    framing: &FramingArgs,
-    params: &Params,
-    packets: &[EncodedPacket],
-) -> Result<Framed, CliError> {
-    let mut payload_bytes = 0u64;
-    let mut payloads = Vec::with_capacity(packets.len());
-    for (i, p) in packets.iter().enumerate() {
-        let packed = pack(&p.packet, params).at(format_args!("packet #{i}"))?;
-        payload_bytes += packed.bytes.len() as u64;
-        payloads.push(packed.bytes);
-    }
-    let config = framing.config()?;
-    let settings = framing.settings();
-    let source = config.source(&settings);
-    let mut framer = config.framer(&settings).map_err(setting_error)?;
-    let bits = framer.timestamp_bits();
-    let mut output = Vec::new();
-    let mut framed_bytes = 0u64;
-    for (i, (payload, packet)) in payloads.iter().zip(packets).enumerate() {
-        let outgoing = Outgoing {
-            payload,
-            source,
-            timestamp: timestamp(bits, packet),
-        };
-        framed_bytes += framer
-            .write_packet(&outgoing, &mut output)
-            .at(format_args!("packet #{i} (record {})", packet.record_index))?;
-    }
-    Ok(Framed {
-        output,
-        payload_bytes,
-        framed_bytes,
-    })
-}
-
-fn print_stats(packets: &[EncodedPacket], retired: u64, framed: &Framed) {
-    let mut by_kind: BTreeMap<&str, u64> = BTreeMap::new();
-    for p in packets {
-        *by_kind.entry(p.packet.kind_name()).or_default() += 1;
-    }
-    println!("instructions: {retired}");
-    println!("packets: {}", packets.len());
-    for (kind, n) in &by_kind {
-        println!("  {kind}: {n}");
-    }
-    for line in framed.size_lines(retired) {
-        println!("{line}");
-    }
 }

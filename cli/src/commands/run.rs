@@ -4,37 +4,45 @@
 //! compared step by step (address and privilege of every retired instruction, cause and
 //! interrupt flag of every trap, in order) with the hart's ingress records.
 //!
+//! The flow is a pipeline of bounded buffers: every few thousand records the encoder's
+//! output so far is framed, deframed and decoded, and the decoded steps are checked
+//! against the hart's steps, which wait in a bounded queue ([`super::step_check`]); memory
+//! does not grow with the length of the run.
+//!
 //! Exit codes: 0 when the decoded trace equals the hart's (statistics on stdout); 1 on the
 //! first difference or a decode error; 2 for bad input or usage. With
 //! `--implicit-exception` the trap packets carry no handler address: the decoder is given
-//! the program's trap vectors (`mtvec` / `stvec` as the hart left them), as a debugger that
-//! knows the target's vector table would.
+//! the program's trap vectors (`mtvec` / `stvec` as the hart leaves them, from a first run
+//! of the hart model without tracing), as a debugger that knows the target's vector table
+//! would.
 //!
 //! With `--protocol ntrace` the encoder is the N-Trace encoder (`--ntrace-mode`,
 //! `--call-stack`, `--repeat-history`), its MSEO bytes are decoded as the N-Trace decoding
 //! guidelines say, and the steps are compared without trap causes, which N-Trace does not
 //! report.
 
-use super::element_text::{element_line, privilege_name, OffsetUnit};
-use super::encode::frame;
+use super::element_text::{element_line, OffsetUnit};
 use super::encoder_args::PipelineArgs;
 use super::fit_check::FitCheck;
 use super::hart_args::add_bootrom_code;
 use super::io::{load_params_for, read_elf};
-use super::trace_args::{decode_ntrace, load_image, payload_events};
+use super::packet_framer::PacketFramer;
+use super::protocol_decoder::ProtocolDecoder;
+use super::step_check::{StepCheck, LAG_LIMIT};
+use super::trace_args::{framing_of, load_image, ntrace_decoder};
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_decoder::pcs::{push_record_steps, steps, Step};
-use etrace_decoder::stream::decode_payloads;
+use etrace_decoder::pcs::{Step, StepWalker};
+use etrace_decoder::stream::PayloadStream;
 use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement, TrapVectors};
 use etrace_encoder::Encoder;
-use etrace_hart::Hart;
-use etrace_ntrace::decoder::reproducible_step;
+use etrace_hart::{Hart, HartConfig};
+use etrace_ntrace::decoder::{reproducible_step, MessageStream};
 use etrace_ntrace::NtraceEncoder;
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::params::Params;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Arguments of `etrace run`.
 #[derive(Args)]
@@ -47,49 +55,11 @@ pub struct RunArgs {
     pub pipeline: PipelineArgs,
 }
 
-fn step_text(s: Option<&Step>) -> String {
-    match s {
-        Some(Step::Instruction { pc, privilege }) => {
-            format!("insn {pc:#x} {}", privilege_name(*privilege))
-        }
-        Some(Step::Trap { ecause, interrupt }) => {
-            format!("trap ecause={ecause} interrupt={}", u8::from(*interrupt))
-        }
-        None => "(end)".to_string(),
-    }
-}
+/// Ingress records between two hand-overs from the encoder to the decoder.
+const RECORDS_PER_PIECE: u64 = 4096;
 
-/// What one protocol's pipeline hands to the check: the hart's steps and the decoded
-/// elements, with the figures to print.
-struct Outcome {
-    /// The steps the decoder must reproduce.
-    expected: Vec<Step>,
-    /// The decoded trace.
-    elements: Vec<TraceElement>,
-    /// Its steps, or the address where it leaves the program.
-    steps: Result<Vec<Step>, u64>,
-    /// The unit of the offsets its errors name.
-    unit: OffsetUnit,
-    /// Retired instructions.
-    retired: u64,
-    /// The program's exit code.
-    exit_code: u64,
-    /// Statistics lines (packets or messages, bytes, bits per instruction).
-    stats: Vec<String>,
-    /// Seconds spent decoding.
-    decode_time: f64,
-    /// Instructions the decoder reconstructed.
-    decoded: u64,
-}
-
-/// What both protocols' pipelines start from.
-#[derive(Clone, Copy)]
-struct Setup<'a> {
-    args: &'a RunArgs,
-    params: &'a Params,
-    image: &'a ProgramImage,
-    elf_name: &'a str,
-}
+/// Decode errors listed with the error of a run whose trace had some.
+const LISTED_ERRORS: usize = 5;
 
 /// Runs `etrace run`.
 pub fn run(args: RunArgs) -> Result<(), CliError> {
@@ -104,187 +74,378 @@ pub fn run(args: RunArgs) -> Result<(), CliError> {
     if args.pipeline.hart.spike_bootrom {
         add_bootrom_code(&mut image, hart.xlen(), hart.entry())?;
     }
-    let setup = Setup {
-        args: &args,
-        params: &params,
-        image: &image,
-        elf_name: &elf_name,
-    };
-    let outcome = if args.pipeline.framing.ntrace() {
-        run_ntrace(setup, &mut hart)?
+    let encoding = if args.pipeline.framing.ntrace() {
+        Encoding::ntrace(&args.pipeline, &params)?
     } else {
-        run_etrace(setup, &mut hart)?
+        Encoding::etrace(&args.pipeline, &params)?
     };
-    verify(&outcome, &elf_name)?;
-    let expected = &outcome.expected;
-    println!("verified: {} steps equal the hart's", expected.len());
-    println!("instructions: {}", outcome.retired);
-    for line in &outcome.stats {
+    let decoder = if args.pipeline.framing.ntrace() {
+        let sijump = encoding.sijump();
+        ProtocolDecoder::ntrace(ntrace_decoder(&image, &args.pipeline.framing, sijump))
+    } else {
+        let trap_vectors = if args.pipeline.encoder.implicit_exception {
+            Some(trap_vectors(&bytes, config, &elf_name)?)
+        } else {
+            None
+        };
+        let config = DecoderConfig {
+            trap_vectors,
+            ..DecoderConfig::default()
+        };
+        ProtocolDecoder::etrace(TeDecoder::new(&image, &params, config), &params)
+    };
+    let mut pipeline = Pipeline::new(encoding, decoder, &image);
+    let exit = hart.run(&mut |rec: &IngressRecord, _insn: u32| pipeline.record(rec));
+    let exit = exit.at(&elf_name)?;
+    let summary = pipeline.finish(&elf_name)?;
+    println!("verified: {} steps equal the hart's", summary.steps);
+    println!("instructions: {}", summary.retired);
+    for line in &summary.stats {
         println!("{line}");
     }
-    println!(
-        "decode time (deframe, unpack, decode, expand to PCs): {:.3} s",
-        outcome.decode_time
-    );
+    let decode_time = summary.decode_time.as_secs_f64();
+    println!("decode time (deframe, unpack, decode, expand to PCs): {decode_time:.3} s");
     println!(
         "decoded instructions per second: {:.0}",
-        outcome.decoded as f64 / outcome.decode_time.max(1e-9)
+        summary.decoded as f64 / decode_time.max(1e-9)
     );
-    if outcome.exit_code != 0 {
+    if exit.exit_code != 0 {
         return Err(CliError::check(
-            format!("the program exited with code {}", outcome.exit_code),
+            format!("the program exited with code {}", exit.exit_code),
             &elf_name,
         ));
     }
     Ok(())
 }
 
-/// Runs the program on the hart model, handing every ingress record to `encode`; the
-/// steps a decoder must reproduce, the retired instructions and the exit code.
-fn run_hart(
-    hart: &mut Hart,
-    elf_name: &str,
-    encode: &mut dyn FnMut(&IngressRecord),
-) -> Result<(Vec<Step>, u64, u64), CliError> {
-    let mut expected: Vec<Step> = Vec::new();
-    let mut retired = 0u64;
-    let mut sink = |rec: &IngressRecord, _insn: u32| {
-        retired += u64::from(rec.iretire != 0);
-        push_record_steps(&mut expected, rec);
-        encode(rec);
-    };
-    let exit = hart.run(&mut sink).at(elf_name)?;
-    Ok((expected, retired, exit.exit_code))
-}
-
-/// E-Trace: golden encoder, packing and framing, deframing, unpacking, the decoder of
-/// `decoder.adoc`.
-fn run_etrace(run: Setup, hart: &mut Hart) -> Result<Outcome, CliError> {
-    let (args, params, image, elf_name) = (run.args, run.params, run.image, run.elf_name);
-    let options = args.pipeline.encoder.options()?;
-    let mut enc = Encoder::new(params, options).at("encoder options")?;
-    let mut fit = FitCheck::new(params);
-    let (expected, retired, exit_code) = run_hart(hart, elf_name, &mut |rec| {
-        fit.record(rec);
-        enc.push(rec)
-    })?;
-    fit.result(elf_name)?;
-    enc.finish();
-    let packets = enc.take_packets();
-    let framed = frame(&args.pipeline.framing, params, &packets)?;
-
-    let start = Instant::now();
-    let (events, unit) = payload_events(&args.pipeline.framing, &framed.output)?;
-    let config = DecoderConfig {
-        trap_vectors: Some(TrapVectors {
-            mtvec: hart.read_csr(0x305).unwrap_or(0),
-            stvec: hart.read_csr(0x105).unwrap_or(0),
-        }),
-        ..DecoderConfig::default()
-    };
-    let mut decoder = TeDecoder::new(image, params, config);
-    let elements = decode_payloads(&mut decoder, params, &events);
-    let decoded = steps(&elements, image);
-    let decode_time = start.elapsed().as_secs_f64();
-    let mut stats = vec![format!("packets: {}", packets.len())];
-    stats.extend(framed.size_lines(retired));
-    Ok(Outcome {
-        expected,
-        elements,
-        steps: decoded,
-        unit,
-        retired,
-        exit_code,
-        stats,
-        decode_time,
-        decoded: decoder.instructions(),
+/// The trap vectors of the program (`mtvec` / `stvec` as a whole run of the hart model,
+/// untraced, leaves them), for a decoder of traces without handler addresses.
+fn trap_vectors(elf: &[u8], config: HartConfig, elf_name: &str) -> Result<TrapVectors, CliError> {
+    let mut hart = Hart::from_elf(elf, config).at(elf_name)?;
+    hart.run(&mut |_: &IngressRecord, _: u32| {}).at(elf_name)?;
+    Ok(TrapVectors {
+        mtvec: hart.read_csr(0x305).unwrap_or(0),
+        stvec: hart.read_csr(0x105).unwrap_or(0),
     })
 }
 
-/// N-Trace (`--protocol ntrace`): the N-Trace encoder's MSEO bytes, the decoder of the
-/// N-Trace decoding guidelines; trap causes are not compared (N-Trace does not carry them).
-fn run_ntrace(run: Setup, hart: &mut Hart) -> Result<Outcome, CliError> {
-    let (args, params, image, elf_name) = (run.args, run.params, run.image, run.elf_name);
-    let p = &args.pipeline;
-    let options = p
-        .ntrace
-        .options(&p.encoder, &p.framing, params.itype_width())?;
-    let mut enc = NtraceEncoder::new(options).map_err(|e| CliError::input(e.reason, e.option))?;
-    let (expected, retired, exit_code) = run_hart(hart, elf_name, &mut |rec| enc.push(rec))?;
-    enc.finish();
-    let bytes = enc.take_bytes();
-    let expected = expected.into_iter().map(reproducible_step).collect();
-
-    let start = Instant::now();
-    let elements = decode_ntrace(image, &p.framing, options.sijump, &bytes);
-    let decoded = steps(&elements, image);
-    let decode_time = start.elapsed().as_secs_f64();
-    Ok(Outcome {
-        expected,
-        elements,
-        decoded: decoded.as_ref().map_or(0, |s| s.len() as u64),
-        steps: decoded,
-        unit: OffsetUnit::Byte,
-        retired,
-        exit_code,
-        stats: vec![
-            format!("messages: {}", enc.messages()),
-            format!("bytes: {}", bytes.len()),
-            format!(
-                "bits per instruction: {:.4}",
-                8.0 * bytes.len() as f64 / retired.max(1) as f64
-            ),
-        ],
-        decode_time,
-    })
+/// The encoder side of the pipeline: one protocol's encoder and the layer that turns its
+/// output back into what the decoder reads.
+// One value per run: the size of its variants does not matter.
+#[allow(clippy::large_enum_variant)]
+enum Encoding {
+    /// E-Trace: golden encoder, packing and framing, then the deframer of `--framing`.
+    Etrace {
+        encoder: Box<Encoder>,
+        framer: PacketFramer,
+        deframer: PayloadStream,
+        fit: FitCheck,
+        framed: Vec<u8>,
+        unit: OffsetUnit,
+    },
+    /// N-Trace: the N-Trace encoder's MSEO bytes, split into messages.
+    Ntrace {
+        encoder: Box<NtraceEncoder>,
+        messages: MessageStream,
+        bytes: u64,
+        sijump: bool,
+    },
 }
 
-/// The decoded trace against the hart's steps: no decode error, the same steps.
-fn verify(outcome: &Outcome, elf_name: &str) -> Result<(), CliError> {
-    let errors: Vec<&TraceElement> = outcome
-        .elements
-        .iter()
-        .filter(|e| matches!(e, TraceElement::DecodeError { .. }))
-        .collect();
-    if let Some(first) = errors.first() {
-        let mut err = CliError::check(
-            format!("{} decode errors in the trace of the hart", errors.len()),
-            elf_name,
-        );
-        for e in std::iter::once(first).chain(errors.iter().skip(1).take(4)) {
-            err = err.with_context(element_line(e, outcome.unit));
-        }
-        return Err(err);
+impl Encoding {
+    /// The E-Trace encoder of the pipeline options, with its framing.
+    fn etrace(p: &PipelineArgs, params: &Params) -> Result<Encoding, CliError> {
+        let encoder = Encoder::new(params, p.encoder.options()?).at("encoder options")?;
+        let (framing, unit) = framing_of(&p.framing)?;
+        Ok(Encoding::Etrace {
+            encoder: Box::new(encoder),
+            framer: PacketFramer::new(&p.framing, params)?,
+            deframer: PayloadStream::new(&framing, true),
+            fit: FitCheck::new(params),
+            framed: Vec::new(),
+            unit,
+        })
     }
-    let decoded = outcome.steps.as_ref().map_err(|a| {
-        CliError::check(
-            format!("decoded trace leaves the program at {a:#x}"),
-            elf_name,
-        )
-    })?;
-    let expected = &outcome.expected;
-    let first_diff =
-        (0..expected.len().max(decoded.len())).find(|&i| expected.get(i) != decoded.get(i));
-    if let Some(n) = first_diff {
-        let mut err = CliError::check(
-            format!(
-                "decoded trace differs from the hart at step {n} (expected {}, decoded {})",
-                step_text(expected.get(n)),
-                step_text(decoded.get(n))
-            ),
-            elf_name,
-        )
-        .with_context(format!("{:>10}  {:<32} decoded", "step", "expected (hart)"));
-        for i in n.saturating_sub(3)..n + 4 {
-            err = err.with_context(format!(
-                "{:>10}{} {:<32} {}",
-                i,
-                if i == n { '>' } else { ' ' },
-                step_text(expected.get(i)),
-                step_text(decoded.get(i))
+
+    /// The N-Trace encoder of the pipeline options (`--protocol ntrace`).
+    fn ntrace(p: &PipelineArgs, params: &Params) -> Result<Encoding, CliError> {
+        let options = p
+            .ntrace
+            .options(&p.encoder, &p.framing, params.itype_width())?;
+        let encoder =
+            NtraceEncoder::new(options).map_err(|e| CliError::input(e.reason, e.option))?;
+        Ok(Encoding::Ntrace {
+            encoder: Box::new(encoder),
+            messages: MessageStream::new(p.framing.ntrace_fields(), true),
+            bytes: 0,
+            sijump: options.sijump,
+        })
+    }
+
+    /// N-Trace: the encoder may leave sequentially inferable jumps unreported.
+    fn sijump(&self) -> bool {
+        matches!(self, Encoding::Ntrace { sijump: true, .. })
+    }
+
+    /// The unit of the offsets that decode errors name.
+    fn unit(&self) -> OffsetUnit {
+        match self {
+            Encoding::Etrace { unit, .. } => *unit,
+            Encoding::Ntrace { .. } => OffsetUnit::Byte,
+        }
+    }
+
+    /// Takes the next ingress record.
+    fn push(&mut self, rec: &IngressRecord) {
+        match self {
+            Encoding::Etrace { encoder, fit, .. } => {
+                fit.record(rec);
+                encoder.push(rec);
+            }
+            Encoding::Ntrace { encoder, .. } => encoder.push(rec),
+        }
+    }
+
+    /// Hands what the encoder produced since the last call to `decoder` (all of it, the
+    /// encoder finished, when `last`); the time spent deframing and decoding.
+    fn hand_over(
+        &mut self,
+        decoder: &mut ProtocolDecoder,
+        last: bool,
+    ) -> Result<Duration, CliError> {
+        match self {
+            Encoding::Etrace {
+                encoder,
+                framer,
+                deframer,
+                framed,
+                ..
+            } => {
+                if last {
+                    encoder.finish();
+                }
+                framer.write(&encoder.take_packets(), framed)?;
+                let start = Instant::now();
+                let mut events = deframer.push(framed);
+                if last {
+                    events.extend(deframer.finish());
+                }
+                framed.clear();
+                decoder.payloads(&events);
+                Ok(start.elapsed())
+            }
+            Encoding::Ntrace {
+                encoder,
+                messages,
+                bytes,
+                ..
+            } => {
+                if last {
+                    encoder.finish();
+                }
+                let out = encoder.take_bytes();
+                *bytes += out.len() as u64;
+                let start = Instant::now();
+                decoder.messages(messages.push(&out));
+                if last {
+                    decoder.messages(messages.finish());
+                }
+                Ok(start.elapsed())
+            }
+        }
+    }
+
+    /// The statistics lines of the whole run (packets or messages, bytes, bits per
+    /// instruction).
+    fn stats(&self, retired: u64) -> Vec<String> {
+        match self {
+            Encoding::Etrace { framer, .. } => {
+                let mut lines = vec![format!("packets: {}", framer.packets)];
+                lines.extend(framer.size_lines(retired));
+                lines
+            }
+            Encoding::Ntrace { encoder, bytes, .. } => vec![
+                format!("messages: {}", encoder.messages()),
+                format!("bytes: {bytes}"),
+                format!(
+                    "bits per instruction: {:.4}",
+                    8.0 * *bytes as f64 / retired.max(1) as f64
+                ),
+            ],
+        }
+    }
+}
+
+/// The decode errors of the trace: how many, and the first few as element lines.
+#[derive(Default)]
+struct DecodeErrors {
+    count: u64,
+    listed: Vec<String>,
+}
+
+/// The pipeline of `etrace run`: records in, the check of the decoded steps against the
+/// hart's as they come.
+struct Pipeline<'a> {
+    encoding: Encoding,
+    decoder: ProtocolDecoder<'a>,
+    image: &'a ProgramImage,
+    walker: StepWalker,
+    check: StepCheck,
+    errors: DecodeErrors,
+    /// The address where the decoded trace left the program, once it has.
+    left_at: Option<u64>,
+    /// The first error of the encoder side (packing, framing) or of the check's bound.
+    failed: Option<CliError>,
+    records: u64,
+    retired: u64,
+    decoded_steps: u64,
+    decode_time: Duration,
+}
+
+/// What a verified run prints.
+struct Summary {
+    steps: u64,
+    retired: u64,
+    stats: Vec<String>,
+    decode_time: Duration,
+    decoded: u64,
+}
+
+impl<'a> Pipeline<'a> {
+    /// A pipeline from `encoding` into `decoder`, whose steps walk `image`.
+    fn new(
+        encoding: Encoding,
+        decoder: ProtocolDecoder<'a>,
+        image: &'a ProgramImage,
+    ) -> Pipeline<'a> {
+        Pipeline {
+            encoding,
+            decoder,
+            image,
+            walker: StepWalker::new(),
+            check: StepCheck::new(LAG_LIMIT),
+            errors: DecodeErrors::default(),
+            left_at: None,
+            failed: None,
+            records: 0,
+            retired: 0,
+            decoded_steps: 0,
+            decode_time: Duration::ZERO,
+        }
+    }
+
+    /// The hart's next record: its steps into the check, the record into the encoder and,
+    /// every [`RECORDS_PER_PIECE`], the encoder's output on to the decoder.
+    fn record(&mut self, rec: &IngressRecord) {
+        if self.failed.is_some() {
+            return;
+        }
+        self.retired += u64::from(rec.iretire != 0);
+        let ntrace = matches!(self.encoding, Encoding::Ntrace { .. });
+        let mut expect = |step: Step| {
+            self.check.expected(if ntrace {
+                reproducible_step(step)
+            } else {
+                step
+            })
+        };
+        if rec.iretire != 0 {
+            expect(Step::Instruction {
+                pc: rec.iaddr,
+                privilege: rec.privilege,
+            });
+        }
+        if rec.itype.is_trap() {
+            expect(Step::Trap {
+                ecause: rec.cause,
+                interrupt: rec.interrupt,
+            });
+        }
+        self.encoding.push(rec);
+        self.records += 1;
+        if self.records % RECORDS_PER_PIECE == 0 {
+            if let Err(e) = self.hand_over(false) {
+                self.failed = Some(e);
+            }
+        }
+    }
+
+    /// Moves the encoder's output through the decoder and the decoded steps into the
+    /// check.
+    fn hand_over(&mut self, last: bool) -> Result<(), CliError> {
+        self.decode_time += self.encoding.hand_over(&mut self.decoder, last)?;
+        let start = Instant::now();
+        let elements = self.decoder.take_elements(last);
+        self.consume(&elements);
+        self.decode_time += start.elapsed();
+        match self.check.lag_error("the decoded trace") {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The steps of the next decoded elements into the check; decode errors counted.
+    fn consume(&mut self, elements: &[TraceElement]) {
+        let unit = self.encoding.unit();
+        for e in elements {
+            if matches!(e, TraceElement::DecodeError { .. }) {
+                self.errors.count += 1;
+                if self.errors.listed.len() < LISTED_ERRORS {
+                    self.errors.listed.push(element_line(e, unit));
+                }
+            }
+        }
+        if self.left_at.is_some() {
+            return;
+        }
+        let check = &mut self.check;
+        match self.walker.walk(elements, self.image, |s| check.decoded(s)) {
+            Ok(n) => self.decoded_steps += n,
+            Err(address) => self.left_at = Some(address),
+        }
+    }
+
+    /// The end of the run: the rest of the trace decoded and checked; what to print, or
+    /// the first problem (records the parameters cannot hold, packing or framing, decode
+    /// errors, a trace that leaves the program, the first differing step).
+    fn finish(mut self, elf_name: &str) -> Result<Summary, CliError> {
+        if let Encoding::Etrace { fit, .. } = &self.encoding {
+            fit.result(elf_name)?;
+        }
+        if let Some(e) = self.failed.take() {
+            return Err(e);
+        }
+        self.hand_over(true)?;
+        if self.errors.count > 0 {
+            let mut err = CliError::check(
+                format!(
+                    "{} decode errors in the trace of the hart",
+                    self.errors.count
+                ),
+                elf_name,
+            );
+            for line in &self.errors.listed {
+                err = err.with_context(line);
+            }
+            return Err(err);
+        }
+        if let Some(a) = self.left_at {
+            return Err(CliError::check(
+                format!("decoded trace leaves the program at {a:#x}"),
+                elf_name,
             ));
         }
-        return Err(err);
+        let steps = self.check.finish(elf_name)?;
+        let decoded = match self.encoding {
+            Encoding::Etrace { .. } => self.decoder.instructions(),
+            Encoding::Ntrace { .. } => self.decoded_steps,
+        };
+        Ok(Summary {
+            steps,
+            retired: self.retired,
+            stats: self.encoding.stats(self.retired),
+            decode_time: self.decode_time,
+            decoded,
+        })
     }
-    Ok(())
 }

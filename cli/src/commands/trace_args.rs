@@ -8,9 +8,9 @@ use super::io::{load_params_for, read_elf, read_pieces};
 use super::protocol_decoder::ProtocolDecoder;
 use crate::error::{CliError, InputContext};
 use clap::Args;
-use etrace_decoder::stream::{payloads, Framing, PayloadEvent, PayloadStream};
+use etrace_decoder::stream::{Framing, PayloadEvent, PayloadStream};
 use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
-use etrace_ntrace::decoder::{decode_bytes, MessageStream};
+use etrace_ntrace::decoder::MessageStream;
 use etrace_ntrace::{NtraceDecoder, NtraceDecoderConfig};
 use etrace_spec::elf::parse_elf;
 use etrace_spec::framing::PositionUnit;
@@ -141,7 +141,7 @@ pub(super) fn load_image(elfs: &[PathBuf]) -> Result<ProgramImage, CliError> {
 }
 
 /// The framing of `framing`'s options, and the unit of the offsets its events name.
-fn framing_of(framing: &FramingArgs) -> Result<(Framing, OffsetUnit), CliError> {
+pub(super) fn framing_of(framing: &FramingArgs) -> Result<(Framing, OffsetUnit), CliError> {
     let config = framing.config()?;
     let unit = match config.position_unit() {
         PositionUnit::Byte => OffsetUnit::Byte,
@@ -150,20 +150,10 @@ fn framing_of(framing: &FramingArgs) -> Result<(Framing, OffsetUnit), CliError> 
     Ok((config, unit))
 }
 
-/// Deframes a whole stream into te_inst payloads with the deframer of `--framing`; also
-/// the unit of the offsets they name.
-pub(super) fn payload_events(
-    framing: &FramingArgs,
-    data: &[u8],
-) -> Result<(Vec<PayloadEvent>, OffsetUnit), CliError> {
-    let (config, unit) = framing_of(framing)?;
-    Ok((payloads(&config, data), unit))
-}
-
 /// The N-Trace decoder for `image`, following the SRC of `--src-id` when `--src-bits`
 /// gives a SRC field; `sijump`: the encoder may have left sequentially inferable jumps
 /// unreported.
-fn ntrace_decoder<'a>(
+pub(super) fn ntrace_decoder<'a>(
     image: &'a ProgramImage,
     framing: &FramingArgs,
     sijump: bool,
@@ -177,15 +167,4 @@ fn ntrace_decoder<'a>(
             sijump,
         },
     )
-}
-
-/// Decodes a whole N-Trace MSEO stream against `image` (see [`ntrace_decoder`]).
-pub(super) fn decode_ntrace(
-    image: &ProgramImage,
-    framing: &FramingArgs,
-    sijump: bool,
-    data: &[u8],
-) -> Vec<TraceElement> {
-    let mut decoder = ntrace_decoder(image, framing, sijump);
-    decode_bytes(&mut decoder, framing.ntrace_fields(), data)
 }

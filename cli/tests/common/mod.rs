@@ -4,8 +4,10 @@
 
 #![allow(dead_code)]
 
+use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 
 /// Runs the built `etrace` with `args`.
 pub fn etrace(args: &[&str]) -> Output {
@@ -103,4 +105,55 @@ pub fn manifest_programs() -> Vec<(String, Option<String>, i64)> {
             )
         })
         .collect()
+}
+
+/// What one run of the built binary cost ([`measured`]).
+pub struct Cost {
+    /// Exit code (none when killed by a signal).
+    pub code: Option<i32>,
+    /// Peak resident memory, KiB (`wait4`'s `ru_maxrss`).
+    pub max_rss_kib: i64,
+    /// Bytes written to standard output.
+    pub output_bytes: u64,
+    /// Wall time.
+    pub took: Duration,
+}
+
+/// Runs the built `etrace` with `args`, standard output into the file `stdout` (standard
+/// error into the same name with `.err` appended); its peak memory from `wait4`. A run
+/// longer than `max_time` is killed and fails the test.
+// The child is reaped by `wait4` (which also gives its resource usage), not `Child::wait`.
+#[allow(clippy::zombie_processes)]
+pub fn measured(args: &[&str], stdout: &Path, max_time: Duration) -> Cost {
+    let started = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_etrace"))
+        .args(args)
+        .stdout(File::create(stdout).unwrap())
+        .stderr(File::create(stdout.with_extension("err")).unwrap())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: `pid` is our child, not yet reaped; the pointers are valid.
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        assert!(r >= 0, "wait4 failed");
+        if r == pid {
+            break;
+        }
+        if started.elapsed() > max_time {
+            // SAFETY: signals our own child.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!("etrace {args:?} still running after {max_time:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    Cost {
+        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        max_rss_kib: usage.ru_maxrss,
+        output_bytes: std::fs::metadata(stdout).unwrap().len(),
+        took: started.elapsed(),
+    }
 }

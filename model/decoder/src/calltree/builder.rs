@@ -126,6 +126,35 @@ impl<'a> CallTreeBuilder<'a> {
         Ok(())
     }
 
+    /// The next decoded trace elements (`decoder.adoc`), as a decoder hands them out piece
+    /// by piece: ranges are walked instruction by instruction, traps open handler frames,
+    /// trace on / off, lost trace and decode errors are gaps.
+    pub fn elements(&mut self, elements: &[TraceElement]) -> Result<(), CallTreeError> {
+        for e in elements {
+            match e {
+                TraceElement::Range { first, count, .. } => {
+                    let mut pc = *first;
+                    for _ in 0..*count {
+                        self.instruction(pc)?;
+                        pc += self.image.insn(pc).map_or(0, |i| i.size());
+                    }
+                }
+                TraceElement::Trap {
+                    ecause,
+                    interrupt,
+                    epc,
+                    ..
+                } => self.trap(*ecause, *interrupt, *epc),
+                TraceElement::TraceOn { .. }
+                | TraceElement::TraceOff
+                | TraceElement::TraceLost
+                | TraceElement::DecodeError { .. } => self.gap(),
+                TraceElement::Privilege { .. } | TraceElement::Context { .. } => {}
+            }
+        }
+        Ok(())
+    }
+
     /// The finished tree (frames still open stay [`Ending::Open`]).
     pub fn finish(mut self) -> CallTree {
         self.tree.finish();
@@ -233,37 +262,15 @@ impl<'a> CallTreeBuilder<'a> {
     }
 }
 
-/// The call tree of the instructions of decoded trace elements (`decoder.adoc`): ranges
-/// are walked instruction by instruction, traps open handler frames, trace on / off, lost
-/// trace and decode errors are gaps.
+/// The call tree of the instructions of decoded trace elements (`decoder.adoc`): see
+/// [`CallTreeBuilder::elements`].
 pub fn from_elements(
     elements: &[TraceElement],
     image: &ProgramImage,
     symbols: &SymbolTable,
 ) -> Result<CallTree, CallTreeError> {
     let mut b = CallTreeBuilder::new(image, symbols);
-    for e in elements {
-        match e {
-            TraceElement::Range { first, count, .. } => {
-                let mut pc = *first;
-                for _ in 0..*count {
-                    b.instruction(pc)?;
-                    pc += image.insn(pc).map_or(0, |i| i.size());
-                }
-            }
-            TraceElement::Trap {
-                ecause,
-                interrupt,
-                epc,
-                ..
-            } => b.trap(*ecause, *interrupt, *epc),
-            TraceElement::TraceOn { .. }
-            | TraceElement::TraceOff
-            | TraceElement::TraceLost
-            | TraceElement::DecodeError { .. } => b.gap(),
-            TraceElement::Privilege { .. } | TraceElement::Context { .. } => {}
-        }
-    }
+    b.elements(elements)?;
     Ok(b.finish())
 }
 

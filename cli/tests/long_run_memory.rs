@@ -1,0 +1,94 @@
+//! Memory of long runs (issue 27, "streaming everywhere"): `etrace run` and `etrace decode`
+//! of the scaling program at two lengths (its round count patched into a copy of the ELF,
+//! `etrace_programs::scaling_elf`), each as a child process with its peak resident memory
+//! from `wait4`. Both must stay under a bound, and the longer run must not take more
+//! memory than the shorter one beyond a small margin: memory does not grow with the run.
+
+use std::time::Duration;
+
+mod common;
+use common::{etrace_ok, measured, out_dir, stat};
+
+/// Round counts of the two runs (about 1.7 million instructions each).
+const ROUNDS: [u32; 2] = [1, 3];
+/// Peak memory allowed for any run.
+const MAX_RSS_KIB: i64 = 100 << 10;
+/// Growth allowed from the shorter run to the longer one.
+const GROWTH_KIB: i64 = 8 << 10;
+/// Most time one run may take (a debug build).
+const MAX_TIME: Duration = Duration::from_secs(60);
+
+/// Peak memory (KiB) of `etrace run` and of `etrace decode` of its trace, and the
+/// instructions of the run, at `rounds` rounds.
+fn peaks(rounds: u32) -> (u64, i64, i64) {
+    let dir = out_dir();
+    let base = std::fs::read(etrace_programs::elf_path("scaling-rv32")).expect("scaling ELF");
+    let elf = dir.join(format!("scaling-{rounds}.elf"));
+    std::fs::write(&elf, etrace_programs::scaling_elf(&base, rounds).unwrap()).unwrap();
+    let elf = elf.display().to_string();
+    let run_out = dir.join(format!("run-{rounds}.out"));
+    let run = measured(&["run", &elf], &run_out, MAX_TIME);
+    let stdout = std::fs::read_to_string(&run_out).unwrap();
+    assert_eq!(
+        run.code,
+        Some(0),
+        "etrace run at {rounds} rounds:\n{stdout}"
+    );
+    let instructions = stat(&stdout, "instructions");
+    let trace = dir
+        .join(format!("scaling-{rounds}.encap"))
+        .display()
+        .to_string();
+    etrace_ok(&["encode", "--elf", &elf, "--framing", "encap", "-o", &trace]);
+    let decode_out = dir.join(format!("decode-{rounds}.out"));
+    let decode = measured(
+        &[
+            "decode",
+            &trace,
+            "--framing",
+            "encap",
+            "--elf",
+            &elf,
+            "--format",
+            "pcs",
+            "-o",
+            "/dev/null",
+        ],
+        &decode_out,
+        MAX_TIME,
+    );
+    assert_eq!(
+        decode.code,
+        Some(0),
+        "etrace decode at {rounds} rounds: {trace}"
+    );
+    eprintln!(
+        "{rounds} rounds, {instructions} instructions: run {} KiB in {:?}, decode {} KiB in {:?}",
+        run.max_rss_kib, run.took, decode.max_rss_kib, decode.took
+    );
+    (instructions, run.max_rss_kib, decode.max_rss_kib)
+}
+
+#[test]
+fn run_and_decode_memory_does_not_grow_with_the_run() {
+    let (short, long) = (peaks(ROUNDS[0]), peaks(ROUNDS[1]));
+    assert!(
+        2 * long.0 >= 5 * short.0,
+        "the longer run is not longer: {} vs {} instructions",
+        long.0,
+        short.0
+    );
+    for (what, a, b) in [("run", short.1, long.1), ("decode", short.2, long.2)] {
+        assert!(
+            a <= MAX_RSS_KIB && b <= MAX_RSS_KIB,
+            "etrace {what}: peak {a} / {b} KiB, bound {MAX_RSS_KIB} KiB"
+        );
+        assert!(
+            b <= a + GROWTH_KIB,
+            "etrace {what}: peak memory grows from {a} KiB ({} instructions) to {b} KiB ({} \
+             instructions)",
+            short.0,
+            long.0
+        );
+    }
+}
