@@ -20,7 +20,7 @@
 //!
 //! The parts: `packets` (`process_te_inst`), `follow` (`follow_execution_path`),
 //! `next_pc` (`next_pc` and `report_pc`, the one source of those rules), `cursor` (`pc`,
-//! `last_pc` and the open instruction range), `return_stack` (implicit return), `lookup`
+//! `last_pc` and the open instruction range), `return_stack` (implicit return), `resume` (joining pieces decoded apart), `lookup`
 //! (the program image), `walk_bound` (where a walk that cannot reach its address ends),
 //! `config`.
 
@@ -30,6 +30,7 @@ mod follow;
 mod lookup;
 mod next_pc;
 mod packets;
+mod resume;
 mod return_stack;
 mod walk_bound;
 
@@ -68,6 +69,7 @@ struct PacketPlace {
 }
 
 /// The `decoder.adoc` decoder state, with element output.
+#[derive(Clone)]
 pub struct TeDecoder<'a> {
     lookup: Lookup<'a>,
     config: DecoderConfig,
