@@ -3,11 +3,13 @@
 //! beside riscv-etrace's encoder; N-Trace beside E-Trace (compression and the speed of
 //! both encoders and decoders); speed of the hart model, encoder, decoder and
 //! co-simulation beside riscv-etrace's encoder and tracer; FPGA cost from the flow reports;
-//! decoder and co-simulation time for runs of 10^5, 10^6 and 10^7 instructions.
+//! decoder and co-simulation time for runs of 10^5, 10^6 and 10^7 instructions; the
+//! parallel decoder beside the sequential one on the 10^7-instruction run.
 //! Progress goes to stderr. `scripts/bench` builds it, runs the FPGA flows and calls it.
 //!
 //! ```text
 //! etrace-bench [--quick] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
+//!              [--only parallel-decoding]
 //! ```
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
@@ -21,6 +23,7 @@ mod fpga;
 mod harness;
 mod machine;
 mod ntrace;
+mod parallel;
 mod programs;
 mod speed;
 mod table;
@@ -32,12 +35,15 @@ use harness::Plan;
 
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
+                    [--only parallel-decoding]
 
   --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
   --runs N         timed runs per measurement, median reported (default 5)
   --warmup N       untimed runs before them (default 1)
   --fpga DIR       read DIR/<board>/<config>/report.json of `etrace synth` (or status.txt there)
-  --programs DIR   the programs folder (default: this checkout's programs/)";
+  --programs DIR   the programs folder (default: this checkout's programs/)
+  --only parallel-decoding
+                   only the parallel decoding section";
 
 /// Command-line settings.
 struct Args {
@@ -46,6 +52,8 @@ struct Args {
     warmup: Option<usize>,
     fpga: Option<PathBuf>,
     programs: PathBuf,
+    /// Only the parallel decoding section.
+    only_parallel: bool,
 }
 
 /// A usage error: what, and where.
@@ -58,6 +66,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
         warmup: None,
         fpga: None,
         programs: programs::default_dir(),
+        only_parallel: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -81,6 +90,15 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
             "--warmup" => parsed.warmup = Some(count("--warmup", value("--warmup")?)?),
             "--fpga" => parsed.fpga = Some(value("--fpga")?.into()),
             "--programs" => parsed.programs = value("--programs")?.into(),
+            "--only" => match value("--only")?.as_str() {
+                "parallel-decoding" => parsed.only_parallel = true,
+                other => {
+                    return Err(UsageError(
+                        format!("unknown section '{other}'"),
+                        "--only".into(),
+                    ))
+                }
+            },
             "-h" | "--help" => return Ok(None),
             other => {
                 return Err(UsageError(
@@ -116,6 +134,14 @@ fn main() -> ExitCode {
         warmup: args.warmup.unwrap_or(if args.quick { 0 } else { 1 }),
         runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }),
     };
+    let parallel_size = if args.quick { 100_000 } else { 10_000_000 };
+    if args.only_parallel {
+        print!(
+            "{}",
+            parallel::section(&args.programs, "rv32", parallel_size, plan)
+        );
+        return ExitCode::SUCCESS;
+    }
     let (compressed, timed, sizes): (Vec<String>, Vec<String>, Vec<u64>) = if args.quick {
         (
             vec!["minimal".into(), "traps".into()],
@@ -170,6 +196,13 @@ fn main() -> ExitCode {
         &args.programs,
         "rv32",
         &sizes,
+        plan,
+    ));
+    out.push('\n');
+    out.push_str(&parallel::section(
+        &args.programs,
+        "rv32",
+        parallel_size,
         plan,
     ));
     print!("{out}");

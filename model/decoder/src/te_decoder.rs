@@ -140,6 +140,16 @@ impl<'a> TeDecoder<'a> {
         }
     }
 
+    /// The program image decoded against.
+    pub fn image(&self) -> &'a ProgramImage {
+        self.lookup.image()
+    }
+
+    /// The decoder configuration.
+    pub fn config(&self) -> DecoderConfig {
+        self.config
+    }
+
     /// The options of the most recent support packet (needed to unpack the next packets).
     pub fn options(&self) -> IOptions {
         self.options

@@ -34,11 +34,11 @@ pub struct ParallelConfig {
 }
 
 impl ParallelConfig {
-    /// `jobs` workers, pieces of 64 KiB of payload, three pieces in flight per worker.
+    /// `jobs` workers, pieces of 16 KiB of payload, three pieces in flight per worker.
     pub fn new(jobs: usize) -> ParallelConfig {
         ParallelConfig {
             jobs: jobs.max(1),
-            piece_bytes: 1 << 16,
+            piece_bytes: 1 << 14,
             window_per_job: 3,
         }
     }
