@@ -91,6 +91,32 @@ fn load_average() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
+/// CPU seconds (user and system) this process used so far, from `/proc/self/stat`
+/// (`utime`, `stime`, in clock ticks of 1/100 s); `None` where it cannot be read.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name (which is in parentheses and may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<f64>().ok();
+    Some((ticks(11)? + ticks(12)?) / 100.0)
+}
+
+/// `f` measured by [`measure`], with the cores it kept busy on average (CPU time over
+/// wall time, warm-up runs included).
+fn measure_cores<T>(
+    plan: Plan,
+    f: impl FnMut() -> Result<T, String>,
+) -> (Result<Timing, String>, String) {
+    let (cpu, wall) = (cpu_seconds(), std::time::Instant::now());
+    let timing = measure(plan, f);
+    let cores = match (cpu, cpu_seconds()) {
+        (Some(a), Some(b)) => sig3((b - a) / wall.elapsed().as_secs_f64()),
+        _ => "unknown".into(),
+    };
+    (timing, cores)
+}
+
 /// The trace of the first `n` instructions of `scaling-<target>`, encap-framed, and the
 /// program's image and parameters.
 fn trace(
@@ -134,8 +160,8 @@ pub fn section(programs: &Path, target: &str, n: u64, plan: Plan) -> String {
         framing: &framing,
     };
     let load_before = load_average();
-    let seq = measure(plan, || sequential(setup, &bytes));
-    let par = measure(plan, || parallel(setup, jobs, &bytes));
+    let (seq, seq_cores) = measure_cores(plan, || sequential(setup, &bytes));
+    let (par, par_cores) = measure_cores(plan, || parallel(setup, jobs, &bytes));
     let load_after = load_average();
     let same = match (sequential(setup, &bytes), parallel(setup, jobs, &bytes)) {
         (Ok(a), Ok((b, pieces))) if a == b => format!(
@@ -144,7 +170,14 @@ pub fn section(programs: &Path, target: &str, n: u64, plan: Plan) -> String {
         ),
         (a, b) => format!("DIFFERENT outputs: sequential {a:?}, parallel {b:?}"),
     };
-    let mut t = Table::new(&["decoder", "threads", "time", "instructions/s", "speed-up"]);
+    let mut t = Table::new(&[
+        "decoder",
+        "threads",
+        "time",
+        "instructions/s",
+        "speed-up",
+        "cores busy",
+    ]);
     let cell = |r: &Result<Timing, String>| match r {
         Ok(t) => (duration(t.median()), si(t.rate(n))),
         Err(e) => (format!("fails: {e}"), String::new()),
@@ -160,6 +193,7 @@ pub fn section(programs: &Path, target: &str, n: u64, plan: Plan) -> String {
         time,
         rate,
         "1x".into(),
+        seq_cores,
     ]);
     let (time, rate) = cell(&par);
     t.row(vec![
@@ -168,12 +202,15 @@ pub fn section(programs: &Path, target: &str, n: u64, plan: Plan) -> String {
         time,
         rate,
         speedup,
+        par_cores,
     ]);
     let _ = writeln!(
         s,
         "`programs/elf/{SCALING}-{target}.elf`, its first {n} instructions, default options, \
          encap-framed ({} bytes, read in {} KiB chunks), decoded to trace elements; {}. Load \
-         average (1, 5, 15 min) before: {load_before}, after: {load_after}. Outputs: {same}.\n",
+         average (1, 5, 15 min) before: {load_before}, after: {load_after} (a loaded machine \
+         shares its cores among the busy sessions: `cores busy`, CPU time over wall time, \
+         says how many the decoder got). Outputs: {same}.\n",
         bytes.len(),
         CHUNK / 1024,
         plan.describe()
