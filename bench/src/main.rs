@@ -5,11 +5,12 @@
 //! co-simulation beside riscv-etrace's encoder and tracer; FPGA cost from the flow reports;
 //! decoder and co-simulation time for runs of 10^5, 10^6 and 10^7 instructions; time and
 //! peak memory of `etrace run` and `etrace decode` up to 10^7 instructions (to 10^9 with
-//! `--long`).
+//! `--long`); the parallel decoder beside the sequential one on the 10^7-instruction run.
 //! Progress goes to stderr. `scripts/bench` builds it, runs the FPGA flows and calls it.
 //!
 //! ```text
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
+//!              [--only parallel-decoding]
 //! ```
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
@@ -24,6 +25,7 @@ mod harness;
 mod long_runs;
 mod machine;
 mod ntrace;
+mod parallel;
 mod programs;
 mod speed;
 mod table;
@@ -35,13 +37,16 @@ use harness::Plan;
 
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
+                    [--only parallel-decoding]
 
   --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
   --long           long runs of `etrace run` / `etrace decode` up to 10^9 instructions (minutes)
   --runs N         timed runs per measurement, median reported (default 5)
   --warmup N       untimed runs before them (default 1)
   --fpga DIR       read DIR/<board>/<config>/report.json of `etrace synth` (or status.txt there)
-  --programs DIR   the programs folder (default: this checkout's programs/)";
+  --programs DIR   the programs folder (default: this checkout's programs/)
+  --only parallel-decoding
+                   only the parallel decoding section";
 
 /// Command-line settings.
 struct Args {
@@ -51,6 +56,8 @@ struct Args {
     warmup: Option<usize>,
     fpga: Option<PathBuf>,
     programs: PathBuf,
+    /// Only the parallel decoding section.
+    only_parallel: bool,
 }
 
 /// A usage error: what, and where.
@@ -64,6 +71,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
         warmup: None,
         fpga: None,
         programs: programs::default_dir(),
+        only_parallel: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -88,6 +96,15 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
             "--warmup" => parsed.warmup = Some(count("--warmup", value("--warmup")?)?),
             "--fpga" => parsed.fpga = Some(value("--fpga")?.into()),
             "--programs" => parsed.programs = value("--programs")?.into(),
+            "--only" => match value("--only")?.as_str() {
+                "parallel-decoding" => parsed.only_parallel = true,
+                other => {
+                    return Err(UsageError(
+                        format!("unknown section '{other}'"),
+                        "--only".into(),
+                    ))
+                }
+            },
             "-h" | "--help" => return Ok(None),
             other => {
                 return Err(UsageError(
@@ -123,6 +140,14 @@ fn main() -> ExitCode {
         warmup: args.warmup.unwrap_or(if args.quick { 0 } else { 1 }),
         runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }),
     };
+    let parallel_size = if args.quick { 100_000 } else { 10_000_000 };
+    if args.only_parallel {
+        print!(
+            "{}",
+            parallel::section(&args.programs, "rv32", parallel_size, plan)
+        );
+        return ExitCode::SUCCESS;
+    }
     let (compressed, timed, sizes): (Vec<String>, Vec<String>, Vec<u64>) = if args.quick {
         (
             vec!["minimal".into(), "traps".into()],
@@ -192,6 +217,13 @@ fn main() -> ExitCode {
         "rv32",
         &long_sizes,
         &PathBuf::from("target/bench/long-runs"),
+    ));
+    out.push('\n');
+    out.push_str(&parallel::section(
+        &args.programs,
+        "rv32",
+        parallel_size,
+        plan,
     ));
     print!("{out}");
     ExitCode::SUCCESS

@@ -3,7 +3,7 @@
 //! decoding guidelines; both give the same trace elements, taken as they are produced.
 
 use etrace_decoder::stream::{feed_payloads, PayloadEvent};
-use etrace_decoder::{TeDecoder, TraceElement};
+use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_ntrace::decoder::{feed, StreamItem};
 use etrace_ntrace::NtraceDecoder;
 use etrace_spec::params::Params;
@@ -44,6 +44,17 @@ impl<'a> ProtocolDecoder<'a> {
         debug_assert!(matches!(self.decoder, Kind::Etrace(..)));
         if let Kind::Etrace(decoder, params) = &mut self.decoder {
             self.packets = feed_payloads(decoder, params, self.packets, events);
+        }
+    }
+
+    /// An E-Trace decoder's program image, parameters and configuration (for the
+    /// parallel decoder); `None` for N-Trace.
+    pub fn etrace_setup(&self) -> Option<(&'a ProgramImage, Params, DecoderConfig)> {
+        match &self.decoder {
+            Kind::Etrace(decoder, params) => {
+                Some((decoder.image(), params.clone(), decoder.config()))
+            }
+            Kind::Ntrace(_) => None,
         }
     }
 

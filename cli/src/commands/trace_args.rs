@@ -8,6 +8,7 @@ use super::io::{load_params_for, read_elf, read_pieces};
 use super::protocol_decoder::ProtocolDecoder;
 use crate::error::{CliError, InputContext};
 use clap::Args;
+use etrace_decoder::parallel::{decode_parallel, ParallelConfig, Setup};
 use etrace_decoder::stream::{Framing, PayloadEvent, PayloadStream};
 use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_ntrace::decoder::MessageStream;
@@ -37,6 +38,11 @@ pub struct TraceArgs {
     /// Protocol and framing options.
     #[command(flatten)]
     pub framing: FramingArgs,
+    /// Decoding threads (E-Trace): the trace is cut at its synchronisation packets and the
+    /// pieces are decoded at once, with the sequential decoder's output; 1: the sequential
+    /// decoder. Default: the number of available cores.
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
     /// The trace starts in spike's boot ROM: add its code at 0x1000 to the program image
     /// (with the first ELF's entry point and XLEN).
     #[arg(long)]
@@ -81,7 +87,9 @@ impl TraceArgs {
 
     /// Reads the trace in pieces into `decoder` (deframed with `--framing`, or split into
     /// N-Trace messages) and hands the elements of each piece to `elements` as they come,
-    /// the last time with `true`: memory stays bounded however long the trace.
+    /// the last time with `true`: memory stays bounded however long the trace. With more
+    /// than one `--jobs`, an E-Trace stream is decoded by the parallel decoder (the same
+    /// elements; `decoder` then only counts the packets).
     pub fn decode(
         &self,
         decoder: &mut ProtocolDecoder,
@@ -96,12 +104,35 @@ impl TraceArgs {
             decoder.messages(stream.finish());
         } else {
             let (framing, _) = framing_of(&self.framing)?;
+            if let (true, Some((image, params, config))) = (self.jobs() > 1, decoder.etrace_setup())
+            {
+                let setup = Setup {
+                    image,
+                    params: &params,
+                    config,
+                    framing: &framing,
+                };
+                let parallel = ParallelConfig::new(self.jobs());
+                let read = |push: &mut dyn FnMut(&[u8]) -> Result<(), CliError>| {
+                    read_pieces(&self.input, push).map(|_| ())
+                };
+                decoder.packets = decode_parallel(setup, parallel, read, elements)?.packets;
+                return Ok(());
+            }
             self.stream(&framing, |events| {
                 decoder.payloads(events);
                 elements(decoder.take_elements(false), false)
             })?;
         }
         elements(decoder.take_elements(true), true)
+    }
+
+    /// The decoding threads of `--jobs` (default: the available cores).
+    pub fn jobs(&self) -> usize {
+        self.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, usize::from),
+            usize::from,
+        )
     }
 
     /// Reads the trace in pieces, deframed with `framing`, handing the payload events of

@@ -50,6 +50,16 @@ impl BranchQueue {
         self.total == 0
     }
 
+    /// True when `other` holds the same outcomes in the same order (whatever the
+    /// segments); queues of more than 256 outcomes are not compared and count as different.
+    pub fn same_outcomes(&self, other: &BranchQueue) -> bool {
+        if self.total != other.total || self.total > 256 {
+            return false;
+        }
+        let (mut a, mut b) = (self.clone(), other.clone());
+        std::iter::from_fn(|| a.take()).eq(std::iter::from_fn(|| b.take()))
+    }
+
     /// Forgets every outcome.
     pub fn clear(&mut self) {
         self.head_bits = 0;

@@ -20,7 +20,7 @@
 //!
 //! The parts: `packets` (`process_te_inst`), `follow` (`follow_execution_path`),
 //! `next_pc` (`next_pc` and `report_pc`, the one source of those rules), `cursor` (`pc`,
-//! `last_pc` and the open instruction range), `return_stack` (implicit return), `lookup`
+//! `last_pc` and the open instruction range), `return_stack` (implicit return), `resume` (joining pieces decoded apart), `lookup`
 //! (the program image), `walk_bound` (where a walk that cannot reach its address ends),
 //! `config`.
 
@@ -30,6 +30,7 @@ mod follow;
 mod lookup;
 mod next_pc;
 mod packets;
+mod resume;
 mod return_stack;
 mod walk_bound;
 
@@ -68,6 +69,7 @@ struct PacketPlace {
 }
 
 /// The `decoder.adoc` decoder state, with element output.
+#[derive(Clone)]
 pub struct TeDecoder<'a> {
     lookup: Lookup<'a>,
     config: DecoderConfig,
@@ -136,6 +138,16 @@ impl<'a> TeDecoder<'a> {
             place: PacketPlace::default(),
             elements: Vec::new(),
         }
+    }
+
+    /// The program image decoded against.
+    pub fn image(&self) -> &'a ProgramImage {
+        self.lookup.image()
+    }
+
+    /// The decoder configuration.
+    pub fn config(&self) -> DecoderConfig {
+        self.config
     }
 
     /// The options of the most recent support packet (needed to unpack the next packets).

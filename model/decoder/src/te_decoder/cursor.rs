@@ -74,6 +74,23 @@ impl OpenRange {
         }
     }
 
+    /// True when `other` ends as this range does (same last instruction, same class):
+    /// the two grow alike with the instructions that follow.
+    pub fn same_end(&self, other: &OpenRange) -> bool {
+        self.last == other.last && self.last_size == other.last_size && self.end == other.end
+    }
+
+    /// The first instruction and the count.
+    pub fn start(&self) -> (u64, u64) {
+        (self.first, self.count)
+    }
+
+    /// Moves the start of the range to `first`, `extra` instructions earlier.
+    pub fn rebase(&mut self, first: u64, extra: u64) {
+        self.first = first;
+        self.count += extra;
+    }
+
     /// The range as an element.
     #[inline(always)]
     pub fn element(&self) -> TraceElement {

@@ -8,6 +8,7 @@ use crate::error::DecodeCause;
 use crate::image::{Hot, Insn, ProgramImage};
 
 /// The program image and the region of it last looked up.
+#[derive(Clone)]
 pub(super) struct Lookup<'a> {
     image: &'a ProgramImage,
     /// Base address of the region last looked up.

@@ -1,0 +1,134 @@
+//! The thread that reads the stream: deframes it in order, cuts it into pieces, hands
+//! them to the workers (at most `window` in flight) and joins their results in order.
+
+use super::join::Joiner;
+use super::piece::{decode_piece, Decoded};
+use super::split::{Piece, Splitter};
+use super::Setup;
+use super::Summary;
+use crate::element::TraceElement;
+use crate::stream::PayloadStream;
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::mpsc::{Receiver, SyncSender};
+
+/// The reading, cutting, dispatching and joining thread's state.
+pub(super) struct Driver<'a> {
+    setup: Setup<'a>,
+    stream: PayloadStream,
+    splitter: Splitter,
+    jobs: Option<SyncSender<Piece>>,
+    results: Receiver<Decoded<'a>>,
+    /// Pieces in flight at most.
+    window: usize,
+    /// Pieces dispatched and not joined, in stream order.
+    waiting: VecDeque<Piece>,
+    /// Decoded pieces that wait for the ones before them.
+    arrived: BTreeMap<u64, Decoded<'a>>,
+    joiner: Joiner<'a>,
+}
+
+impl<'a> Driver<'a> {
+    /// A driver that sends pieces of `piece_bytes` to `jobs` and takes the results from
+    /// `results`.
+    pub fn new(
+        setup: Setup<'a>,
+        piece_bytes: usize,
+        window: usize,
+        jobs: SyncSender<Piece>,
+        results: Receiver<Decoded<'a>>,
+    ) -> Driver<'a> {
+        Driver {
+            setup,
+            stream: PayloadStream::new(setup.framing, true),
+            splitter: Splitter::new(setup.params, piece_bytes),
+            jobs: Some(jobs),
+            results,
+            window: window.max(1),
+            waiting: VecDeque::new(),
+            arrived: BTreeMap::new(),
+            joiner: Joiner::new(setup.params),
+        }
+    }
+
+    /// Takes the next bytes of the stream; the elements joined meanwhile go to `out`.
+    pub fn push<E>(
+        &mut self,
+        bytes: &[u8],
+        out: &mut impl FnMut(Vec<TraceElement>, bool) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let events = self.stream.push(bytes);
+        for piece in self.splitter.push(events) {
+            self.dispatch(piece, out)?;
+        }
+        Ok(())
+    }
+
+    /// The end of the stream: the remaining pieces, joined; what was done.
+    pub fn finish<E>(
+        mut self,
+        out: &mut impl FnMut(Vec<TraceElement>, bool) -> Result<(), E>,
+    ) -> Result<Summary, E> {
+        let events = self.stream.finish();
+        for piece in self.splitter.push(events) {
+            self.dispatch(piece, out)?;
+        }
+        let packets = self.splitter.packets();
+        let last = self.splitter.finish();
+        self.dispatch(last, out)?;
+        self.jobs = None;
+        while !self.waiting.is_empty() {
+            self.join_oldest(out)?;
+        }
+        Ok(Summary {
+            packets,
+            instructions: self.joiner.instructions(),
+            pieces: self.joiner.pieces,
+            redecoded: self.joiner.redecoded,
+        })
+    }
+
+    /// Hands `piece` to a worker, once fewer than `window` pieces are in flight.
+    fn dispatch<E>(
+        &mut self,
+        piece: Piece,
+        out: &mut impl FnMut(Vec<TraceElement>, bool) -> Result<(), E>,
+    ) -> Result<(), E> {
+        while self.waiting.len() >= self.window {
+            self.join_oldest(out)?;
+        }
+        let sent = self.jobs.as_ref().map(|jobs| jobs.send(piece.clone()));
+        if !matches!(sent, Some(Ok(()))) {
+            // No worker left: the piece is decoded here when its turn comes.
+            self.jobs = None;
+        }
+        self.waiting.push_back(piece);
+        Ok(())
+    }
+
+    /// Joins the oldest piece in flight, waiting for its result.
+    fn join_oldest<E>(
+        &mut self,
+        out: &mut impl FnMut(Vec<TraceElement>, bool) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let Some(piece) = self.waiting.pop_front() else {
+            return Ok(());
+        };
+        let decoded = loop {
+            if let Some(d) = self.arrived.remove(&piece.seq) {
+                break d;
+            }
+            match self.results.recv() {
+                Ok(d) => {
+                    self.arrived.insert(d.seq, d);
+                }
+                // No worker left: decode it here.
+                Err(_) => {
+                    let s = self.setup;
+                    break decode_piece(s.image, s.params, s.config, &piece);
+                }
+            }
+        };
+        let elements = self.joiner.join(&piece, decoded);
+        out(elements, piece.last)
+    }
+}

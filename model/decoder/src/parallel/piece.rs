@@ -1,0 +1,49 @@
+//! Decoding one [`Piece`] on its own: a fresh decoder, primed with the piece's first sync
+//! packet (see [`TeDecoder::continues_into`]), then fed the rest.
+
+use super::split::Piece;
+use crate::element::TraceElement;
+use crate::image::ProgramImage;
+use crate::stream::feed_payloads;
+use crate::te_decoder::{DecoderConfig, TeDecoder};
+use etrace_spec::params::Params;
+
+/// What decoding a piece apart gave.
+pub struct Decoded<'a> {
+    /// The piece's place in the stream.
+    pub seq: u64,
+    /// The decoder state after the piece's first packet, when the piece is primed.
+    pub primed: Option<TeDecoder<'a>>,
+    /// The decoder after the whole piece.
+    pub decoder: TeDecoder<'a>,
+    /// The elements of the piece (after the primed packet).
+    pub elements: Vec<TraceElement>,
+}
+
+/// Decodes `piece` over `image`.
+pub fn decode_piece<'a>(
+    image: &'a ProgramImage,
+    params: &Params,
+    config: DecoderConfig,
+    piece: &Piece,
+) -> Decoded<'a> {
+    let mut decoder = TeDecoder::new(image, params, config);
+    let mut events = &piece.events[..];
+    let mut index = piece.first_index;
+    let mut primed = None;
+    if piece.primed && !events.is_empty() {
+        decoder.resume_with(piece.options);
+        index = feed_payloads(&mut decoder, params, index, &events[..1]);
+        decoder.take_elements(false);
+        primed = Some(decoder.clone());
+        events = &events[1..];
+    }
+    feed_payloads(&mut decoder, params, index, events);
+    let elements = decoder.take_elements(piece.last);
+    Decoded {
+        seq: piece.seq,
+        primed,
+        decoder,
+        elements,
+    }
+}
