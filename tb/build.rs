@@ -4,9 +4,9 @@
 //! 2. `verilator --cc --prefix V<variant>` turns it into C++ (the variants run in parallel
 //!    threads), with `-Wall` and exactly the waivers of `scripts/check-verilog.sh`;
 //! 3. a small C++ file per variant defines the macros of `src/shim.h` (the C ABI: `new`,
-//!    `free`, `step`, `trace_open`, `trace_close`, `layout`);
-//! 4. the `cc` crate compiles all of it, plus Verilator's runtime once, at `-O3` whatever
-//!    the profile (simulation speed matters);
+//!    `free`, `step`, `run`, `trace_open`, `trace_close`, `layout`);
+//! 4. the `cc` crate compiles all of it, plus Verilator's runtime once, at `-O3` with
+//!    generous inlining limits whatever the profile (simulation speed matters);
 //! 5. `$OUT_DIR/ffi.rs` declares the C functions and maps each variant to them.
 
 use std::fmt::Write as _;
@@ -98,6 +98,18 @@ fn main() {
         .define("VM_TRACE", "1")
         .define("VM_TRACE_FST", "0")
         .define("VM_TRACE_VCD", "1");
+    // Let GCC inline Verilator's wide-word helpers (`VL_SHIFTL_WWI`, `_vl_insert_WW`) into
+    // the evaluation functions: the payload packers' shifts of 80- and 144-bit vectors call
+    // them in every cycle, about a quarter of the RTL's instructions when not inlined
+    // (callgrind, issue 27). Inlining limits only, nothing machine-specific.
+    for flag in [
+        "--param=max-inline-insns-single=2000",
+        "--param=max-inline-insns-auto=500",
+        "--param=inline-unit-growth=2000",
+        "--param=large-function-growth=2000",
+    ] {
+        build.flag_if_supported(flag);
+    }
     for flag in [
         "-faligned-new",
         "-Wno-bool-operation",
@@ -394,6 +406,11 @@ fn ffi_source(models: &[Model]) -> String {
         .unwrap();
         writeln!(
             s,
+            "    fn etrace_tb_{n}_run(handle: *mut c_void, inputs: *const c_void, outputs: *mut c_void, n: usize);"
+        )
+        .unwrap();
+        writeln!(
+            s,
             "    fn etrace_tb_{n}_trace_open(handle: *mut c_void, path: *const c_char) -> c_int;"
         )
         .unwrap();
@@ -420,7 +437,7 @@ fn ffi_source(models: &[Model]) -> String {
             writeln!(
                 s,
                 "        {ty}::{arm} => VTable {{ new: etrace_tb_{n}_new, free: etrace_tb_{n}_free, \
-                 step: etrace_tb_{n}_step, trace_open: etrace_tb_{n}_trace_open, \
+                 step: etrace_tb_{n}_step, run: etrace_tb_{n}_run, trace_open: etrace_tb_{n}_trace_open, \
                  trace_close: etrace_tb_{n}_trace_close, layout: etrace_tb_{n}_layout }},"
             )
             .unwrap();

@@ -118,17 +118,27 @@ impl Prepared {
     /// The co-simulation of the records on the matching RTL build (default options, no
     /// back-pressure); the clock cycles it took.
     fn cosim(&self) -> Result<u64, String> {
-        let variant = match self.program.xlen {
+        let config = CosimConfig::new(self.variant());
+        cosim::run(&config, self.run.records.iter().copied(), &mut |_, _| {})
+            .map(|o| o.stats.cycles)
+            .map_err(|e| e.to_string())
+    }
+
+    /// [`Prepared::cosim`] in one thread, one call into the RTL per cycle
+    /// (`cosim::run_per_cycle`, the loop before issue 27's batches).
+    fn cosim_per_cycle(&self) -> Result<u64, String> {
+        let config = CosimConfig::new(self.variant());
+        cosim::run_per_cycle(&config, self.run.records.iter().copied())
+            .map(|o| o.stats.cycles)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The RTL build of the program's XLEN.
+    fn variant(&self) -> Variant {
+        match self.program.xlen {
             Xlen::X32 => Variant::Rv32,
             Xlen::X64 => Variant::Rv64,
-        };
-        cosim::run(
-            &CosimConfig::new(variant),
-            self.run.records.iter().copied(),
-            &mut |_, _| {},
-        )
-        .map(|o| o.stats.cycles)
-        .map_err(|e| e.to_string())
+        }
     }
 }
 
@@ -282,6 +292,15 @@ pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
             " cycles",
             None,
         );
+        let timing = measure(plan, || p.cosim_per_cycle().map(|c| cycles = c));
+        row(
+            &mut t,
+            "co-simulation, per-cycle FFI, single thread (the loop before batches)",
+            name,
+            timing.map(|t| t.rate(cycles)),
+            " cycles",
+            None,
+        );
     }
     let mut s = String::new();
     let _ = writeln!(s, "### Speed\n");
@@ -294,8 +313,11 @@ pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
          packets (riscv-etrace: its tracer, which yields one item per instruction, on the \
          same payloads read by its payload decoder); the co-simulation runs the records \
          through the verilated `rv32` / `rv64` encoder and the model's cycle-accurate \
-         encoder, comparing the output ports in every cycle (`etrace_tb::cosim::run`, no \
-         back-pressure; the decode check of `etrace cosim` is not timed).\n",
+         encoder, comparing the output ports in every cycle (`etrace_tb::cosim::run`: the \
+         model side in a second thread, batches of cycles per call into the RTL; no \
+         back-pressure; the decode check of `etrace cosim` is not timed); the per-cycle row \
+         is the same run in one thread with one call into the RTL per cycle \
+         (`etrace_tb::cosim::run_per_cycle`).\n",
         plan.describe()
     );
     s.push_str(&t.render());

@@ -2,7 +2,10 @@
 //! workload, its ingress stream drives the verilated encoder and the cycle model together,
 //! the ports are compared in every cycle and the taken bytes are decoded and checked against
 //! the hart. Prints cycles per second of the whole (hart + RTL + model + comparison), and of
-//! the cycle loop alone, for the `rv32` and `rv64` builds, without and with back-pressure.
+//! the cycle loop alone, for the `rv32` and `rv64` builds, without and with back-pressure;
+//! then, for comparison in the same run, the cycle loop of the same co-simulation in one
+//! thread with one call into the RTL per cycle (`cosim::run_per_cycle`, the loop before
+//! batches; issue 27).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -11,7 +14,7 @@ use std::time::Instant;
 
 use etrace_spec::ingress::ItypeWidth;
 use etrace_tb::cosim::verify::check_decoded;
-use etrace_tb::cosim::{run, CosimConfig, StallConfig};
+use etrace_tb::cosim::{run, run_per_cycle, CosimConfig, StallConfig};
 use etrace_tb::Variant;
 
 /// Runs `program` on the hart, then co-simulates it on `variant` and checks the decoding.
@@ -45,6 +48,25 @@ fn bench(program: &str, variant: Variant, stall: StallConfig) {
     );
 }
 
+/// The cycle loop of `program` on `variant` without stalls: batched with the model thread
+/// (`run`) and per cycle in one thread (`run_per_cycle`); the two outcomes must agree.
+fn compare(program: &str, variant: Variant) {
+    let (records, _) = common::program(program, ItypeWidth::W4);
+    let config = CosimConfig::new(variant);
+    let batched = run(&config, records.iter().copied(), &mut |_, _| {}).unwrap();
+    let per_cycle = run_per_cycle(&config, records.iter().copied()).unwrap();
+    assert_eq!(batched.stream, per_cycle.stream, "{program} on {variant}");
+    let (b, p) = (batched.stats, per_cycle.stats);
+    println!(
+        "{program} on {variant}, cycle loop: batched, model thread {:.2} M cycles/s; \
+         per-cycle FFI, single thread {:.2} M cycles/s ({} cycles; {:.2}x)",
+        b.cycles_per_second() / 1e6,
+        p.cycles_per_second() / 1e6,
+        b.cycles,
+        p.seconds / b.seconds,
+    );
+}
+
 fn main() {
     let no_stall = StallConfig::default();
     let back_pressure = StallConfig {
@@ -58,5 +80,11 @@ fn main() {
     ] {
         bench(program, variant, no_stall);
         bench(program, variant, back_pressure);
+    }
+    for (program, variant) in [
+        ("workload-rv32", Variant::Rv32),
+        ("workload-rv64", Variant::Rv64),
+    ] {
+        compare(program, variant);
     }
 }

@@ -14,6 +14,8 @@ pub(crate) struct VTable {
     pub(crate) free: unsafe extern "C" fn(*mut c_void),
     /// One cycle: `Inputs` in, `RawOutputs` out.
     pub(crate) step: unsafe extern "C" fn(*mut c_void, *const c_void, *mut c_void),
+    /// `n` cycles: `n` `Inputs` in, `n` `RawOutputs` out.
+    pub(crate) run: unsafe extern "C" fn(*mut c_void, *const c_void, *mut c_void, usize),
     /// Opens a VCD file: 0 on success.
     pub(crate) trace_open: unsafe extern "C" fn(*mut c_void, *const c_char) -> c_int,
     /// Closes the VCD file.

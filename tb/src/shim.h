@@ -107,6 +107,14 @@ void ET_FN(step)(void* handle, const void* in_ptr, void* out_ptr) {
     m->time += 5;
 }
 
+// `n` clock cycles, each as ET_FN(step): ins[i] in, outs[i] out (one call for a batch of
+// cycles, so that the caller does not cross the C ABI in every cycle).
+void ET_FN(run)(void* handle, const void* ins_ptr, void* outs_ptr, size_t n) {
+    const In* ins = static_cast<const In*>(ins_ptr);
+    Out* outs = static_cast<Out*>(outs_ptr);
+    for (size_t i = 0; i < n; ++i) ET_FN(step)(handle, &ins[i], &outs[i]);
+}
+
 // Opens a VCD file (closing any open one); 0 on success, -1 if it cannot be opened.
 int ET_FN(trace_open)(void* handle, const char* path) {
     Model* m = static_cast<Model*>(handle);

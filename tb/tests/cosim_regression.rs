@@ -11,7 +11,7 @@ use common::{cosim_program, program, BACK_PRESSURE, NO_STALL, PROGRAMS};
 use etrace_encoder::EncoderOptions;
 use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
 use etrace_spec::ingress::ItypeWidth;
-use etrace_tb::cosim::{run, CosimConfig, CosimError, StallConfig};
+use etrace_tb::cosim::{run, run_per_cycle, CosimConfig, CosimError, StallConfig};
 use etrace_tb::Variant;
 
 /// Co-simulates `name` on `variant` (`common::cosim_program`, srcID 0xb). Returns
@@ -153,5 +153,37 @@ fn injected_branch_map_fault_is_reported_with_bytes_packets_and_waveform() {
         "{text}"
     );
     assert!(text.contains("first differing byte"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The batched run (model thread, a batch of cycles per call into the RTL) and the
+/// per-cycle run in one thread agree: the same stream and figures on a matching run, and
+/// the same first differing cycle on the faulty build.
+#[test]
+fn batched_and_per_cycle_runs_agree_on_outcome_and_first_mismatch() {
+    let (records, _) = program("fnptr_switch-rv32", ItypeWidth::W4);
+    let mut config = CosimConfig::new(Variant::Rv32);
+    config.stall = BACK_PRESSURE;
+    let batched = run(&config, records.iter().copied(), &mut |_, _| {}).unwrap();
+    let per_cycle = run_per_cycle(&config, records.iter().copied()).unwrap();
+    assert_eq!(batched.stream, per_cycle.stream);
+    let (b, p) = (batched.stats, per_cycle.stats);
+    assert_eq!(
+        (b.cycles, b.blocks, b.packets, b.dropped, b.bytes),
+        (p.cycles, p.blocks, p.packets, p.dropped, p.bytes)
+    );
+    assert!(b.bytes > 100, "{b:?}");
+
+    let dir = std::env::temp_dir().join(format!("etrace-agree-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut config = CosimConfig::new(Variant::Rv32Fault);
+    config.mismatch_wave_dir = dir.clone();
+    let first = |e: CosimError| match e {
+        CosimError::Mismatch(m) => (m.cycle, m.rtl, m.model),
+        e => panic!("expected a mismatch, got {e}"),
+    };
+    let batched = first(run(&config, records.iter().copied(), &mut |_, _| {}).unwrap_err());
+    let per_cycle = first(run_per_cycle(&config, records.iter().copied()).unwrap_err());
+    assert_eq!(batched, per_cycle);
     std::fs::remove_dir_all(&dir).unwrap();
 }

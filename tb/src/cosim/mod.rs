@@ -7,6 +7,7 @@
 //! a waveform file). The bytes the consumer took can then be decoded and checked against
 //! the hart ([`verify`]).
 
+mod per_cycle;
 pub mod port;
 mod report;
 pub mod stimulus;
@@ -27,6 +28,7 @@ use etrace_spec::ingress::IngressRecord;
 use etrace_spec::params::Params;
 
 use crate::{Inputs, Rtl, Variant, VcdError};
+pub use per_cycle::run_per_cycle;
 pub use port::PortState;
 pub use report::Mismatch;
 pub use stimulus::{StallConfig, Stimulus};
@@ -329,9 +331,11 @@ const BATCH: usize = 1024;
 /// Batches the model side may run ahead of the RTL.
 const BATCHES_AHEAD: usize = 4;
 
-/// A batch of prepared cycles; the last one carries the model's totals.
+/// A batch of prepared cycles (the RTL's inputs and the model's port of each); the last
+/// one carries the model's totals.
 struct Batch {
-    cycles: Vec<Prepared>,
+    inputs: Vec<Inputs>,
+    wants: Vec<PortState>,
     /// Blocks presented up to the end of the batch.
     presented: u64,
     /// Set on the run's last batch.
@@ -346,13 +350,16 @@ fn prepare_batches<I: Iterator<Item = IngressRecord>>(
 ) {
     loop {
         let mut batch = Batch {
-            cycles: Vec::with_capacity(BATCH),
+            inputs: Vec::with_capacity(BATCH),
+            wants: Vec::with_capacity(BATCH),
             presented: 0,
             end: None,
         };
         let result = (|| {
-            while batch.cycles.len() < BATCH {
-                batch.cycles.push(side.prepare()?);
+            while batch.inputs.len() < BATCH {
+                let p = side.prepare()?;
+                batch.inputs.push(p.inputs);
+                batch.wants.push(p.want);
                 if side.finished()? {
                     batch.end = Some(side.totals());
                     break;
@@ -388,7 +395,8 @@ enum Checked {
 /// every [`PROGRESS_PERIOD`] cycles with (cycles, blocks presented).
 ///
 /// The hart's records and the cycle model run in a second thread, batches of cycles ahead
-/// of the RTL (the stimulus never depends on the outputs); the RTL side compares the ports.
+/// of the RTL (the stimulus never depends on the outputs); the RTL side runs each batch in
+/// one call into the verilated model ([`Rtl::run`]) and compares the ports.
 /// On a mismatch the run is repeated in one thread to write the report and the waveform.
 pub fn run<I>(
     config: &CosimConfig,
@@ -405,8 +413,8 @@ where
         rtl.open_vcd(path)?;
     }
     let atb = config.variant.is_atb();
-    let mut bytes = Vec::new();
-    let mut beats = Vec::new();
+    let mut taken = Taken::default();
+    let mut outputs = Vec::with_capacity(BATCH);
     let start = Instant::now();
     let mut cycle = 0u64;
     let (to_rtl, from_model) = mpsc::sync_channel(BATCHES_AHEAD);
@@ -422,23 +430,19 @@ where
                 // The model side ends after its last batch or an error, so it panicked.
                 Err(_) => return Checked::Failed(CosimError::ModelStopped),
             };
-            for p in &batch.cycles {
-                let got = PortState::of_rtl(&rtl.step(&p.inputs), atb);
-                if got != p.want {
+            // The whole batch in one call into the RTL; compared cycle by cycle after it
+            // (a mismatch is reported at its own cycle: the RTL's later cycles are unused).
+            rtl.run(&batch.inputs, &mut outputs);
+            for ((out, want), inputs) in outputs.iter().zip(&batch.wants).zip(&batch.inputs) {
+                let got = PortState::of_rtl(out, atb);
+                if got != *want {
                     return Checked::Differ {
                         cycle,
                         got,
-                        want: p.want,
+                        want: *want,
                     };
                 }
-                if p.inputs.ready {
-                    if let Some((data, _)) = p.want.byte {
-                        bytes.push(data);
-                    }
-                    if let Some(beat) = p.want.beat {
-                        beats.push(beat);
-                    }
-                }
+                taken.take(inputs.ready, want);
                 cycle += 1;
             }
             if cycle % PROGRESS_PERIOD < BATCH as u64 {
@@ -460,21 +464,47 @@ where
             )?)));
         }
     };
-    let stream = if atb {
-        TakenStream::Beats(beats)
-    } else {
-        TakenStream::Bytes(bytes)
-    };
-    Ok(Outcome {
-        stats: CosimStats {
-            cycles: cycle,
-            seconds,
-            blocks: totals.blocks,
-            instructions: totals.instructions,
-            packets: totals.packets,
-            dropped: totals.dropped,
-            bytes: stream.byte_count(),
-        },
-        stream,
-    })
+    Ok(taken.outcome(atb, cycle, seconds, totals))
+}
+
+/// What the consumer took so far (equal on both sides once the ports agree).
+#[derive(Default)]
+struct Taken {
+    bytes: Vec<u8>,
+    beats: Vec<AtbBeat>,
+}
+
+impl Taken {
+    /// The item the port presents in a cycle, if the consumer is `ready`.
+    fn take(&mut self, ready: bool, port: &PortState) {
+        if ready {
+            if let Some((data, _)) = port.byte {
+                self.bytes.push(data);
+            }
+            if let Some(beat) = port.beat {
+                self.beats.push(beat);
+            }
+        }
+    }
+
+    /// The outcome of a matching run of `cycles` cycles in `seconds`.
+    fn outcome(self, atb: bool, cycles: u64, seconds: f64, totals: ModelTotals) -> Outcome {
+        let stream = if atb {
+            TakenStream::Beats(self.beats)
+        } else {
+            TakenStream::Bytes(self.bytes)
+        };
+        Outcome {
+            stats: CosimStats {
+                cycles,
+                seconds,
+                blocks: totals.blocks,
+                instructions: totals.instructions,
+                packets: totals.packets,
+                dropped: totals.dropped,
+                bytes: stream.byte_count(),
+            },
+            stream,
+        }
+    }
 }
