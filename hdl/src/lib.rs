@@ -4,6 +4,7 @@
 pub mod board;
 mod bundle;
 pub mod config;
+pub mod control_interface;
 pub mod encoder_core;
 pub mod fusesoc;
 pub mod generics;

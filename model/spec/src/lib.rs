@@ -10,7 +10,9 @@
 //! * [`packet`]: te_inst packets and their payload bits (`payload.adoc`);
 //! * [`predictor`]: the branch predictor both encoder and decoder keep (`branchTrace.adoc`);
 //! * [`framing`]: the transport framings of payloads (e-trace-encap, UltraSoC-style, ATB);
-//! * [`formats`]: the reference flow's files (spike CSV, encoder-input CSV, parameter files).
+//! * [`formats`]: the reference flow's files (spike CSV, encoder-input CSV, parameter files);
+//! * [`trace_control`]: the encoder's memory-mapped control registers (Trace Control
+//!   Interface 1.0).
 
 // The riscv-etrace glue shared with the decoder's tests names this crate by its name.
 #[cfg(test)]
@@ -24,3 +26,4 @@ pub mod isa;
 pub mod packet;
 pub mod params;
 pub mod predictor;
+pub mod trace_control;
