@@ -1,6 +1,7 @@
 //! `etrace-bench`: one benchmark run (issue 8) printed as Markdown on stdout: the date,
 //! machine and tool versions; compression of every test program in every option set
-//! beside riscv-etrace's encoder; N-Trace beside E-Trace (compression and the speed of
+//! beside riscv-etrace's encoder; bits per instruction of the RTL's own bytes for each
+//! hardware build (workload programs); N-Trace beside E-Trace (compression and the speed of
 //! both encoders and decoders); speed of the hart model, encoder, decoder and
 //! co-simulation beside riscv-etrace's encoder and tracer; FPGA cost from the flow reports;
 //! decoder and co-simulation time for runs of 10^5, 10^6 and 10^7 instructions; time and
@@ -10,7 +11,7 @@
 //!
 //! ```text
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-//!              [--only parallel-decoding]
+//!              [--only parallel-decoding|hardware-compression]
 //! ```
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
@@ -21,6 +22,7 @@ mod glue;
 
 mod compression;
 mod fpga;
+mod hardware;
 mod harness;
 mod long_runs;
 mod machine;
@@ -37,7 +39,7 @@ use harness::Plan;
 
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-                    [--only parallel-decoding]
+                    [--only parallel-decoding|hardware-compression]
 
   --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
   --long           long runs of `etrace run` / `etrace decode` up to 10^9 instructions (minutes)
@@ -46,7 +48,9 @@ const USAGE: &str =
   --fpga DIR       read DIR/<board>/<config>/report.json of `etrace synth` (or status.txt there)
   --programs DIR   the programs folder (default: this checkout's programs/)
   --only parallel-decoding
-                   only the parallel decoding section";
+                   only the parallel decoding section
+  --only hardware-compression
+                   only the bits per instruction of the RTL's own bytes";
 
 /// Command-line settings.
 struct Args {
@@ -58,6 +62,8 @@ struct Args {
     programs: PathBuf,
     /// Only the parallel decoding section.
     only_parallel: bool,
+    /// Only the hardware compression section.
+    only_hardware: bool,
 }
 
 /// A usage error: what, and where.
@@ -72,6 +78,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
         fpga: None,
         programs: programs::default_dir(),
         only_parallel: false,
+        only_hardware: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -98,6 +105,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
             "--programs" => parsed.programs = value("--programs")?.into(),
             "--only" => match value("--only")?.as_str() {
                 "parallel-decoding" => parsed.only_parallel = true,
+                "hardware-compression" => parsed.only_hardware = true,
                 other => {
                     return Err(UsageError(
                         format!("unknown section '{other}'"),
@@ -148,6 +156,15 @@ fn main() -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
+    if args.only_hardware {
+        let names = if args.quick {
+            vec!["loops-rv32".to_string()]
+        } else {
+            vec!["workload-rv32".to_string(), "workload-rv64".to_string()]
+        };
+        print!("{}", hardware::section(&args.programs, &names));
+        return ExitCode::SUCCESS;
+    }
     let (compressed, timed, sizes): (Vec<String>, Vec<String>, Vec<u64>) = if args.quick {
         (
             vec!["minimal".into(), "traps".into()],
@@ -185,6 +202,8 @@ fn main() -> ExitCode {
     out.push_str(&machine::header());
     out.push('\n');
     out.push_str(&compression::section(&args.programs, &targets));
+    out.push('\n');
+    out.push_str(&hardware::section(&args.programs, &timed));
     out.push('\n');
     out.push_str(&ntrace::section(&args.programs, &targets));
     out.push_str(&ntrace::speed_section(&args.programs, &timed, plan));
