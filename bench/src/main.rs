@@ -10,7 +10,7 @@
 //!
 //! ```text
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-//!              [--only parallel-decoding]
+//!              [--only parallel-decoding|long-runs]
 //! ```
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
@@ -37,7 +37,7 @@ use harness::Plan;
 
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-                    [--only parallel-decoding]
+                    [--only parallel-decoding|long-runs]
 
   --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
   --long           long runs of `etrace run` / `etrace decode` up to 10^9 instructions (minutes)
@@ -46,7 +46,8 @@ const USAGE: &str =
   --fpga DIR       read DIR/<board>/<config>/report.json of `etrace synth` (or status.txt there)
   --programs DIR   the programs folder (default: this checkout's programs/)
   --only parallel-decoding
-                   only the parallel decoding section";
+                   only the parallel decoding section
+  --only long-runs only the long runs of `etrace run` / `etrace decode` (with --long: to 10^9)";
 
 /// Command-line settings.
 struct Args {
@@ -58,6 +59,8 @@ struct Args {
     programs: PathBuf,
     /// Only the parallel decoding section.
     only_parallel: bool,
+    /// Only the long-runs section.
+    only_long_runs: bool,
 }
 
 /// A usage error: what, and where.
@@ -72,6 +75,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
         fpga: None,
         programs: programs::default_dir(),
         only_parallel: false,
+        only_long_runs: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -98,6 +102,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
             "--programs" => parsed.programs = value("--programs")?.into(),
             "--only" => match value("--only")?.as_str() {
                 "parallel-decoding" => parsed.only_parallel = true,
+                "long-runs" => parsed.only_long_runs = true,
                 other => {
                     return Err(UsageError(
                         format!("unknown section '{other}'"),
@@ -146,6 +151,25 @@ fn main() -> ExitCode {
             "{}",
             parallel::section(&args.programs, "rv32", parallel_size, plan)
         );
+        return ExitCode::SUCCESS;
+    }
+    let long_sizes: Vec<u64> = if args.quick {
+        vec![1_000_000, 3_000_000]
+    } else if args.long {
+        vec![100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+    } else {
+        vec![100_000, 1_000_000, 10_000_000]
+    };
+    let long_runs = || {
+        long_runs::section(
+            &args.programs,
+            "rv32",
+            &long_sizes,
+            &PathBuf::from("target/bench/long-runs"),
+        )
+    };
+    if args.only_long_runs {
+        print!("{}", long_runs());
         return ExitCode::SUCCESS;
     }
     let (compressed, timed, sizes): (Vec<String>, Vec<String>, Vec<u64>) = if args.quick {
@@ -205,19 +229,7 @@ fn main() -> ExitCode {
         plan,
     ));
     out.push('\n');
-    let long_sizes: Vec<u64> = if args.quick {
-        vec![1_000_000, 3_000_000]
-    } else if args.long {
-        vec![100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
-    } else {
-        vec![100_000, 1_000_000, 10_000_000]
-    };
-    out.push_str(&long_runs::section(
-        &args.programs,
-        "rv32",
-        &long_sizes,
-        &PathBuf::from("target/bench/long-runs"),
-    ));
+    out.push_str(&long_runs());
     out.push('\n');
     out.push_str(&parallel::section(
         &args.programs,
