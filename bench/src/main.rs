@@ -11,7 +11,7 @@
 //!
 //! ```text
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-//!              [--only parallel-decoding|hardware-compression]
+//!              [--only parallel-decoding|long-runs|hardware-compression]
 //! ```
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
@@ -39,7 +39,7 @@ use harness::Plan;
 
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-                    [--only parallel-decoding|hardware-compression]
+                    [--only parallel-decoding|long-runs|hardware-compression]
 
   --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
   --long           long runs of `etrace run` / `etrace decode` up to 10^9 instructions (minutes)
@@ -49,6 +49,7 @@ const USAGE: &str =
   --programs DIR   the programs folder (default: this checkout's programs/)
   --only parallel-decoding
                    only the parallel decoding section
+  --only long-runs only the long runs of `etrace run` / `etrace decode` (with --long: to 10^9)
   --only hardware-compression
                    only the bits per instruction of the RTL's own bytes";
 
@@ -64,6 +65,8 @@ struct Args {
     only_parallel: bool,
     /// Only the hardware compression section.
     only_hardware: bool,
+    /// Only the long-runs section.
+    only_long_runs: bool,
 }
 
 /// A usage error: what, and where.
@@ -79,6 +82,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
         programs: programs::default_dir(),
         only_parallel: false,
         only_hardware: false,
+        only_long_runs: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -106,6 +110,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
             "--only" => match value("--only")?.as_str() {
                 "parallel-decoding" => parsed.only_parallel = true,
                 "hardware-compression" => parsed.only_hardware = true,
+                "long-runs" => parsed.only_long_runs = true,
                 other => {
                     return Err(UsageError(
                         format!("unknown section '{other}'"),
@@ -163,6 +168,25 @@ fn main() -> ExitCode {
             vec!["workload-rv32".to_string(), "workload-rv64".to_string()]
         };
         print!("{}", hardware::section(&args.programs, &names));
+        return ExitCode::SUCCESS;
+    }
+    let long_sizes: Vec<u64> = if args.quick {
+        vec![1_000_000, 3_000_000]
+    } else if args.long {
+        vec![100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+    } else {
+        vec![100_000, 1_000_000, 10_000_000]
+    };
+    let long_runs = || {
+        long_runs::section(
+            &args.programs,
+            "rv32",
+            &long_sizes,
+            &PathBuf::from("target/bench/long-runs"),
+        )
+    };
+    if args.only_long_runs {
+        print!("{}", long_runs());
         return ExitCode::SUCCESS;
     }
     let (compressed, timed, sizes): (Vec<String>, Vec<String>, Vec<u64>) = if args.quick {
@@ -224,19 +248,7 @@ fn main() -> ExitCode {
         plan,
     ));
     out.push('\n');
-    let long_sizes: Vec<u64> = if args.quick {
-        vec![1_000_000, 3_000_000]
-    } else if args.long {
-        vec![100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
-    } else {
-        vec![100_000, 1_000_000, 10_000_000]
-    };
-    out.push_str(&long_runs::section(
-        &args.programs,
-        "rv32",
-        &long_sizes,
-        &PathBuf::from("target/bench/long-runs"),
-    ));
+    out.push_str(&long_runs());
     out.push('\n');
     out.push_str(&parallel::section(
         &args.programs,

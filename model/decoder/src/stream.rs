@@ -65,6 +65,14 @@ impl PayloadStream {
         }
     }
 
+    /// Payload events of `deframer`'s stream.
+    pub fn from_deframer(deframer: Box<dyn Deframer>) -> PayloadStream {
+        PayloadStream {
+            deframer,
+            events: Vec::new(),
+        }
+    }
+
     /// Takes the next bytes; returns the events they complete.
     pub fn push(&mut self, bytes: &[u8]) -> Vec<PayloadEvent> {
         self.deframer.push(bytes, &mut self.events);

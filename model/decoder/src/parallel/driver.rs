@@ -1,9 +1,11 @@
-//! The thread that reads the stream: deframes it in order, cuts it into pieces, hands
-//! them to the workers (at most `window` in flight) and joins their results in order.
+//! The thread that reads the stream: cuts it into pieces (scanning packet boundaries, or
+//! deframing in order where the framing has no boundary scan), hands them to the workers
+//! (at most `window` in flight) and joins their results in order.
 
 use super::join::Joiner;
 use super::piece::{decode_piece, Decoded};
 use super::split::{Piece, Splitter};
+use super::split_bytes::ByteSplitter;
 use super::Setup;
 use super::Summary;
 use crate::element::TraceElement;
@@ -14,8 +16,7 @@ use std::sync::mpsc::{Receiver, SyncSender};
 /// The reading, cutting, dispatching and joining thread's state.
 pub(super) struct Driver<'a> {
     setup: Setup<'a>,
-    stream: PayloadStream,
-    splitter: Splitter,
+    cutter: Cutter,
     jobs: Option<SyncSender<Piece>>,
     results: Receiver<Decoded<'a>>,
     /// Pieces in flight at most.
@@ -39,14 +40,13 @@ impl<'a> Driver<'a> {
     ) -> Driver<'a> {
         Driver {
             setup,
-            stream: PayloadStream::new(setup.framing, true),
-            splitter: Splitter::new(setup.params, piece_bytes),
+            cutter: Cutter::new(setup, piece_bytes),
             jobs: Some(jobs),
             results,
             window: window.max(1),
             waiting: VecDeque::new(),
             arrived: BTreeMap::new(),
-            joiner: Joiner::new(setup.params),
+            joiner: Joiner::new(setup.params, setup.framing),
         }
     }
 
@@ -56,8 +56,7 @@ impl<'a> Driver<'a> {
         bytes: &[u8],
         out: &mut impl FnMut(Vec<TraceElement>, bool) -> Result<(), E>,
     ) -> Result<(), E> {
-        let events = self.stream.push(bytes);
-        for piece in self.splitter.push(events) {
+        for piece in self.cutter.push(bytes) {
             self.dispatch(piece, out)?;
         }
         Ok(())
@@ -68,13 +67,10 @@ impl<'a> Driver<'a> {
         mut self,
         out: &mut impl FnMut(Vec<TraceElement>, bool) -> Result<(), E>,
     ) -> Result<Summary, E> {
-        let events = self.stream.finish();
-        for piece in self.splitter.push(events) {
+        for piece in self.cutter.finish() {
             self.dispatch(piece, out)?;
         }
-        let packets = self.splitter.packets();
-        let last = self.splitter.finish();
-        self.dispatch(last, out)?;
+        let packets = self.cutter.packets();
         self.jobs = None;
         while !self.waiting.is_empty() {
             self.join_oldest(out)?;
@@ -124,11 +120,61 @@ impl<'a> Driver<'a> {
                 // No worker left: decode it here.
                 Err(_) => {
                     let s = self.setup;
-                    break decode_piece(s.image, s.params, s.config, &piece);
+                    break decode_piece(s.image, s.params, s.config, s.framing, &piece);
                 }
             }
         };
         let elements = self.joiner.join(&piece, decoded);
         out(elements, piece.last)
+    }
+}
+
+/// How the stream is cut: framed bytes at scanned boundaries, or payload events.
+enum Cutter {
+    Bytes(ByteSplitter),
+    Events {
+        stream: PayloadStream,
+        splitter: Splitter,
+    },
+}
+
+impl Cutter {
+    /// The byte splitter where the framing has a boundary scan, else the event splitter.
+    fn new(setup: Setup<'_>, piece_bytes: usize) -> Cutter {
+        match ByteSplitter::new(setup.framing, setup.params, piece_bytes) {
+            Some(splitter) => Cutter::Bytes(splitter),
+            None => Cutter::Events {
+                stream: PayloadStream::new(setup.framing, true),
+                splitter: Splitter::new(setup.params, piece_bytes),
+            },
+        }
+    }
+
+    /// The pieces the next bytes complete.
+    fn push(&mut self, bytes: &[u8]) -> Vec<Piece> {
+        match self {
+            Cutter::Bytes(splitter) => splitter.push(bytes),
+            Cutter::Events { stream, splitter } => splitter.push(stream.push(bytes)),
+        }
+    }
+
+    /// The end of the stream: the remaining pieces, the last one last.
+    fn finish(&mut self) -> Vec<Piece> {
+        match self {
+            Cutter::Bytes(splitter) => splitter.finish(),
+            Cutter::Events { stream, splitter } => {
+                let mut pieces = splitter.push(stream.finish());
+                pieces.push(splitter.finish());
+                pieces
+            }
+        }
+    }
+
+    /// Packets (payload events) taken so far.
+    fn packets(&self) -> u64 {
+        match self {
+            Cutter::Bytes(splitter) => splitter.packets(),
+            Cutter::Events { splitter, .. } => splitter.packets(),
+        }
     }
 }

@@ -5,13 +5,14 @@
 use super::piece::Decoded;
 use super::split::Piece;
 use crate::element::TraceElement;
-use crate::stream::feed_payloads;
+use crate::stream::{feed_payloads, Framing};
 use crate::te_decoder::TeDecoder;
 use etrace_spec::params::Params;
 
 /// The decoder state the pieces joined so far left, and counts.
 pub struct Joiner<'a> {
     params: Params,
+    framing: Framing,
     /// The decoder as the one sequential decoder would be after the pieces joined.
     actual: Option<TeDecoder<'a>>,
     /// Pieces joined.
@@ -21,10 +22,11 @@ pub struct Joiner<'a> {
 }
 
 impl<'a> Joiner<'a> {
-    /// A joiner for packets of an encoder with `params`.
-    pub fn new(params: &Params) -> Joiner<'a> {
+    /// A joiner for packets of an encoder with `params`, framed in `framing`.
+    pub fn new(params: &Params, framing: &Framing) -> Joiner<'a> {
         Joiner {
             params: params.clone(),
+            framing: *framing,
             actual: None,
             pieces: 0,
             redecoded: 0,
@@ -54,7 +56,8 @@ impl<'a> Joiner<'a> {
         self.redecoded += 1;
         let skip = usize::from(primed.is_some());
         let index = piece.first_index + skip as u64;
-        feed_payloads(&mut actual, &self.params, index, &piece.events[skip..]);
+        let events = piece.events(&self.framing);
+        feed_payloads(&mut actual, &self.params, index, &events[skip..]);
         let elements = actual.take_elements(piece.last);
         self.actual = Some(actual);
         elements

@@ -1,8 +1,9 @@
-//! Parallel decoding of an E-Trace stream (issue 27, item 2): the payload events of the
-//! framed stream (deframed in order, so the framing's own synchronisation is the
-//! sequential one) are cut into pieces at format 3 subformat 0 synchronisation packets
-//! ([`split`]), decoded apart on worker threads ([`piece`]) and joined in order
-//! ([`join`]), with the output of the sequential decoder, element for element. Memory
+//! Parallel decoding of an E-Trace stream (issue 27, item 2): the framed stream is cut
+//! into pieces at format 3 subformat 0 synchronisation packets, as byte ranges found by
+//! the framing's boundary scan ([`split_bytes`]: the workers deframe their own range), or
+//! for framings without one as payload events deframed in order ([`split`]); the pieces
+//! are decoded apart on worker threads ([`piece`]) and joined in order ([`join`]), with
+//! the output of the sequential decoder, element for element. Memory
 //! stays bounded: the stream is read in chunks, and at most a few pieces per thread are
 //! in flight.
 
@@ -10,6 +11,7 @@ mod driver;
 pub mod join;
 pub mod piece;
 pub mod split;
+pub mod split_bytes;
 
 use crate::element::TraceElement;
 use crate::image::ProgramImage;
@@ -107,7 +109,13 @@ fn work<'a>(setup: Setup<'a>, jobs: &Mutex<Receiver<Piece>>, results: Sender<Dec
         let Ok(piece) = piece else {
             return;
         };
-        let decoded = decode_piece(setup.image, setup.params, setup.config, &piece);
+        let decoded = decode_piece(
+            setup.image,
+            setup.params,
+            setup.config,
+            setup.framing,
+            &piece,
+        );
         if results.send(decoded).is_err() {
             return;
         }

@@ -1,10 +1,11 @@
-//! Decoding one [`Piece`] on its own: a fresh decoder, primed with the piece's first sync
-//! packet (see [`TeDecoder::continues_into`]), then fed the rest.
+//! Decoding one [`Piece`] on its own: its events (deframed here when the piece holds
+//! framed bytes), a fresh decoder primed with the piece's first sync packet (see
+//! [`TeDecoder::continues_into`]), then fed the rest.
 
 use super::split::Piece;
 use crate::element::TraceElement;
 use crate::image::ProgramImage;
-use crate::stream::feed_payloads;
+use crate::stream::{feed_payloads, Framing};
 use crate::te_decoder::{DecoderConfig, TeDecoder};
 use etrace_spec::params::Params;
 
@@ -20,15 +21,17 @@ pub struct Decoded<'a> {
     pub elements: Vec<TraceElement>,
 }
 
-/// Decodes `piece` over `image`.
+/// Decodes `piece` (in `framing`) over `image`.
 pub fn decode_piece<'a>(
     image: &'a ProgramImage,
     params: &Params,
     config: DecoderConfig,
+    framing: &Framing,
     piece: &Piece,
 ) -> Decoded<'a> {
     let mut decoder = TeDecoder::new(image, params, config);
-    let mut events = &piece.events[..];
+    let all = piece.events(framing);
+    let mut events = &all[..];
     let mut index = piece.first_index;
     let mut primed = None;
     if piece.primed && !events.is_empty() {

@@ -1,11 +1,13 @@
 //! Cutting a stream of payload events into pieces at format 3 subformat 0 synchronisation
 //! packets (`payload.adoc` "Format 3 subformat 0"), each at least a given size, and
 //! keeping the `ioptions` of the latest support packet (`sec:format33`) that unpack the
-//! packets after it, as the decoder does.
+//! packets after it, as the decoder does. [`super::split_bytes`] cuts the framed bytes
+//! instead, for framings whose packet boundaries can be scanned.
 
-use crate::stream::PayloadEvent;
+use crate::stream::{Framing, PayloadEvent, PayloadStream};
 use etrace_spec::packet::{unpack_with, IOptions, TeInst};
 use etrace_spec::params::Params;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// One piece of the stream: its payload events, from a sync packet (or the start of the
@@ -21,10 +23,50 @@ pub struct Piece {
     pub primed: bool,
     /// The support packet options in force at its first event.
     pub options: IOptions,
-    /// The events.
-    pub events: Arc<Vec<PayloadEvent>>,
+    /// Its payload events, or the framed bytes they come from.
+    pub content: Content,
     /// The last piece of the stream (its open instruction range is flushed).
     pub last: bool,
+}
+
+/// What a piece holds.
+#[derive(Debug, Clone)]
+pub enum Content {
+    /// Payload events, deframed in order.
+    Events(Arc<Vec<PayloadEvent>>),
+    /// Framed bytes from a packet boundary (`offset` in the stream) on, deframed by the
+    /// worker ([`etrace_spec::framing::Framing::deframer_at`]).
+    Bytes {
+        /// Stream offset of the first byte.
+        offset: usize,
+        /// The bytes.
+        bytes: Arc<Vec<u8>>,
+    },
+}
+
+impl Piece {
+    /// Its payload events (framed bytes deframed with `framing`; the last piece's
+    /// deframer is told the end of the stream).
+    pub fn events(&self, framing: &Framing) -> Cow<'_, [PayloadEvent]> {
+        match &self.content {
+            Content::Events(events) => Cow::Borrowed(&events[..]),
+            Content::Bytes { offset, bytes } => {
+                let Some(deframer) = framing.deframer_at(*offset) else {
+                    // Only framings with a boundary scan are cut into bytes.
+                    return Cow::Owned(vec![PayloadEvent::Error {
+                        offset: Some(*offset as u64),
+                        reason: format!("the {} framing cannot be cut", framing.kind()),
+                    }]);
+                };
+                let mut stream = PayloadStream::from_deframer(deframer);
+                let mut events = stream.push(bytes);
+                if self.last {
+                    events.extend(stream.finish());
+                }
+                Cow::Owned(events)
+            }
+        }
+    }
 }
 
 /// Cuts payload events into [`Piece`]s.
@@ -108,7 +150,7 @@ impl Splitter {
             first_index: self.current_first,
             primed: self.next_seq > 0,
             options: self.current_options,
-            events: Arc::new(std::mem::take(&mut self.current)),
+            content: Content::Events(Arc::new(std::mem::take(&mut self.current))),
             last,
         };
         self.next_seq += 1;
@@ -119,12 +161,17 @@ impl Splitter {
 
 /// Format 3 subformat 0 (start / sync) in the low bits of the first byte: `format` (2
 /// bits, first), then `subformat` (2 bits).
-const SYNC: u8 = 0b0011;
+pub(super) const SYNC: u8 = 0b0011;
 /// Format 3 subformat 3 (support).
-const SUPPORT: u8 = 0b1111;
+pub(super) const SUPPORT: u8 = 0b1111;
 
 /// The format and subformat bits of a format 3 packet, else `None`.
 fn header(bytes: &[u8]) -> Option<u8> {
-    let first = *bytes.first()?;
+    format3(*bytes.first()?)
+}
+
+/// The format and subformat bits of a format 3 packet whose first payload byte is
+/// `first`, else `None`.
+pub(super) fn format3(first: u8) -> Option<u8> {
     (first & 0b11 == 0b11).then_some(first & 0b1111)
 }

@@ -2,6 +2,8 @@
 //! size (encap, smi): it keeps the bytes of a packet not yet complete across pushes,
 //! numbers bytes from the start of the stream, skips the failing byte after an error and
 //! then searches for a packet boundary in the way of the framing ([`PacketFormat::hunt`]).
+//! [`BoundaryScan`] finds the same packet boundaries without copying payloads, so that a
+//! stream can be cut into parts that deframe apart (parallel decoding, issue 27).
 //! [`WholeStream`] is the same deframer over a stream held in memory.
 
 use super::event::{Deframed, Deframer, FrameEvent};
@@ -39,11 +41,35 @@ pub trait PacketFormat {
     /// Searches `window`, the bytes from the first not yet ruled out; with `at_end` no
     /// more bytes come.
     fn hunt(&mut self, window: &[u8], at_end: bool) -> Hunt;
+    /// The most bytes past a packet boundary it finds that a search reads to accept it
+    /// (a part of the stream deframed apart must hold them: see [`BoundaryScan`]).
+    fn hunt_lookahead(&self) -> usize;
     /// Whether a search that reached the end of the stream stopped inside a
     /// synchronisation point (and so is no error).
     fn hunt_ends_in_sync(&self) -> bool;
     /// The payload an item carries, if it is a packet.
     fn deframed(item: Self::Item) -> Option<Deframed>;
+
+    /// What a boundary scan needs of a whole packet (`size` bytes) at `offset`: `None`
+    /// for an item that carries no payload, else the payload's first byte (`None` when it
+    /// is empty); the same errors as [`PacketFormat::parse`]. The default parses.
+    fn peek(&self, packet: &[u8], offset: usize) -> Result<Option<Option<u8>>, FrameError> {
+        self.parse(packet, offset)
+            .map(|item| Self::deframed(item).map(|d| d.payload.first().copied()))
+    }
+}
+
+/// What the deframer's loop finds: a packet read by the reader it was given, or a
+/// resynchronisation point.
+enum Found<T> {
+    /// A whole packet at `offset`, `size` bytes, read.
+    Read {
+        value: T,
+        offset: usize,
+        size: usize,
+    },
+    /// Deframing resumes at `offset` after skipping `skipped` bytes.
+    Synced { offset: usize, skipped: usize },
 }
 
 /// Push deframer of a [`PacketFormat`] (module documentation).
@@ -61,6 +87,8 @@ pub struct ByteDeframer<F> {
     ever_synced: bool,
     /// Where the current search started.
     hunt_start: usize,
+    /// A boundary scan: where the last search found a boundary, if one did.
+    resumed_at: Option<usize>,
     /// The end of the stream was reported, or the configuration is bad.
     done: bool,
 }
@@ -77,6 +105,16 @@ impl<F: PacketFormat> ByteDeframer<F> {
         Self::with_start(config, false)
     }
 
+    /// A deframer for the part of a stream that starts at byte `offset` with a packet, as
+    /// the deframer of the whole stream would be there (events name offsets in the whole
+    /// stream): a piece cut at a packet boundary by a [`BoundaryScan`].
+    pub fn at_offset(config: F::Config, offset: usize) -> Self {
+        let mut deframer = Self::with_start(config, true);
+        deframer.base = offset;
+        deframer.hunt_start = offset;
+        deframer
+    }
+
     /// [`ByteDeframer::new`] when `synced`, else [`ByteDeframer::new_unsynced`].
     pub fn with_start(config: F::Config, synced: bool) -> Self {
         let mut format = F::new(config);
@@ -89,12 +127,28 @@ impl<F: PacketFormat> ByteDeframer<F> {
             synced,
             ever_synced: synced,
             hunt_start: 0,
+            resumed_at: None,
             done: false,
         }
     }
 
     /// Takes the next bytes; passes the items and errors they complete to `emit`.
     pub fn push_items(&mut self, bytes: &[u8], emit: &mut impl FnMut(Result<F::Item, FrameError>)) {
+        self.push_with(bytes, &F::parse, &mut |found| emit(found.map(item::<F>)));
+    }
+
+    /// End of the stream (see [`Deframer::finish`]).
+    pub fn finish_items(&mut self, emit: &mut impl FnMut(Result<F::Item, FrameError>)) {
+        self.finish_with(&F::parse, &mut |found| emit(found.map(item::<F>)));
+    }
+
+    /// [`ByteDeframer::push_items`] with packets read by `read`.
+    fn push_with<T>(
+        &mut self,
+        bytes: &[u8],
+        read: &impl Fn(&F, &[u8], usize) -> Result<T, FrameError>,
+        emit: &mut impl FnMut(Result<Found<T>, FrameError>),
+    ) {
         if self.done || bytes.is_empty() {
             return;
         }
@@ -103,21 +157,25 @@ impl<F: PacketFormat> ByteDeframer<F> {
             return emit(Err(e));
         }
         if self.held.is_empty() {
-            let used = self.run(bytes, self.base, false, emit);
+            let used = self.run(bytes, self.base, false, read, emit);
             self.held.extend_from_slice(&bytes[used..]);
             self.base += used;
         } else {
             self.held.extend_from_slice(bytes);
-            self.run_held(false, emit);
+            self.run_held(false, read, emit);
         }
     }
 
-    /// End of the stream (see [`Deframer::finish`]).
-    pub fn finish_items(&mut self, emit: &mut impl FnMut(Result<F::Item, FrameError>)) {
+    /// [`ByteDeframer::finish_items`] with packets read by `read`.
+    fn finish_with<T>(
+        &mut self,
+        read: &impl Fn(&F, &[u8], usize) -> Result<T, FrameError>,
+        emit: &mut impl FnMut(Result<Found<T>, FrameError>),
+    ) {
         if self.done {
             return;
         }
-        self.run_held(true, emit);
+        self.run_held(true, read, emit);
         if !self.done {
             self.report_no_sync(emit);
         }
@@ -164,7 +222,7 @@ impl<F: PacketFormat> ByteDeframer<F> {
         self.len() == 0
     }
 
-    fn report_no_sync(&mut self, emit: &mut impl FnMut(Result<F::Item, FrameError>)) {
+    fn report_no_sync<T>(&mut self, emit: &mut impl FnMut(Result<T, FrameError>)) {
         let end = self.len();
         if !self.synced && end > self.hunt_start && !self.format.hunt_ends_in_sync() {
             emit(Err(FrameError::NoSync {
@@ -174,21 +232,28 @@ impl<F: PacketFormat> ByteDeframer<F> {
         }
     }
 
-    fn run_held(&mut self, at_end: bool, emit: &mut impl FnMut(Result<F::Item, FrameError>)) {
+    fn run_held<T>(
+        &mut self,
+        at_end: bool,
+        read: &impl Fn(&F, &[u8], usize) -> Result<T, FrameError>,
+        emit: &mut impl FnMut(Result<Found<T>, FrameError>),
+    ) {
         let held = std::mem::take(&mut self.held);
-        let used = self.run(&held, self.base, at_end, emit);
+        let used = self.run(&held, self.base, at_end, read, emit);
         self.held = held;
         self.held.drain(..used);
         self.base += used;
     }
 
-    /// Deframes `buf` (stream offset `base`); returns the bytes consumed.
-    fn run(
+    /// Deframes `buf` (stream offset `base`), reading each whole packet with `read`;
+    /// returns the bytes consumed.
+    fn run<T>(
         &mut self,
         buf: &[u8],
         base: usize,
         at_end: bool,
-        emit: &mut impl FnMut(Result<F::Item, FrameError>),
+        read: &impl Fn(&F, &[u8], usize) -> Result<T, FrameError>,
+        emit: &mut impl FnMut(Result<Found<T>, FrameError>),
     ) -> usize {
         let mut pos = 0;
         while pos < buf.len() {
@@ -196,7 +261,10 @@ impl<F: PacketFormat> ByteDeframer<F> {
                 match self.format.hunt(&buf[pos..], at_end) {
                     Hunt::Found(i) => {
                         pos += i;
-                        emit(Ok(F::synced(base + pos, base + pos - self.hunt_start)));
+                        emit(Ok(Found::Synced {
+                            offset: base + pos,
+                            skipped: base + pos - self.hunt_start,
+                        }));
                         self.synced = true;
                         self.ever_synced = true;
                     }
@@ -208,10 +276,7 @@ impl<F: PacketFormat> ByteDeframer<F> {
             let result = self.format.size(buf[pos], offset).and_then(|size| {
                 let available = buf.len() - pos;
                 if size <= available {
-                    return self
-                        .format
-                        .parse(&buf[pos..pos + size], offset)
-                        .map(|i| (i, size));
+                    return read(&self.format, &buf[pos..pos + size], offset).map(|v| (v, size));
                 }
                 Err(FrameError::Truncated {
                     offset,
@@ -220,8 +285,12 @@ impl<F: PacketFormat> ByteDeframer<F> {
                 })
             });
             match result {
-                Ok((item, size)) => {
-                    emit(Ok(item));
+                Ok((value, size)) => {
+                    emit(Ok(Found::Read {
+                        value,
+                        offset,
+                        size,
+                    }));
                     pos += size;
                 }
                 Err(FrameError::Truncated { .. }) if !at_end => break,
@@ -302,5 +371,83 @@ impl<F: PacketFormat> Iterator for WholeStream<F> {
 
     fn next(&mut self) -> Option<Self::Item> {
         self.items.next()
+    }
+}
+
+/// The item of what the loop found.
+fn item<F: PacketFormat>(found: Found<F::Item>) -> F::Item {
+    match found {
+        Found::Read { value, .. } => value,
+        Found::Synced { offset, skipped } => F::synced(offset, skipped),
+    }
+}
+
+/// A packet found by a [`BoundaryScan`]: where it starts and ends in the stream and the
+/// first byte of its payload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScannedPacket {
+    /// Offset of its first byte.
+    pub offset: usize,
+    /// Offset of the byte after it.
+    pub end: usize,
+    /// The first byte of its payload (`None`: an empty payload).
+    pub head: Option<u8>,
+    /// Whether the stream may be cut before it: the part before, deframed apart, gives
+    /// the whole stream's events (no search for a boundary needs bytes past it).
+    pub resumable: bool,
+}
+
+/// The packet boundaries of a stream pushed in pieces, found as the deframer of the whole
+/// stream finds them (same sizes, same errors, same resynchronisation) without copying
+/// payloads out: where a stream may be cut into parts that deframe apart
+/// ([`ByteDeframer::at_offset`]) and give the whole stream's events, when cut before
+/// packets that are [`ScannedPacket::resumable`].
+pub trait BoundaryScan: Send {
+    /// Takes the next bytes; appends the packets (items carrying a payload) they
+    /// complete.
+    fn push(&mut self, bytes: &[u8], packets: &mut Vec<ScannedPacket>);
+    /// End of the stream: appends the remaining packets.
+    fn finish(&mut self, packets: &mut Vec<ScannedPacket>);
+}
+
+impl<F: PacketFormat + Send> BoundaryScan for ByteDeframer<F> {
+    fn push(&mut self, bytes: &[u8], packets: &mut Vec<ScannedPacket>) {
+        let (lookahead, mut resumed) = (self.format.hunt_lookahead(), self.resumed_at);
+        self.push_with(bytes, &F::peek, &mut |found| {
+            scanned(found, lookahead, &mut resumed, packets)
+        });
+        self.resumed_at = resumed;
+    }
+
+    fn finish(&mut self, packets: &mut Vec<ScannedPacket>) {
+        let (lookahead, mut resumed) = (self.format.hunt_lookahead(), self.resumed_at);
+        self.finish_with(&F::peek, &mut |found| {
+            scanned(found, lookahead, &mut resumed, packets)
+        });
+        self.resumed_at = resumed;
+    }
+}
+
+/// Appends the packet of what the loop found, if it is one; notes where a search found a
+/// boundary (`resumed`): a packet less than `lookahead` bytes after it is not resumable.
+fn scanned(
+    found: Result<Found<Option<Option<u8>>>, FrameError>,
+    lookahead: usize,
+    resumed: &mut Option<usize>,
+    packets: &mut Vec<ScannedPacket>,
+) {
+    match found {
+        Ok(Found::Read {
+            value: Some(head),
+            offset,
+            size,
+        }) => packets.push(ScannedPacket {
+            offset,
+            end: offset + size,
+            head,
+            resumable: resumed.is_none_or(|at| offset >= at + lookahead),
+        }),
+        Ok(Found::Synced { offset, .. }) => *resumed = Some(offset),
+        _ => {}
     }
 }

@@ -18,11 +18,11 @@
 //! [`EncapStream`] deframes pushed pieces of a stream, [`EncapDeframer`] a stream held in
 //! memory, [`EncapWriter`] frames payloads into a stream.
 
-use super::byte_stream::{ByteDeframer, Hunt, PacketFormat, WholeStream};
+use super::byte_stream::{BoundaryScan, ByteDeframer, Hunt, PacketFormat, WholeStream};
 use super::event::{Deframed, Deframer, Framer, Outgoing, PositionUnit};
 use super::registry::{Framing, FramingSettings, SettingError};
 use super::FrameError;
-use crate::packet::{significant_bits, BitReader, BitWriter};
+use crate::packet::{significant_bits, tail_bits, BitReader, BitWriter};
 
 /// Maximum `header.length` (5-bit field).
 const MAX_LENGTH: usize = 31;
@@ -337,11 +337,7 @@ impl PacketFormat for EncapFormat {
         let src_id = r.read(u32::from(cfg.src_bits)) as u16;
         let timestamp = extend.then(|| r.read(8 * ts_bytes as u32));
         let packet_type = r.read(u32::from(cfg.type_bits)) as u8;
-        let mut payload = BitWriter::new();
-        for _ in lead..8 * body.len() {
-            payload.push_bit(r.bit());
-        }
-        let mut payload = payload.into_sign_extended_bytes();
+        let mut payload = tail_bits(body, lead);
         if lead % 8 != 0 {
             crate::packet::sign_compress(&mut payload);
         }
@@ -353,6 +349,30 @@ impl PacketFormat for EncapFormat {
             packet_type,
             payload,
         }))
+    }
+
+    /// The first payload byte without reading the packet's fields: the bits after
+    /// `srcID`, timestamp and `type` (errors as [`PacketFormat::parse`]: a null packet
+    /// carries no payload, a packet whose fields leave no payload bit is an error).
+    fn peek(&self, packet: &[u8], offset: usize) -> Result<Option<Option<u8>>, FrameError> {
+        let header = packet[0];
+        if header & 0x1f == 0 {
+            return Ok(None);
+        }
+        let body = &packet[1..];
+        let ts_bytes = if header & 0x80 != 0 {
+            usize::from(self.config.timestamp_bytes)
+        } else {
+            0
+        };
+        let cfg = self.config;
+        let lead = usize::from(cfg.src_bits) + 8 * ts_bytes + usize::from(cfg.type_bits);
+        if lead >= 8 * body.len() {
+            return Err(FrameError::EmptyPayload { offset });
+        }
+        let from = lead / 8;
+        let two = &body[from..(from + 2).min(body.len())];
+        Ok(Some(tail_bits(two, lead % 8).first().copied()))
     }
 
     fn synced(offset: usize, skipped: usize) -> EncapItem {
@@ -377,6 +397,11 @@ impl PacketFormat for EncapFormat {
             }
         }
         Hunt::Pending(window.len())
+    }
+
+    /// None: the boundary is the first non-null byte after the null run.
+    fn hunt_lookahead(&self) -> usize {
+        0
     }
 
     fn hunt_ends_in_sync(&self) -> bool {
@@ -426,6 +451,14 @@ impl Framing for EncapConfig {
 
     fn deframer(&self, synced: bool) -> Box<dyn Deframer> {
         Box::new(EncapStream::with_start(*self, synced))
+    }
+
+    fn boundary_scan(&self) -> Option<Box<dyn BoundaryScan>> {
+        Some(Box::new(EncapStream::new(*self)))
+    }
+
+    fn deframer_at(&self, offset: usize) -> Option<Box<dyn Deframer>> {
+        Some(Box::new(EncapStream::at_offset(*self, offset)))
     }
 
     fn framer(&self, s: &FramingSettings) -> Result<Box<dyn Framer>, SettingError> {

@@ -12,6 +12,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::byte_stream::BoundaryScan;
 use super::event::{Deframer, Framer, PositionUnit};
 
 /// The framing options of the command line (`docs/cli.md`); each framing reads those it
@@ -62,6 +63,20 @@ pub trait Framing {
     /// A push deframer for a stream whose first byte starts a packet (`synced`) or that
     /// is entered at an arbitrary byte.
     fn deframer(&self, synced: bool) -> Box<dyn Deframer>;
+
+    /// A scan of the packet boundaries of a stream whose first byte starts a packet, for
+    /// framings whose packets are found from their headers ([`BoundaryScan`]); `None`
+    /// for the others.
+    fn boundary_scan(&self) -> Option<Box<dyn BoundaryScan>> {
+        None
+    }
+
+    /// A push deframer for the part of a stream that starts with a packet at byte
+    /// `offset`, as the whole stream's deframer is there (a part cut at a boundary that
+    /// [`Framing::boundary_scan`] found); `None` where there is no boundary scan.
+    fn deframer_at(&self, _offset: usize) -> Option<Box<dyn Deframer>> {
+        None
+    }
 
     /// A framer with the writing settings (synchronisation interval, timestamps, source).
     fn framer(&self, settings: &FramingSettings) -> Result<Box<dyn Framer>, SettingError>;
@@ -143,6 +158,16 @@ impl FramingConfig {
     /// A push deframer (see [`Framing::deframer`]).
     pub fn deframer(&self, synced: bool) -> Box<dyn Deframer> {
         self.framing().deframer(synced)
+    }
+
+    /// A boundary scan (see [`Framing::boundary_scan`]).
+    pub fn boundary_scan(&self) -> Option<Box<dyn BoundaryScan>> {
+        self.framing().boundary_scan()
+    }
+
+    /// A deframer for a part starting at `offset` (see [`Framing::deframer_at`]).
+    pub fn deframer_at(&self, offset: usize) -> Option<Box<dyn Deframer>> {
+        self.framing().deframer_at(offset)
     }
 
     /// A framer (see [`Framing::framer`]).

@@ -25,7 +25,7 @@
 //! [`SmiStream`] deframes pushed pieces of a stream, [`SmiDeframer`] a stream held in
 //! memory, [`SmiWriter`] frames payloads into a stream.
 
-use super::byte_stream::{ByteDeframer, Hunt, PacketFormat, WholeStream};
+use super::byte_stream::{BoundaryScan, ByteDeframer, Hunt, PacketFormat, WholeStream};
 use super::event::{Deframed, Deframer, Framer, Outgoing, Position, PositionUnit};
 use super::registry::{Framing, FramingSettings, SettingError};
 use super::FrameError;
@@ -259,6 +259,12 @@ impl PacketFormat for SmiFormat {
         Hunt::Pending(window.len())
     }
 
+    /// The chain of [`RESYNC_CHAIN`] messages after the boundary, each at most 36 bytes
+    /// (header, 2 index bytes, 2 timestamp bytes, 31 payload bytes).
+    fn hunt_lookahead(&self) -> usize {
+        RESYNC_CHAIN * 36
+    }
+
     fn hunt_ends_in_sync(&self) -> bool {
         false
     }
@@ -336,6 +342,14 @@ impl Framing for SmiConfig {
 
     fn deframer(&self, synced: bool) -> Box<dyn Deframer> {
         Box::new(SmiStream::with_start(*self, synced))
+    }
+
+    fn boundary_scan(&self) -> Option<Box<dyn BoundaryScan>> {
+        Some(Box::new(SmiStream::new(*self)))
+    }
+
+    fn deframer_at(&self, offset: usize) -> Option<Box<dyn Deframer>> {
+        Some(Box::new(SmiStream::at_offset(*self, offset)))
     }
 
     fn framer(&self, s: &FramingSettings) -> Result<Box<dyn Framer>, SettingError> {

@@ -99,10 +99,63 @@ fn assert_pieces_equal_whole(
             assert_eq!(got, whole, "{config:?} synced={synced}: pieces up to {max}");
         }
         if synced {
+            assert_parts_equal_whole(config, data, &whole, rng);
             first = whole;
         }
     }
     first
+}
+
+/// For framings with a boundary scan: the scan finds the packets of the whole stream
+/// (offset and first payload byte), and the stream cut at random ones of them into
+/// parts, each deframed apart from its offset, gives the whole stream's events.
+fn assert_parts_equal_whole(
+    config: &FramingConfig,
+    data: &[u8],
+    whole: &[FrameEvent],
+    rng: &mut Rng,
+) {
+    let Some(mut scan) = config.boundary_scan() else {
+        assert!(config.deframer_at(0).is_none(), "{config:?}");
+        return;
+    };
+    let mut packets = Vec::new();
+    let mut at = 0;
+    while at < data.len() {
+        let n = (1 + rng.below(50) as usize).min(data.len() - at);
+        scan.push(&data[at..at + n], &mut packets);
+        at += n;
+    }
+    scan.finish(&mut packets);
+    let want: Vec<(Option<u64>, Option<u8>)> = whole
+        .iter()
+        .filter_map(|e| match e {
+            FrameEvent::Packet(p) => Some((p.at.index(), p.payload.first().copied())),
+            FrameEvent::Error { .. } => None,
+        })
+        .collect();
+    let got: Vec<(Option<u64>, Option<u8>)> = packets
+        .iter()
+        .map(|p| (Some(p.offset as u64), p.head))
+        .collect();
+    assert_eq!(got, want, "{config:?}: scanned packets");
+    let mut cuts: Vec<usize> = packets
+        .iter()
+        .filter(|p| p.resumable && rng.below(3) == 0)
+        .map(|p| p.offset)
+        .collect();
+    cuts.insert(0, 0);
+    cuts.push(data.len());
+    cuts.dedup();
+    let mut events = Vec::new();
+    for (i, part) in cuts.windows(2).enumerate() {
+        let mut deframer = config.deframer_at(part[0]).unwrap();
+        deframer.push(&data[part[0]..part[1]], &mut events);
+        if i + 2 == cuts.len() {
+            deframer.finish(&mut events);
+        }
+    }
+    assert_eq!(events, whole, "{config:?}: parts cut at {cuts:?}");
 }
 
 /// Valid, cut-off and corrupted streams of every framing: pieces give the whole result.

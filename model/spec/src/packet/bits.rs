@@ -64,6 +64,34 @@ pub(crate) fn bit_at(bytes: &[u8], index: usize) -> bool {
     (bytes[index / 8] >> (index % 8)) & 1 == 1
 }
 
+/// The bits of `bytes` from bit `from` on, as bytes (bit `from` becomes bit 0), the last
+/// byte padded with copies of the last bit: what reading them one by one into a
+/// [`BitWriter`] and taking [`BitWriter::into_sign_extended_bytes`] gives, a byte at a
+/// time (an encap payload after its `srcID`, timestamp and `type`,
+/// `encapsulation.adoc` "Packet length").
+pub(crate) fn tail_bits(bytes: &[u8], from: usize) -> Vec<u8> {
+    let (skip, shift) = (from / 8, from % 8);
+    let Some(body) = bytes.get(skip..).filter(|b| !b.is_empty()) else {
+        return Vec::new();
+    };
+    if shift == 0 {
+        return body.to_vec();
+    }
+    // The byte past the end is the sign extension of the last bit.
+    let pad = if body[body.len() - 1] & 0x80 != 0 {
+        0xff
+    } else {
+        0x00
+    };
+    let bits = 8 * body.len() - shift;
+    (0..bits.div_ceil(8))
+        .map(|i| {
+            let next = body.get(i + 1).copied().unwrap_or(pad);
+            (body[i] >> shift) | (next << (8 - shift))
+        })
+        .collect()
+}
+
 /// Sign-based compression (`payload.adoc`): drops trailing bytes whose bits all equal the
 /// most significant bit of the byte before them. The result is never empty if the input
 /// was not, and sign-extending it restores the input.
@@ -172,6 +200,28 @@ mod tests {
         let mut v = vec![0xff, 0xff];
         sign_compress(&mut v);
         assert_eq!(v, vec![0xff]);
+    }
+
+    /// The byte-wise tail equals the bit-by-bit copy for every start bit of random
+    /// strings.
+    #[test]
+    fn tail_bits_equals_the_bit_by_bit_copy() {
+        let mut rng = crate::ingress::random::Rng::new(5);
+        for len in 0..12usize {
+            let bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+            for from in 0..=8 * len + 9 {
+                let mut r = BitReader::new(&bytes);
+                let mut w = BitWriter::new();
+                for _ in 0..from {
+                    r.bit();
+                }
+                for _ in from..8 * len {
+                    w.push_bit(r.bit());
+                }
+                let want = w.into_sign_extended_bytes();
+                assert_eq!(tail_bits(&bytes, from), want, "{bytes:x?} from {from}");
+            }
+        }
     }
 
     #[test]

@@ -24,7 +24,7 @@ mod golden_tests;
 pub(crate) mod roundtrip_tests;
 
 pub use bits::sign_compress;
-pub(crate) use bits::{significant_bits, BitReader, BitWriter};
+pub(crate) use bits::{significant_bits, tail_bits, BitReader, BitWriter};
 pub use error::PacketError;
 pub use listing::Listing;
 pub use pack::{pack, pack_uncompressed, PackedPayload};
