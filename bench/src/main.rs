@@ -10,7 +10,7 @@
 //!
 //! ```text
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-//!              [--only parallel-decoding]
+//!              [--only parallel-decoding|cosim]
 //! ```
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
@@ -37,7 +37,7 @@ use harness::Plan;
 
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-                    [--only parallel-decoding]
+                    [--only parallel-decoding|cosim]
 
   --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
   --long           long runs of `etrace run` / `etrace decode` up to 10^9 instructions (minutes)
@@ -46,7 +46,8 @@ const USAGE: &str =
   --fpga DIR       read DIR/<board>/<config>/report.json of `etrace synth` (or status.txt there)
   --programs DIR   the programs folder (default: this checkout's programs/)
   --only parallel-decoding
-                   only the parallel decoding section";
+                   only the parallel decoding section
+  --only cosim     only the co-simulation rows of the speed section (with the load average)";
 
 /// Command-line settings.
 struct Args {
@@ -58,6 +59,8 @@ struct Args {
     programs: PathBuf,
     /// Only the parallel decoding section.
     only_parallel: bool,
+    /// Only the co-simulation rows of the speed section.
+    only_cosim: bool,
 }
 
 /// A usage error: what, and where.
@@ -72,6 +75,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
         fpga: None,
         programs: programs::default_dir(),
         only_parallel: false,
+        only_cosim: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -98,6 +102,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
             "--programs" => parsed.programs = value("--programs")?.into(),
             "--only" => match value("--only")?.as_str() {
                 "parallel-decoding" => parsed.only_parallel = true,
+                "cosim" => parsed.only_cosim = true,
                 other => {
                     return Err(UsageError(
                         format!("unknown section '{other}'"),
@@ -168,6 +173,10 @@ fn main() -> ExitCode {
             vec![100_000, 1_000_000, 10_000_000],
         )
     };
+    if args.only_cosim {
+        print!("{}", speed::cosim_section(&args.programs, &timed, plan));
+        return ExitCode::SUCCESS;
+    }
     let targets: Vec<String> = compressed
         .iter()
         .flat_map(|n| [format!("{n}-rv32"), format!("{n}-rv64")])
