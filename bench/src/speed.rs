@@ -191,15 +191,20 @@ fn row(t: &mut Table, what: &str, program: &str, ours: Rate, unit: &str, theirs:
     ]);
 }
 
-/// The speed section on `names` (file stems below `programs/elf`).
-pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
-    let mut t = Table::new(&[
+/// The speed table's header (ours beside riscv-etrace).
+fn speed_table() -> Table {
+    Table::new(&[
         "what",
         "program",
         "ours",
         "riscv-etrace",
         "ours / riscv-etrace",
-    ]);
+    ])
+}
+
+/// The speed section on `names` (file stems below `programs/elf`).
+pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
+    let mut t = speed_table();
     for name in names {
         eprintln!("bench: speed: {name}");
         let prepared = Program::load(programs, name)
@@ -333,13 +338,7 @@ fn cosim_rows(t: &mut Table, p: &Prepared, name: &str, plan: Plan) {
 /// Only the co-simulation rows of the speed section on `names` (`etrace-bench --only
 /// cosim`), with the machine's load average before and after (the machine may be shared).
 pub fn cosim_section(programs: &Path, names: &[String], plan: Plan) -> String {
-    let mut t = Table::new(&[
-        "what",
-        "program",
-        "ours",
-        "riscv-etrace",
-        "ours / riscv-etrace",
-    ]);
+    let mut t = speed_table();
     let before = crate::machine::load_average();
     for name in names {
         eprintln!("bench: co-simulation: {name}");

@@ -31,6 +31,18 @@ fn ones(n: usize) -> u64 {
     }
 }
 
+/// Drives the four word outputs of a block with `words`, or marks them driven (`None`: the
+/// block's `connect`).
+fn set_words(
+    outputs: [&mut Signal<Out, Bits<64>>; WORDS],
+    words: impl Into<Option<[Bits<64>; WORDS]>>,
+) {
+    match words.into() {
+        Some(words) => outputs.into_iter().zip(words).for_each(|(o, w)| o.next = w),
+        None => outputs.into_iter().for_each(|o| o.connect()),
+    }
+}
+
 /// `value` (`N` bits, all of them) placed at bit `offset` of a `total`-bit payload, as the
 /// payload's four 64-bit words; bits at and above `total` are dropped.
 #[derive(LogicBlock)]
@@ -86,17 +98,18 @@ impl<const N: usize> Place<N> {
 impl<const N: usize> Logic for Place<N> {
     fn update(&mut self) {
         let v = self.value.val().to_u64();
-        self.w0.next = self.word(0, v);
-        self.w1.next = self.word(1, v);
-        self.w2.next = self.word(2, v);
-        self.w3.next = self.word(3, v);
+        let words = [0, 1, 2, 3].map(|k| self.word(k, v));
+        set_words(
+            [&mut self.w0, &mut self.w1, &mut self.w2, &mut self.w3],
+            words,
+        );
     }
 
     fn connect(&mut self) {
-        self.w0.connect();
-        self.w1.connect();
-        self.w2.connect();
-        self.w3.connect();
+        set_words(
+            [&mut self.w0, &mut self.w1, &mut self.w2, &mut self.w3],
+            None,
+        );
     }
 
     fn hdl(&self) -> Verilog {
@@ -198,17 +211,18 @@ impl<const L: usize> Fill<L> {
 
 impl<const L: usize> Logic for Fill<L> {
     fn update(&mut self) {
-        self.w0.next = self.word(0);
-        self.w1.next = self.word(1);
-        self.w2.next = self.word(2);
-        self.w3.next = self.word(3);
+        let words = [0, 1, 2, 3].map(|k| self.word(k));
+        set_words(
+            [&mut self.w0, &mut self.w1, &mut self.w2, &mut self.w3],
+            words,
+        );
     }
 
     fn connect(&mut self) {
-        self.w0.connect();
-        self.w1.connect();
-        self.w2.connect();
-        self.w3.connect();
+        set_words(
+            [&mut self.w0, &mut self.w1, &mut self.w2, &mut self.w3],
+            None,
+        );
     }
 
     fn hdl(&self) -> Verilog {
