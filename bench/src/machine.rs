@@ -52,6 +52,15 @@ pub fn machine() -> String {
     )
 }
 
+/// The 1-minute load average from `/proc/loadavg` ("unknown" when unreadable): the
+/// machine may be shared, so timings are reported with it.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|t| t.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
 /// Today's date and time (UTC) from `date`.
 fn date() -> String {
     Command::new("date")

@@ -11,7 +11,7 @@
 //!
 //! ```text
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-//!              [--only parallel-decoding|long-runs|hardware-compression]
+//!              [--only parallel-decoding|long-runs|hardware-compression|cosim]
 //! ```
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
@@ -39,7 +39,7 @@ use harness::Plan;
 
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-                    [--only parallel-decoding|long-runs|hardware-compression]
+                    [--only parallel-decoding|long-runs|hardware-compression|cosim]
 
   --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
   --long           long runs of `etrace run` / `etrace decode` up to 10^9 instructions (minutes)
@@ -51,7 +51,8 @@ const USAGE: &str =
                    only the parallel decoding section
   --only long-runs only the long runs of `etrace run` / `etrace decode` (with --long: to 10^9)
   --only hardware-compression
-                   only the bits per instruction of the RTL's own bytes";
+                   only the bits per instruction of the RTL's own bytes
+  --only cosim     only the co-simulation rows of the speed section (with the load average)";
 
 /// Command-line settings.
 struct Args {
@@ -61,12 +62,21 @@ struct Args {
     warmup: Option<usize>,
     fpga: Option<PathBuf>,
     programs: PathBuf,
-    /// Only the parallel decoding section.
-    only_parallel: bool,
-    /// Only the hardware compression section.
-    only_hardware: bool,
-    /// Only the long-runs section.
-    only_long_runs: bool,
+    /// The one section to run (`--only`), or every section.
+    only: Option<Only>,
+}
+
+/// A section run alone (`--only`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Only {
+    /// The parallel decoder beside the sequential one.
+    ParallelDecoding,
+    /// The bits per instruction of the RTL's own bytes.
+    HardwareCompression,
+    /// The long runs of `etrace run` / `etrace decode`.
+    LongRuns,
+    /// The co-simulation rows of the speed section.
+    Cosim,
 }
 
 /// A usage error: what, and where.
@@ -80,9 +90,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
         warmup: None,
         fpga: None,
         programs: programs::default_dir(),
-        only_parallel: false,
-        only_hardware: false,
-        only_long_runs: false,
+        only: None,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -108,9 +116,10 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
             "--fpga" => parsed.fpga = Some(value("--fpga")?.into()),
             "--programs" => parsed.programs = value("--programs")?.into(),
             "--only" => match value("--only")?.as_str() {
-                "parallel-decoding" => parsed.only_parallel = true,
-                "hardware-compression" => parsed.only_hardware = true,
-                "long-runs" => parsed.only_long_runs = true,
+                "parallel-decoding" => parsed.only = Some(Only::ParallelDecoding),
+                "hardware-compression" => parsed.only = Some(Only::HardwareCompression),
+                "long-runs" => parsed.only = Some(Only::LongRuns),
+                "cosim" => parsed.only = Some(Only::Cosim),
                 other => {
                     return Err(UsageError(
                         format!("unknown section '{other}'"),
@@ -154,14 +163,14 @@ fn main() -> ExitCode {
         runs: args.runs.unwrap_or(if args.quick { 1 } else { 5 }),
     };
     let parallel_size = if args.quick { 100_000 } else { 10_000_000 };
-    if args.only_parallel {
+    if args.only == Some(Only::ParallelDecoding) {
         print!(
             "{}",
             parallel::section(&args.programs, "rv32", parallel_size, plan)
         );
         return ExitCode::SUCCESS;
     }
-    if args.only_hardware {
+    if args.only == Some(Only::HardwareCompression) {
         let names = if args.quick {
             vec!["loops-rv32".to_string()]
         } else {
@@ -185,7 +194,7 @@ fn main() -> ExitCode {
             &PathBuf::from("target/bench/long-runs"),
         )
     };
-    if args.only_long_runs {
+    if args.only == Some(Only::LongRuns) {
         print!("{}", long_runs());
         return ExitCode::SUCCESS;
     }
@@ -209,6 +218,10 @@ fn main() -> ExitCode {
             vec![100_000, 1_000_000, 10_000_000],
         )
     };
+    if args.only == Some(Only::Cosim) {
+        print!("{}", speed::cosim_section(&args.programs, &timed, plan));
+        return ExitCode::SUCCESS;
+    }
     let targets: Vec<String> = compressed
         .iter()
         .flat_map(|n| [format!("{n}-rv32"), format!("{n}-rv64")])

@@ -191,15 +191,20 @@ fn row(t: &mut Table, what: &str, program: &str, ours: Rate, unit: &str, theirs:
     ]);
 }
 
-/// The speed section on `names` (file stems below `programs/elf`).
-pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
-    let mut t = Table::new(&[
+/// The speed table's header (ours beside riscv-etrace).
+fn speed_table() -> Table {
+    Table::new(&[
         "what",
         "program",
         "ours",
         "riscv-etrace",
         "ours / riscv-etrace",
-    ]);
+    ])
+}
+
+/// The speed section on `names` (file stems below `programs/elf`).
+pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
+    let mut t = speed_table();
     for name in names {
         eprintln!("bench: speed: {name}");
         let prepared = Program::load(programs, name)
@@ -281,26 +286,7 @@ pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
             Some(theirs),
         );
 
-        let mut cycles = 0;
-        let timing = measure(plan, || p.cosim().map(|c| cycles = c));
-        let cosim = timing.map(|t| t.rate(cycles));
-        row(
-            &mut t,
-            "co-simulation (Verilator RTL + cycle model, every port compared)",
-            name,
-            cosim,
-            " cycles",
-            None,
-        );
-        let timing = measure(plan, || p.cosim_per_cycle().map(|c| cycles = c));
-        row(
-            &mut t,
-            "co-simulation, per-cycle FFI, single thread (the loop before batches)",
-            name,
-            timing.map(|t| t.rate(cycles)),
-            " cycles",
-            None,
-        );
+        cosim_rows(&mut t, &p, name, plan);
     }
     let mut s = String::new();
     let _ = writeln!(s, "### Speed\n");
@@ -318,6 +304,57 @@ pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
          back-pressure; the decode check of `etrace cosim` is not timed); the per-cycle row \
          is the same run in one thread with one call into the RTL per cycle \
          (`etrace_tb::cosim::run_per_cycle`).\n",
+        plan.describe()
+    );
+    s.push_str(&t.render());
+    s
+}
+
+/// The co-simulation rows of `p` (program `name`): batched with the model thread, and per
+/// cycle in one thread (the reference from before issue 27's batches).
+fn cosim_rows(t: &mut Table, p: &Prepared, name: &str, plan: Plan) {
+    let mut cycles = 0;
+    let timing = measure(plan, || p.cosim().map(|c| cycles = c));
+    let cosim = timing.map(|t| t.rate(cycles));
+    row(
+        t,
+        "co-simulation (Verilator RTL + cycle model, every port compared)",
+        name,
+        cosim,
+        " cycles",
+        None,
+    );
+    let timing = measure(plan, || p.cosim_per_cycle().map(|c| cycles = c));
+    row(
+        t,
+        "co-simulation, per-cycle FFI, single thread (the loop before batches)",
+        name,
+        timing.map(|t| t.rate(cycles)),
+        " cycles",
+        None,
+    );
+}
+
+/// Only the co-simulation rows of the speed section on `names` (`etrace-bench --only
+/// cosim`), with the machine's load average before and after (the machine may be shared).
+pub fn cosim_section(programs: &Path, names: &[String], plan: Plan) -> String {
+    let mut t = speed_table();
+    let before = crate::machine::load_average();
+    for name in names {
+        eprintln!("bench: co-simulation: {name}");
+        let prepared = Program::load(programs, name)
+            .and_then(|p| p.run().map(|r| (p, r)))
+            .and_then(|(p, r)| Prepared::new(p, r));
+        match prepared {
+            Ok(p) => cosim_rows(&mut t, &p, name, plan),
+            Err(e) => row(&mut t, "(preparation)", name, Err(e), "", None),
+        }
+    }
+    let after = crate::machine::load_average();
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "### Co-simulation speed\n\n{}; load average {before} before, {after} after.\n",
         plan.describe()
     );
     s.push_str(&t.render());

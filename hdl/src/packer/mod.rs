@@ -27,23 +27,38 @@
 //! relative bits of formats 1 / 2 are formed before the register), so every payload bit is
 //! an OR of (layout bit AND register bit) terms, where the field bit of a layout that
 //! sign-extends over that bit is its last field bit: no decoding and no priority chain
-//! between the packet register and the queue. Narrow fields are widened by [`ZeroExtend`]
-//! blocks and placed by constant shifts, so every operator of the Verilog has operands of
-//! equal width.
+//! between the packet register and the queue.
+//!
+//! The payload is formed as 64-bit words ([`words`]): the fields that always end below
+//! bit 64 are ORed into word 0 directly, each address / tval field (which can cross a word
+//! boundary) is muxed by its layouts and placed by a [`Place`] block, the sign extension
+//! comes from one [`Fill`] block, and [`JoinWords`] gives the `P`-bit payload. A field
+//! whose last bit is also the sign (the 3.0 / 3.1 `address`) is placed with its unused top
+//! bit set to the sign, and the `updiscon` bit of formats 0 / 1 / 2 starts their sign
+//! extension (`irreport` and the sign are the sent `updiscon` again), so every placed
+//! field is `A` bits wide and every bit of every operand is read.
 
 use rust_hdl::prelude::*;
 
 use crate::config::payload_width;
+use layout::bit;
 
 mod extend;
 mod fields;
 pub mod layout;
 mod length;
+pub mod words;
 
 pub use extend::ZeroExtend;
 pub use fields::{PacketFields, PacketFieldsSource};
 pub use layout::{MapLength, LAYOUTS, MAP_LENGTHS};
 pub use length::{PayloadLength, SentBytes, SentLength};
+pub use words::{Fill, JoinWords, Place};
+
+/// Offsets of the `address` / `tval` placements ([`Place`]) of the formats 0 / 1 / 2
+/// layouts, in [`PayloadPacker`]'s order: format 2, format 1 with a `branch_map` of 31,
+/// 15, 7, 3 and 1 bits, format 0 with address.
+const ADDRESS_INFO_AT: [usize; 7] = [2, 7 + 31, 7 + 15, 7 + 7, 7 + 3, 7 + 1, 36];
 
 /// Packs one te_inst field bundle (`hdl/DESIGN.md`, "Packet field bundle") into payload
 /// bits (`payload.adoc`), with the layout given one-hot ([`layout`]). Purely
@@ -56,79 +71,68 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     pub fields: PacketFields<A, E>,
     /// The packed fields from bit 0, sign-extended from the last field bit to bit `P - 1`.
     pub payload: Signal<Out, Bits<P>>,
-    x_address: ZeroExtend<A, P>,
-    x_address_f12: ZeroExtend<A, P>,
-    x_tval: ZeroExtend<A, P>,
-    x_privilege: ZeroExtend<2, P>,
-    x_ecause: ZeroExtend<E, P>,
-    x_qual_status: ZeroExtend<2, P>,
-    x_ioptions: ZeroExtend<6, P>,
-    x_branches: ZeroExtend<5, P>,
-    x_branch_map: ZeroExtend<32, P>,
-    x_branch_count: ZeroExtend<32, P>,
-    x_branch_fail: ZeroExtend<1, P>,
-    x_branch: ZeroExtend<1, P>,
-    x_interrupt: ZeroExtend<1, P>,
-    x_thaddr: ZeroExtend<1, P>,
-    x_ienable: ZeroExtend<1, P>,
-    // One mask per layout: all ones when the layout is selected.
-    m_support: Signal<Local, Bits<P>>,
-    m_sync: Signal<Local, Bits<P>>,
-    m_trap: Signal<Local, Bits<P>>,
-    m_trap_address: Signal<Local, Bits<P>>,
-    m_trap_address_tval: Signal<Local, Bits<P>>,
-    m_trap_tval: Signal<Local, Bits<P>>,
-    m_context: Signal<Local, Bits<P>>,
-    m_address: Signal<Local, Bits<P>>,
-    m_branch31: Signal<Local, Bits<P>>,
-    m_branch15: Signal<Local, Bits<P>>,
-    m_branch7: Signal<Local, Bits<P>>,
-    m_branch3: Signal<Local, Bits<P>>,
-    m_branch1: Signal<Local, Bits<P>>,
-    m_branch_map: Signal<Local, Bits<P>>,
-    m_count: Signal<Local, Bits<P>>,
-    m_count_only: Signal<Local, Bits<P>>,
-    f0_head: Signal<Local, Bits<P>>,
-    // The last field bit of each layout as a mask (all ones when the bit is 1).
-    s_ioptions: Signal<Local, Bits<P>>,
-    s_address: Signal<Local, Bits<P>>,
-    s_thaddr: Signal<Local, Bits<P>>,
-    s_tval: Signal<Local, Bits<P>>,
-    s_privilege: Signal<Local, Bits<P>>,
-    s_irreport: Signal<Local, Bits<P>>,
-    s_branch_map: Signal<Local, Bits<P>>,
-    addr_f: Signal<Local, Bits<P>>,
-    addr_f12: Signal<Local, Bits<P>>,
-    f1_head: Signal<Local, Bits<P>>,
-    addr_info: Signal<Local, Bits<P>>,
-    notify_at: Signal<Local, Bits<P>>,
-    updiscon_at: Signal<Local, Bits<P>>,
-    trap_head: Signal<Local, Bits<P>>,
+    x_privilege: ZeroExtend<2, 64>,
+    x_ecause: ZeroExtend<E, 64>,
+    x_qual_status: ZeroExtend<2, 64>,
+    x_ioptions: ZeroExtend<6, 64>,
+    x_branches: ZeroExtend<5, 64>,
+    x_branch_map: ZeroExtend<32, 64>,
+    x_branch_count: ZeroExtend<32, 64>,
+    x_branch_fail: ZeroExtend<1, 64>,
+    x_branch: ZeroExtend<1, 64>,
+    x_interrupt: ZeroExtend<1, 64>,
+    x_thaddr: ZeroExtend<1, 64>,
+    x_ienable: ZeroExtend<1, 64>,
+    // The 3.0 `address` at 7; the 3.1 `address` or `tval` after `thaddr`; the 3.1 `tval`
+    // after `address`; the formats 0 / 1 / 2 address field with `notify` (`ADDRESS_INFO_AT`).
+    p_sync: Place<A>,
+    p_trap: Place<A>,
+    p_tval: Place<A>,
+    p_info0: Place<A>,
+    p_info1: Place<A>,
+    p_info2: Place<A>,
+    p_info3: Place<A>,
+    p_info4: Place<A>,
+    p_info5: Place<A>,
+    p_info6: Place<A>,
+    fill: Fill<LAYOUTS>,
+    joined: JoinWords<P>,
+    // One 64-bit mask per group of layouts: all ones when one of them is selected.
+    m_support: Signal<Local, Bits<64>>,
+    m_sync: Signal<Local, Bits<64>>,
+    m_trap: Signal<Local, Bits<64>>,
+    m_context: Signal<Local, Bits<64>>,
+    m_address: Signal<Local, Bits<64>>,
+    m_branch: Signal<Local, Bits<64>>,
+    m_branch_map: Signal<Local, Bits<64>>,
+    m_count: Signal<Local, Bits<64>>,
+    m_count_only: Signal<Local, Bits<64>>,
+    // The `branch_map` bits the layout sends (format 1).
+    map_keep: Signal<Local, Bits<32>>,
+    // The address field (low A - 1 bits) with bit A - 1 clear, or set to the field's sign;
+    // the formats 0 / 1 / 2 address field with `notify` as bit A - 1.
+    addr_low: Signal<Local, Bits<A>>,
+    addr_signed: Signal<Local, Bits<A>>,
+    addr_info: Signal<Local, Bits<A>>,
     addr_msb: Signal<Local, Bit>,
     tval_msb: Signal<Local, Bit>,
+    head: Signal<Local, Bits<64>>,
     // Test only (`TopOptions::inject_fault`): XORed into the branch map.
     branch_map_fault: Constant<Bits<32>>,
-    ones: Constant<Bits<P>>,
+    ones: Constant<Bits<64>>,
     // Format 0 `branch_fmt` bit 1 (addr / addr-fail).
-    count_fmt: Constant<Bits<P>>,
-    addr_mask: Constant<Bits<P>>,
-    notify_place: Constant<Bits<P>>,
-    updiscon_place: Constant<Bits<P>>,
-    map31: Constant<Bits<P>>,
-    map15: Constant<Bits<P>>,
-    map7: Constant<Bits<P>>,
-    map3: Constant<Bits<P>>,
-    map1: Constant<Bits<P>>,
+    count_fmt: Constant<Bits<64>>,
+    addr_mask: Constant<Bits<A>>,
     addr_top: Constant<Bits<A>>,
+    addr_sign: Constant<Bits<A>>,
     tval_top: Constant<Bits<A>>,
-    at_aw: Constant<Bits<8>>,
-    at_a1: Constant<Bits<8>>,
+    map31: Constant<Bits<32>>,
+    map15: Constant<Bits<32>>,
+    map7: Constant<Bits<32>>,
+    map3: Constant<Bits<32>>,
+    map1: Constant<Bits<32>>,
     trap_int: Constant<Bits<8>>,
     trap_th: Constant<Bits<8>>,
-    trap_addr: Constant<Bits<8>>,
-    trap_tval: Constant<Bits<8>>,
-    trap_a_end: Constant<Bits<8>>,
-    trap_at_end: Constant<Bits<8>>,
 }
 
 impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
@@ -137,7 +141,7 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
     /// # Panics
     ///
     /// If `P` is not [`payload_width`]`(A, E)`, `P` is above 248 ([`SentLength`]'s port
-    /// is 5 bits) or `A` is below 2 (a configuration error, not a run-time input).
+    /// is 5 bits) or `A` is not 2 to 64 (a configuration error, not a run-time input).
     pub fn new() -> Self {
         Self::with_fault(false)
     }
@@ -145,17 +149,29 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
     /// As [`Self::new`]; with `fault`, bit 0 of every packed branch map is flipped (the
     /// deliberate fault that shows the co-simulation checker bites; test only).
     pub fn with_fault(fault: bool) -> Self {
-        assert!(A >= 2 && P == payload_width(A as u32, E as u32) as usize && P <= 248);
-        let shift = |n: usize| Constant::new(bits::<8>(n as u64));
-        let low = |n: usize| Bits::<P>::mask() >> (P - n) as u64;
+        assert!((2..=64).contains(&A) && P == payload_width(A as u32, E as u32) as usize);
+        assert!(P <= 248);
         let aw = A - 1;
-        let trap_addr = 9 + E;
+        let trap = 9 + E;
+        let info = |i: usize| Place::new(ADDRESS_INFO_AT[i], P);
+        let mut starts = [None; LAYOUTS];
+        starts[bit::SUPPORT] = Some(14);
+        starts[bit::SYNC] = Some(7 + A);
+        starts[bit::TRAP] = Some(trap);
+        starts[bit::TRAP_ADDRESS] = Some(trap + A);
+        starts[bit::TRAP_ADDRESS_TVAL] = Some(trap + aw + A);
+        starts[bit::TRAP_TVAL] = Some(trap + A);
+        starts[bit::CONTEXT] = Some(6);
+        starts[bit::ADDRESS] = Some(ADDRESS_INFO_AT[0] + A);
+        for (i, b) in (bit::BRANCH31..=bit::BRANCH1).enumerate() {
+            starts[b] = Some(ADDRESS_INFO_AT[1 + i] + A);
+        }
+        starts[bit::BRANCH_MAP] = Some(38);
+        starts[bit::BRANCH_COUNT] = Some(ADDRESS_INFO_AT[6] + A);
+        let mask = |n: usize| Constant::new(bits::<32>((1u64 << n) - 1));
         PayloadPacker {
             fields: Default::default(),
             payload: Signal::default(),
-            x_address: ZeroExtend::default(),
-            x_address_f12: ZeroExtend::default(),
-            x_tval: ZeroExtend::default(),
             x_privilege: ZeroExtend::default(),
             x_ecause: ZeroExtend::default(),
             x_qual_status: ZeroExtend::default(),
@@ -168,60 +184,48 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             x_interrupt: ZeroExtend::default(),
             x_thaddr: ZeroExtend::default(),
             x_ienable: ZeroExtend::default(),
+            p_sync: Place::new(7, P),
+            p_trap: Place::new(trap, P),
+            p_tval: Place::new(trap + aw, P),
+            p_info0: info(0),
+            p_info1: info(1),
+            p_info2: info(2),
+            p_info3: info(3),
+            p_info4: info(4),
+            p_info5: info(5),
+            p_info6: info(6),
+            fill: Fill::new(starts, P),
+            joined: JoinWords::default(),
             m_support: Signal::default(),
             m_sync: Signal::default(),
             m_trap: Signal::default(),
-            m_trap_address: Signal::default(),
-            m_trap_address_tval: Signal::default(),
-            m_trap_tval: Signal::default(),
             m_context: Signal::default(),
             m_address: Signal::default(),
-            m_branch31: Signal::default(),
-            m_branch15: Signal::default(),
-            m_branch7: Signal::default(),
-            m_branch3: Signal::default(),
-            m_branch1: Signal::default(),
+            m_branch: Signal::default(),
             m_branch_map: Signal::default(),
             m_count: Signal::default(),
             m_count_only: Signal::default(),
-            f0_head: Signal::default(),
-            s_ioptions: Signal::default(),
-            s_address: Signal::default(),
-            s_thaddr: Signal::default(),
-            s_tval: Signal::default(),
-            s_privilege: Signal::default(),
-            s_irreport: Signal::default(),
-            s_branch_map: Signal::default(),
-            addr_f: Signal::default(),
-            addr_f12: Signal::default(),
-            f1_head: Signal::default(),
+            map_keep: Signal::default(),
+            addr_low: Signal::default(),
+            addr_signed: Signal::default(),
             addr_info: Signal::default(),
-            notify_at: Signal::default(),
-            updiscon_at: Signal::default(),
-            trap_head: Signal::default(),
             addr_msb: Signal::default(),
             tval_msb: Signal::default(),
+            head: Signal::default(),
             branch_map_fault: Constant::new(u64::from(fault).into()),
-            ones: Constant::new(Bits::<P>::mask()),
-            count_fmt: Constant::new(bits::<P>(1) << 35u64),
-            addr_mask: Constant::new(low(aw)),
-            notify_place: Constant::new(bits::<P>(1) << aw as u64),
-            updiscon_place: Constant::new(bits::<P>(1) << A as u64),
-            map31: Constant::new(low(31)),
-            map15: Constant::new(low(15)),
-            map7: Constant::new(low(7)),
-            map3: Constant::new(low(3)),
-            map1: Constant::new(low(1)),
+            ones: Constant::new(Bits::<64>::mask()),
+            count_fmt: Constant::new(bits::<64>(1 << 35)),
+            addr_mask: Constant::new(Bits::<A>::mask() >> 1u64),
             addr_top: Constant::new(bits::<A>(1) << (aw as u64 - 1)),
-            tval_top: Constant::new(bits::<A>(1) << (aw as u64)),
-            at_aw: shift(aw),
-            at_a1: shift(A + 1),
-            trap_int: shift(7 + E),
-            trap_th: shift(8 + E),
-            trap_addr: shift(trap_addr),
-            trap_tval: shift(trap_addr + aw),
-            trap_a_end: shift(trap_addr + A),
-            trap_at_end: shift(trap_addr + aw + A),
+            addr_sign: Constant::new(bits::<A>(1) << aw as u64),
+            tval_top: Constant::new(bits::<A>(1) << aw as u64),
+            map31: mask(31),
+            map15: mask(15),
+            map7: mask(7),
+            map3: mask(3),
+            map1: mask(1),
+            trap_int: Constant::new(bits::<8>(7 + E as u64)),
+            trap_th: Constant::new(bits::<8>(8 + E as u64)),
         }
     }
 }
@@ -235,16 +239,33 @@ impl<const A: usize, const E: usize, const P: usize> Default for PayloadPacker<A
 impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, E, P> {
     #[hdl_gen]
     fn update(&mut self) {
-        // Every field zero-extended to P bits, placed below by constant shifts.
-        self.x_address.narrow.next = self.fields.address.val();
-        self.x_address_f12.narrow.next = self.fields.address_f12.val();
-        self.x_tval.narrow.next = self.fields.tval.val();
+        // The format 1 `branch_map` bits sent (the layouts exclude each other).
+        self.map_keep.next = 0.into();
+        if self.fields.layout.val().get_bit(8) || self.fields.layout.val().get_bit(13) {
+            self.map_keep.next = self.map31.val();
+        }
+        if self.fields.layout.val().get_bit(9) {
+            self.map_keep.next = self.map15.val();
+        }
+        if self.fields.layout.val().get_bit(10) {
+            self.map_keep.next = self.map7.val();
+        }
+        if self.fields.layout.val().get_bit(11) {
+            self.map_keep.next = self.map3.val();
+        }
+        if self.fields.layout.val().get_bit(12) {
+            self.map_keep.next = self.map1.val();
+        }
+
+        // The fields that end below bit 64, zero-extended to 64 bits, placed below by
+        // constant shifts.
         self.x_privilege.narrow.next = self.fields.privilege.val();
         self.x_ecause.narrow.next = self.fields.ecause.val();
         self.x_qual_status.narrow.next = self.fields.qual_status.val();
         self.x_ioptions.narrow.next = self.fields.ioptions.val();
         self.x_branches.narrow.next = self.fields.branches.val();
-        self.x_branch_map.narrow.next = self.fields.branch_map.val() ^ self.branch_map_fault.val();
+        self.x_branch_map.narrow.next =
+            (self.fields.branch_map.val() ^ self.branch_map_fault.val()) & self.map_keep.val();
         self.x_branch_count.narrow.next = self.fields.branch_count.val();
         self.x_branch_fail.narrow.next = self.fields.branch_fail.val().into();
         self.x_branch.narrow.next = self.fields.branch.val().into();
@@ -252,36 +273,7 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         self.x_thaddr.narrow.next = self.fields.thaddr.val().into();
         self.x_ienable.narrow.next = self.fields.ienable.val().into();
 
-        // The address field is the low A - 1 bits.
-        self.addr_f.next = self.x_address.wide.val() & self.addr_mask.val();
-        self.addr_f12.next = self.x_address_f12.wide.val() & self.addr_mask.val();
-        self.addr_msb.next = (self.fields.address.val() & self.addr_top.val()).any();
-        self.tval_msb.next = (self.fields.tval.val() & self.tval_top.val()).any();
-        // Formats 1 / 2: the address field, then `notify` (bit A - 1) and `updiscon` (bit
-        // A) as sent; `irreport` (bit A + 1) and the sign are the sent `updiscon` again.
-        self.notify_at.next = 0.into();
-        if self.fields.notify_bit.val() {
-            self.notify_at.next = self.notify_place.val();
-        }
-        self.updiscon_at.next = 0.into();
-        if self.fields.updiscon_bit.val() {
-            self.updiscon_at.next = self.updiscon_place.val();
-        }
-        self.addr_info.next = self.addr_f12.val() | self.notify_at.val() | self.updiscon_at.val();
-        // Format 3.1 up to thaddr: format 3, subformat 1, branch, privilege, ecause,
-        // interrupt, thaddr.
-        self.trap_head.next = bits::<P>(7)
-            | (self.x_branch.wide.val() << 4)
-            | (self.x_privilege.wide.val() << 5)
-            | (self.x_ecause.wide.val() << 7)
-            | (self.x_interrupt.wide.val() << self.trap_int.val())
-            | (self.x_thaddr.wide.val() << self.trap_th.val());
-        // Format 1 with address up to branches.
-        self.f1_head.next = bits::<P>(1) | (self.x_branches.wide.val() << 2);
-        // Format 0 up to branch_count (format 0, no subformat: `f0s_width_p` 0).
-        self.f0_head.next = self.x_branch_count.wide.val() << 2;
-
-        // The masks of the layouts (`layout::bit` order).
+        // The masks of the layout groups (`layout::bit` order).
         self.m_support.next = 0.into();
         if self.fields.layout.val().get_bit(0) {
             self.m_support.next = self.ones.val();
@@ -291,20 +283,12 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
             self.m_sync.next = self.ones.val();
         }
         self.m_trap.next = 0.into();
-        if self.fields.layout.val().get_bit(2) {
+        if self.fields.layout.val().get_bit(2)
+            || self.fields.layout.val().get_bit(3)
+            || self.fields.layout.val().get_bit(4)
+            || self.fields.layout.val().get_bit(5)
+        {
             self.m_trap.next = self.ones.val();
-        }
-        self.m_trap_address.next = 0.into();
-        if self.fields.layout.val().get_bit(3) {
-            self.m_trap_address.next = self.ones.val();
-        }
-        self.m_trap_address_tval.next = 0.into();
-        if self.fields.layout.val().get_bit(4) {
-            self.m_trap_address_tval.next = self.ones.val();
-        }
-        self.m_trap_tval.next = 0.into();
-        if self.fields.layout.val().get_bit(5) {
-            self.m_trap_tval.next = self.ones.val();
         }
         self.m_context.next = 0.into();
         if self.fields.layout.val().get_bit(6) {
@@ -314,25 +298,14 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         if self.fields.layout.val().get_bit(7) {
             self.m_address.next = self.ones.val();
         }
-        self.m_branch31.next = 0.into();
-        if self.fields.layout.val().get_bit(8) {
-            self.m_branch31.next = self.ones.val();
-        }
-        self.m_branch15.next = 0.into();
-        if self.fields.layout.val().get_bit(9) {
-            self.m_branch15.next = self.ones.val();
-        }
-        self.m_branch7.next = 0.into();
-        if self.fields.layout.val().get_bit(10) {
-            self.m_branch7.next = self.ones.val();
-        }
-        self.m_branch3.next = 0.into();
-        if self.fields.layout.val().get_bit(11) {
-            self.m_branch3.next = self.ones.val();
-        }
-        self.m_branch1.next = 0.into();
-        if self.fields.layout.val().get_bit(12) {
-            self.m_branch1.next = self.ones.val();
+        self.m_branch.next = 0.into();
+        if self.fields.layout.val().get_bit(8)
+            || self.fields.layout.val().get_bit(9)
+            || self.fields.layout.val().get_bit(10)
+            || self.fields.layout.val().get_bit(11)
+            || self.fields.layout.val().get_bit(12)
+        {
+            self.m_branch.next = self.ones.val();
         }
         self.m_branch_map.next = 0.into();
         if self.fields.layout.val().get_bit(13) {
@@ -346,110 +319,157 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         if self.fields.layout.val().get_bit(15) {
             self.m_count_only.next = self.ones.val();
         }
-
-        // The last field bit of each layout, as a mask: the sign extension.
-        self.s_ioptions.next = 0.into();
-        if self.fields.ioptions.val().get_bit(5) {
-            self.s_ioptions.next = self.ones.val();
-        }
-        self.s_address.next = 0.into();
-        if self.addr_msb.val() {
-            self.s_address.next = self.ones.val();
-        }
-        self.s_thaddr.next = 0.into();
-        if self.fields.thaddr.val() {
-            self.s_thaddr.next = self.ones.val();
-        }
-        self.s_tval.next = 0.into();
-        if self.tval_msb.val() {
-            self.s_tval.next = self.ones.val();
-        }
-        self.s_privilege.next = 0.into();
-        if self.fields.privilege.val().get_bit(1) {
-            self.s_privilege.next = self.ones.val();
-        }
-        self.s_irreport.next = 0.into();
-        if self.fields.updiscon_bit.val() {
-            self.s_irreport.next = self.ones.val();
-        }
-        self.s_branch_map.next = 0.into();
-        if self.fields.branch_map.val().get_bit(30) {
-            self.s_branch_map.next = self.ones.val();
-        }
-        // Per layout, its fields up to the last one, then ones from the bit after it up to
-        // P - 1 where the last bit is 1; the payload is the selected layout's. Each payload
-        // bit is then an OR of (layout bit AND one field bit) terms.
-        self.payload.next = (self.m_support.val()
-            & (bits::<P>(15)
+        // Word 0 up to the fields that can cross it.
+        self.head.next = (self.m_support.val()
+            & (bits::<64>(15)
                 | (self.x_ienable.wide.val() << 4)
                 | (self.x_qual_status.wide.val() << 6)
-                | (self.x_ioptions.wide.val() << 8)
-                | ((self.ones.val() << 14) & self.s_ioptions.val())))
+                | (self.x_ioptions.wide.val() << 8)))
             | (self.m_sync.val()
-                & (bits::<P>(3)
+                & (bits::<64>(3)
+                    | (self.x_branch.wide.val() << 4)
+                    | (self.x_privilege.wide.val() << 5)))
+            | (self.m_trap.val()
+                & (bits::<64>(7)
                     | (self.x_branch.wide.val() << 4)
                     | (self.x_privilege.wide.val() << 5)
-                    | (self.addr_f.val() << 7)
-                    | (((self.ones.val() << self.at_aw.val()) << 7) & self.s_address.val())))
-            | (self.m_trap.val()
-                & (self.trap_head.val()
-                    | ((self.ones.val() << self.trap_addr.val()) & self.s_thaddr.val())))
-            | (self.m_trap_address.val()
-                & (self.trap_head.val()
-                    | (self.addr_f.val() << self.trap_addr.val())
-                    | ((self.ones.val() << self.trap_tval.val()) & self.s_address.val())))
-            | (self.m_trap_address_tval.val()
-                & (self.trap_head.val()
-                    | (self.addr_f.val() << self.trap_addr.val())
-                    | (self.x_tval.wide.val() << self.trap_tval.val())
-                    | ((self.ones.val() << self.trap_at_end.val()) & self.s_tval.val())))
-            | (self.m_trap_tval.val()
-                & (self.trap_head.val()
-                    | (self.x_tval.wide.val() << self.trap_addr.val())
-                    | ((self.ones.val() << self.trap_a_end.val()) & self.s_tval.val())))
-            | (self.m_context.val()
-                & (bits::<P>(11)
-                    | (self.x_privilege.wide.val() << 4)
-                    | ((self.ones.val() << 6) & self.s_privilege.val())))
-            | (self.m_address.val()
-                & (bits::<P>(2)
-                    | (self.addr_info.val() << 2)
-                    | (((self.ones.val() << self.at_a1.val()) << 2) & self.s_irreport.val())))
-            | (self.m_branch31.val()
-                & (self.f1_head.val()
-                    | ((self.x_branch_map.wide.val() & self.map31.val()) << 7)
-                    | (self.addr_info.val() << 38)
-                    | (((self.ones.val() << self.at_a1.val()) << 38) & self.s_irreport.val())))
-            | (self.m_branch15.val()
-                & (self.f1_head.val()
-                    | ((self.x_branch_map.wide.val() & self.map15.val()) << 7)
-                    | (self.addr_info.val() << 22)
-                    | (((self.ones.val() << self.at_a1.val()) << 22) & self.s_irreport.val())))
-            | (self.m_branch7.val()
-                & (self.f1_head.val()
-                    | ((self.x_branch_map.wide.val() & self.map7.val()) << 7)
-                    | (self.addr_info.val() << 14)
-                    | (((self.ones.val() << self.at_a1.val()) << 14) & self.s_irreport.val())))
-            | (self.m_branch3.val()
-                & (self.f1_head.val()
-                    | ((self.x_branch_map.wide.val() & self.map3.val()) << 7)
-                    | (self.addr_info.val() << 10)
-                    | (((self.ones.val() << self.at_a1.val()) << 10) & self.s_irreport.val())))
-            | (self.m_branch1.val()
-                & (self.f1_head.val()
-                    | ((self.x_branch_map.wide.val() & self.map1.val()) << 7)
-                    | (self.addr_info.val() << 8)
-                    | (((self.ones.val() << self.at_a1.val()) << 8) & self.s_irreport.val())))
-            | (self.m_branch_map.val()
-                & (bits::<P>(1)
-                    | ((self.x_branch_map.wide.val() & self.map31.val()) << 7)
-                    | ((self.ones.val() << 38) & self.s_branch_map.val())))
-            | (self.m_count.val()
-                & (self.f0_head.val()
-                    | (self.x_branch_fail.wide.val() << 34)
-                    | self.count_fmt.val()
-                    | (self.addr_info.val() << 36)
-                    | (((self.ones.val() << self.at_a1.val()) << 36) & self.s_irreport.val())))
-            | (self.m_count_only.val() & self.f0_head.val());
+                    | (self.x_ecause.wide.val() << 7)
+                    | (self.x_interrupt.wide.val() << self.trap_int.val())
+                    | (self.x_thaddr.wide.val() << self.trap_th.val())))
+            | (self.m_context.val() & (bits::<64>(11) | (self.x_privilege.wide.val() << 4)))
+            | (self.m_address.val() & bits::<64>(2))
+            | (self.m_branch.val() & (self.x_branches.wide.val() << 2))
+            | ((self.m_branch.val() | self.m_branch_map.val())
+                & (bits::<64>(1) | (self.x_branch_map.wide.val() << 7)))
+            | (self.m_count.val() & ((self.x_branch_fail.wide.val() << 34) | self.count_fmt.val()))
+            | ((self.m_count.val() | self.m_count_only.val())
+                & (self.x_branch_count.wide.val() << 2));
+
+        // The address / tval fields, muxed by layout into their placements.
+        self.addr_msb.next = (self.fields.address.val() & self.addr_top.val()).any();
+        self.tval_msb.next = (self.fields.tval.val() & self.tval_top.val()).any();
+        self.addr_low.next = self.fields.address.val() & self.addr_mask.val();
+        self.addr_signed.next = self.addr_low.val();
+        if self.addr_msb.val() {
+            self.addr_signed.next = self.addr_low.val() | self.addr_sign.val();
+        }
+        self.addr_info.next = self.fields.address_f12.val() & self.addr_mask.val();
+        if self.fields.notify_bit.val() {
+            self.addr_info.next =
+                (self.fields.address_f12.val() & self.addr_mask.val()) | self.addr_sign.val();
+        }
+        self.p_sync.value.next = 0.into();
+        if self.fields.layout.val().get_bit(1) {
+            self.p_sync.value.next = self.addr_signed.val();
+        }
+        self.p_trap.value.next = 0.into();
+        if self.fields.layout.val().get_bit(3) {
+            self.p_trap.value.next = self.addr_signed.val();
+        }
+        if self.fields.layout.val().get_bit(4) {
+            self.p_trap.value.next = self.addr_low.val();
+        }
+        if self.fields.layout.val().get_bit(5) {
+            self.p_trap.value.next = self.fields.tval.val();
+        }
+        self.p_tval.value.next = 0.into();
+        if self.fields.layout.val().get_bit(4) {
+            self.p_tval.value.next = self.fields.tval.val();
+        }
+        self.p_info0.value.next = 0.into();
+        if self.fields.layout.val().get_bit(7) {
+            self.p_info0.value.next = self.addr_info.val();
+        }
+        self.p_info1.value.next = 0.into();
+        if self.fields.layout.val().get_bit(8) {
+            self.p_info1.value.next = self.addr_info.val();
+        }
+        self.p_info2.value.next = 0.into();
+        if self.fields.layout.val().get_bit(9) {
+            self.p_info2.value.next = self.addr_info.val();
+        }
+        self.p_info3.value.next = 0.into();
+        if self.fields.layout.val().get_bit(10) {
+            self.p_info3.value.next = self.addr_info.val();
+        }
+        self.p_info4.value.next = 0.into();
+        if self.fields.layout.val().get_bit(11) {
+            self.p_info4.value.next = self.addr_info.val();
+        }
+        self.p_info5.value.next = 0.into();
+        if self.fields.layout.val().get_bit(12) {
+            self.p_info5.value.next = self.addr_info.val();
+        }
+        self.p_info6.value.next = 0.into();
+        if self.fields.layout.val().get_bit(14) {
+            self.p_info6.value.next = self.addr_info.val();
+        }
+
+        // The sign extension: the selected layout's last field bit.
+        self.fill.layout.next = self.fields.layout.val();
+        self.fill.sign.next = (self.fields.layout.val().get_bit(0)
+            && self.fields.ioptions.val().get_bit(5))
+            || ((self.fields.layout.val().get_bit(1) || self.fields.layout.val().get_bit(3))
+                && self.addr_msb.val())
+            || (self.fields.layout.val().get_bit(2) && self.fields.thaddr.val())
+            || ((self.fields.layout.val().get_bit(4) || self.fields.layout.val().get_bit(5))
+                && self.tval_msb.val())
+            || (self.fields.layout.val().get_bit(6) && self.fields.privilege.val().get_bit(1))
+            || (self.fields.layout.val().get_bit(13) && self.fields.branch_map.val().get_bit(30))
+            || ((self.fields.layout.val().get_bit(7)
+                || self.fields.layout.val().get_bit(8)
+                || self.fields.layout.val().get_bit(9)
+                || self.fields.layout.val().get_bit(10)
+                || self.fields.layout.val().get_bit(11)
+                || self.fields.layout.val().get_bit(12)
+                || self.fields.layout.val().get_bit(14))
+                && self.fields.updiscon_bit.val());
+
+        self.joined.w0.next = self.head.val()
+            | self.p_sync.w0.val()
+            | self.p_trap.w0.val()
+            | self.p_tval.w0.val()
+            | self.p_info0.w0.val()
+            | self.p_info1.w0.val()
+            | self.p_info2.w0.val()
+            | self.p_info3.w0.val()
+            | self.p_info4.w0.val()
+            | self.p_info5.w0.val()
+            | self.p_info6.w0.val()
+            | self.fill.w0.val();
+        self.joined.w1.next = self.p_sync.w1.val()
+            | self.p_trap.w1.val()
+            | self.p_tval.w1.val()
+            | self.p_info0.w1.val()
+            | self.p_info1.w1.val()
+            | self.p_info2.w1.val()
+            | self.p_info3.w1.val()
+            | self.p_info4.w1.val()
+            | self.p_info5.w1.val()
+            | self.p_info6.w1.val()
+            | self.fill.w1.val();
+        self.joined.w2.next = self.p_sync.w2.val()
+            | self.p_trap.w2.val()
+            | self.p_tval.w2.val()
+            | self.p_info0.w2.val()
+            | self.p_info1.w2.val()
+            | self.p_info2.w2.val()
+            | self.p_info3.w2.val()
+            | self.p_info4.w2.val()
+            | self.p_info5.w2.val()
+            | self.p_info6.w2.val()
+            | self.fill.w2.val();
+        self.joined.w3.next = self.p_sync.w3.val()
+            | self.p_trap.w3.val()
+            | self.p_tval.w3.val()
+            | self.p_info0.w3.val()
+            | self.p_info1.w3.val()
+            | self.p_info2.w3.val()
+            | self.p_info3.w3.val()
+            | self.p_info4.w3.val()
+            | self.p_info5.w3.val()
+            | self.p_info6.w3.val()
+            | self.fill.w3.val();
+        self.payload.next = self.joined.payload.val();
     }
 }
