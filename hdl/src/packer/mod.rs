@@ -4,7 +4,8 @@
 //! format tables `sec:format1`, `sec:format2`, `sec:format3`).
 //!
 //! Field layout for the hardware parameters (`iaddress_lsb_p` 1, `privilege_width_p` 2, no
-//! `time` / `context`, `irdepth` 0 bits), bit offsets from bit 0 of the payload, with
+//! `time` / `context`, `irdepth` `W` bits: `return_stack_size_p + 1`, or 0 without a return
+//! stack), bit offsets from bit 0 of the payload, with
 //! `AW` = `A - 1` (width of the `address` field) and `E` = `ecause_width_p`:
 //!
 //! | kind | fields (offset) | last field |
@@ -13,10 +14,10 @@
 //! | 3.0 sync | format 0, subformat 2, branch 4, privilege 5, address 7 | address |
 //! | 3.1 trap | format, subformat, branch, privilege, ecause 7, interrupt 7+E, thaddr 8+E, \[address 9+E\], \[tval\] | tval / address / thaddr |
 //! | 3.2 context | format, subformat, privilege 4 | privilege (6) |
-//! | 2 | format 0, address 2, notify, updiscon, irreport | irreport |
-//! | 1 with address | format 0, branches 2, branch_map 7 (L bits), address 7+L, notify, updiscon, irreport | irreport |
+//! | 2 | format 0, address 2, notify, updiscon, irreport, irdepth (W) | irdepth, or irreport if W = 0 |
+//! | 1 with address | format 0, branches 2, branch_map 7 (L bits), address 7+L, notify, updiscon, irreport, irdepth (W) | irdepth, or irreport if W = 0 |
 //! | 1 without address | format 0, branches (0) 2, branch_map 7 (31 bits) | branch_map (38) |
-//! | 0 with address | format 0, branch_count 2, branch_fmt 34 (1x), address 36, notify, updiscon, irreport | irreport |
+//! | 0 with address | format 0, branch_count 2, branch_fmt 34 (1x), address 36, notify, updiscon, irreport, irdepth (W) | irdepth, or irreport if W = 0 |
 //! | 0 without address | format 0, branch_count 2, branch_fmt 34 (00) | branch_fmt (35, 0) |
 //!
 //! Every packet is its fields from bit 0, then ones from the bit after the last field up
@@ -34,6 +35,7 @@
 use rust_hdl::prelude::*;
 
 use crate::config::payload_width;
+use crate::logic::return_stack::IRDEPTH_BITS;
 
 mod extend;
 mod fields;
@@ -71,6 +73,7 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     x_interrupt: ZeroExtend<1, P>,
     x_thaddr: ZeroExtend<1, P>,
     x_ienable: ZeroExtend<1, P>,
+    x_irdepth: ZeroExtend<IRDEPTH_BITS, P>,
     // One mask per layout: all ones when the layout is selected.
     m_support: Signal<Local, Bits<P>>,
     m_sync: Signal<Local, Bits<P>>,
@@ -96,6 +99,8 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     s_tval: Signal<Local, Bits<P>>,
     s_privilege: Signal<Local, Bits<P>>,
     s_irreport: Signal<Local, Bits<P>>,
+    s_irdepth: Signal<Local, Bits<P>>,
+    ir_tail: Signal<Local, Bits<P>>,
     s_branch_map: Signal<Local, Bits<P>>,
     addr_f: Signal<Local, Bits<P>>,
     addr_f12: Signal<Local, Bits<P>>,
@@ -123,6 +128,10 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     tval_top: Constant<Bits<A>>,
     at_aw: Constant<Bits<8>>,
     at_a1: Constant<Bits<8>>,
+    // `irdepth` (bit A + 2 of the address information) and the sign after it.
+    at_irdepth: Constant<Bits<8>>,
+    at_ir_sign: Constant<Bits<8>>,
+    irdepth_top: Constant<Bits<IRDEPTH_BITS>>,
     trap_int: Constant<Bits<8>>,
     trap_th: Constant<Bits<8>>,
     trap_addr: Constant<Bits<8>>,
@@ -168,6 +177,7 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             x_interrupt: ZeroExtend::default(),
             x_thaddr: ZeroExtend::default(),
             x_ienable: ZeroExtend::default(),
+            x_irdepth: ZeroExtend::default(),
             m_support: Signal::default(),
             m_sync: Signal::default(),
             m_trap: Signal::default(),
@@ -191,6 +201,8 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             s_tval: Signal::default(),
             s_privilege: Signal::default(),
             s_irreport: Signal::default(),
+            s_irdepth: Signal::default(),
+            ir_tail: Signal::default(),
             s_branch_map: Signal::default(),
             addr_f: Signal::default(),
             addr_f12: Signal::default(),
@@ -216,6 +228,9 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             tval_top: Constant::new(bits::<A>(1) << (aw as u64)),
             at_aw: shift(aw),
             at_a1: shift(A + 1),
+            at_irdepth: shift(A + 2),
+            at_ir_sign: shift(A + 2),
+            irdepth_top: Constant::new(0.into()),
             trap_int: shift(7 + E),
             trap_th: shift(8 + E),
             trap_addr: shift(trap_addr),
@@ -223,6 +238,28 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             trap_a_end: shift(trap_addr + A),
             trap_at_end: shift(trap_addr + aw + A),
         }
+    }
+}
+
+impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
+    /// This packer with an `irdepth` field of `width` bits (`return_stack_size_p + 1`,
+    /// `sec:irxx`; 0 without a return stack).
+    ///
+    /// # Panics
+    ///
+    /// If `width` is above [`IRDEPTH_BITS`] or the longest format 1 does not fit `P`
+    /// (a configuration error the generator refuses first).
+    pub fn with_irdepth(mut self, width: usize) -> Self {
+        // Format 1 with a 31-bit map: format, branches, branch_map, address, notify, updiscon,
+        // irreport, irdepth.
+        assert!(width <= IRDEPTH_BITS && 2 + 5 + 31 + (A - 1) + 3 + width <= P);
+        self.at_ir_sign = Constant::new(bits::<8>((A + 2 + width) as u64));
+        self.irdepth_top = Constant::new(if width == 0 {
+            0.into()
+        } else {
+            bits::<IRDEPTH_BITS>(1) << (width as u64 - 1)
+        });
+        self
     }
 }
 
@@ -251,6 +288,7 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         self.x_interrupt.narrow.next = self.fields.is_interrupt.val().into();
         self.x_thaddr.narrow.next = self.fields.thaddr.val().into();
         self.x_ienable.narrow.next = self.fields.ienable.val().into();
+        self.x_irdepth.narrow.next = self.fields.irdepth.val();
 
         // The address field is the low A - 1 bits.
         self.addr_f.next = self.x_address.wide.val() & self.addr_mask.val();
@@ -258,7 +296,8 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         self.addr_msb.next = (self.fields.address.val() & self.addr_top.val()).any();
         self.tval_msb.next = (self.fields.tval.val() & self.tval_top.val()).any();
         // Formats 1 / 2: the address field, then `notify` (bit A - 1) and `updiscon` (bit
-        // A) as sent; `irreport` (bit A + 1) and the sign are the sent `updiscon` again.
+        // A) as sent; `irreport` (bit A + 1), `irdepth` and the sign are the sent
+        // `updiscon` again, or, with `irreport`, its inverse, the depth and its top bit.
         self.notify_at.next = 0.into();
         if self.fields.notify_bit.val() {
             self.notify_at.next = self.notify_place.val();
@@ -267,7 +306,6 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         if self.fields.updiscon_bit.val() {
             self.updiscon_at.next = self.updiscon_place.val();
         }
-        self.addr_info.next = self.addr_f12.val() | self.notify_at.val() | self.updiscon_at.val();
         // Format 3.1 up to thaddr: format 3, subformat 1, branch, privilege, ecause,
         // interrupt, thaddr.
         self.trap_head.next = bits::<P>(7)
@@ -372,6 +410,23 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         if self.fields.updiscon_bit.val() {
             self.s_irreport.next = self.ones.val();
         }
+        // The address information of formats 0 / 1 / 2 with `irreport` / `irdepth`.
+        self.s_irdepth.next = 0.into();
+        if (self.fields.irdepth.val() & self.irdepth_top.val()).any() {
+            self.s_irdepth.next = self.ones.val();
+        }
+        self.ir_tail.next = (self.ones.val() << self.at_a1.val()) & self.s_irreport.val();
+        if self.fields.irreport.val() {
+            self.ir_tail.next = ((self.ones.val() << self.at_a1.val())
+                & !self.s_irreport.val()
+                & !(self.ones.val() << self.at_irdepth.val()))
+                | (self.x_irdepth.wide.val() << self.at_irdepth.val())
+                | ((self.ones.val() << self.at_ir_sign.val()) & self.s_irdepth.val());
+        }
+        self.addr_info.next = self.addr_f12.val()
+            | self.notify_at.val()
+            | self.updiscon_at.val()
+            | self.ir_tail.val();
         self.s_branch_map.next = 0.into();
         if self.fields.branch_map.val().get_bit(30) {
             self.s_branch_map.next = self.ones.val();
@@ -411,35 +466,27 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
                 & (bits::<P>(11)
                     | (self.x_privilege.wide.val() << 4)
                     | ((self.ones.val() << 6) & self.s_privilege.val())))
-            | (self.m_address.val()
-                & (bits::<P>(2)
-                    | (self.addr_info.val() << 2)
-                    | (((self.ones.val() << self.at_a1.val()) << 2) & self.s_irreport.val())))
+            | (self.m_address.val() & (bits::<P>(2) | (self.addr_info.val() << 2)))
             | (self.m_branch31.val()
                 & (self.f1_head.val()
                     | ((self.x_branch_map.wide.val() & self.map31.val()) << 7)
-                    | (self.addr_info.val() << 38)
-                    | (((self.ones.val() << self.at_a1.val()) << 38) & self.s_irreport.val())))
+                    | (self.addr_info.val() << 38)))
             | (self.m_branch15.val()
                 & (self.f1_head.val()
                     | ((self.x_branch_map.wide.val() & self.map15.val()) << 7)
-                    | (self.addr_info.val() << 22)
-                    | (((self.ones.val() << self.at_a1.val()) << 22) & self.s_irreport.val())))
+                    | (self.addr_info.val() << 22)))
             | (self.m_branch7.val()
                 & (self.f1_head.val()
                     | ((self.x_branch_map.wide.val() & self.map7.val()) << 7)
-                    | (self.addr_info.val() << 14)
-                    | (((self.ones.val() << self.at_a1.val()) << 14) & self.s_irreport.val())))
+                    | (self.addr_info.val() << 14)))
             | (self.m_branch3.val()
                 & (self.f1_head.val()
                     | ((self.x_branch_map.wide.val() & self.map3.val()) << 7)
-                    | (self.addr_info.val() << 10)
-                    | (((self.ones.val() << self.at_a1.val()) << 10) & self.s_irreport.val())))
+                    | (self.addr_info.val() << 10)))
             | (self.m_branch1.val()
                 & (self.f1_head.val()
                     | ((self.x_branch_map.wide.val() & self.map1.val()) << 7)
-                    | (self.addr_info.val() << 8)
-                    | (((self.ones.val() << self.at_a1.val()) << 8) & self.s_irreport.val())))
+                    | (self.addr_info.val() << 8)))
             | (self.m_branch_map.val()
                 & (bits::<P>(1)
                     | ((self.x_branch_map.wide.val() & self.map31.val()) << 7)
@@ -448,8 +495,7 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
                 & (self.f0_head.val()
                     | (self.x_branch_fail.wide.val() << 34)
                     | self.count_fmt.val()
-                    | (self.addr_info.val() << 36)
-                    | (((self.ones.val() << self.at_a1.val()) << 36) & self.s_irreport.val())))
+                    | (self.addr_info.val() << 36)))
             | (self.m_count_only.val() & self.f0_head.val());
     }
 }
