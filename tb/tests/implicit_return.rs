@@ -8,11 +8,11 @@
 
 mod common;
 
-use common::{cosim_program, program, BACK_PRESSURE, NO_STALL, PROGRAMS};
+use common::{cosim_program, program, random_cosim, BACK_PRESSURE, NO_STALL, PROGRAMS};
 use etrace_encoder::{Encoder, EncoderOptions, Reason};
-use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig, Rng};
+use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth};
-use etrace_tb::cosim::{run, CosimConfig, CosimError, StallConfig};
+use etrace_tb::cosim::{run, CosimConfig, CosimError};
 use etrace_tb::Variant;
 
 /// `base` with `implicit_return`.
@@ -113,25 +113,13 @@ impl Nested {
 #[test]
 fn random_streams_of_two_million_cycles_with_implicit_return() {
     for (variant, seed) in [(Variant::Rv32Ir, 41), (Variant::Rv32All, 42)] {
-        let mut config = CosimConfig::new(variant);
-        config.options = EncoderOptions {
+        let options = EncoderOptions {
             resync_max: 256,
             sijump: true,
             branch_prediction: variant == Variant::Rv32All,
             ..implicit_return(EncoderOptions::default())
         };
-        config.stall = StallConfig {
-            stall_probability: 0.5,
-            idle_probability: 0.25,
-            seed,
-        };
-        let stream = RandomStream::new(
-            RandomStreamConfig {
-                trap_rate: 1.0 / 3000.0,
-                ..RandomStreamConfig::for_params(&variant.params())
-            },
-            seed,
-        );
+        let (config, stream) = random_cosim(variant, options, seed);
         let mut nested = Nested {
             calls: Vec::new(),
             target: None,
