@@ -12,8 +12,9 @@
 #   scripts/check-verilog.sh [CONFIG...]
 #
 # CONFIG is a hardware configuration (rv32 rv64 rv32-itype3 rv64-itype3) or one of the
-# builds with generation options below (rv32-bp: a 64-entry branch predictor; rv32-all:
-# smi with an 8-bit index and timestamps, and the predictor). Default: all of them.
+# builds with generation options below (rv32-bp: a 64-entry branch predictor; rv32-ir: a
+# 4-entry return stack; rv32-all: smi with an 8-bit index and timestamps, the predictor and
+# the return stack). Default: all of them.
 #
 # Output directory: target/verilog-check/<config>/ (Verilog, .core, yosys logs, stats,
 # netlist JSON).
@@ -23,11 +24,12 @@ cd "$(dirname "$0")/.."
 # Builds with generation options: gen-verilog's arguments.
 declare -A builds=(
   [rv32-bp]="--config rv32 --bpred-size 6"
-  [rv32-all]="--config rv32 --framing smi --src-bits 8 --timestamp --bpred-size 6"
+  [rv32-ir]="--config rv32 --return-stack-size 2"
+  [rv32-all]="--config rv32 --framing smi --src-bits 8 --timestamp --bpred-size 6 --return-stack-size 2"
 )
 
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(rv32 rv64 rv32-itype3 rv64-itype3 rv32-bp rv32-all)
+[ ${#configs[@]} -gt 0 ] || configs=(rv32 rv64 rv32-itype3 rv64-itype3 rv32-bp rv32-ir rv32-all)
 out=target/verilog-check
 mkdir -p "$out"
 

@@ -50,6 +50,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=PYTHON");
     println!("cargo:rerun-if-changed=../hdl/src");
     println!("cargo:rerun-if-env-changed=VERILATOR");
+    println!("cargo:rerun-if-env-changed=ETRACE_TB_VARIANTS");
 
     let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".to_string());
     let root = verilator_root(&verilator);
@@ -60,6 +61,7 @@ fn main() {
         .iter()
         .map(|&v| Model::Encoder(v))
         .chain(SocVariant::ALL.iter().map(|&v| Model::Soc(v)))
+        .filter(|m| selected(m.name()))
         .collect();
     let built: Vec<(PathBuf, Vec<Port>)> = std::thread::scope(|s| {
         let handles: Vec<_> = models
@@ -144,6 +146,13 @@ fn main() {
     build.compile("etrace_tb_rtl");
 
     write_if_changed(&out.join("ffi.rs"), &ffi_source(&models));
+}
+
+/// Whether the model `name` is built: every model, unless `ETRACE_TB_VARIANTS` names some
+/// (comma-separated `Variant` / `SocVariant` names). For development only, to verilate one
+/// build while iterating (CI does not set it); a model left out panics when it is made.
+fn selected(name: &str) -> bool {
+    std::env::var("ETRACE_TB_VARIANTS").map_or(true, |names| names.split(',').any(|n| n == name))
 }
 
 /// `VERILATOR_ROOT` as Verilator reports it; fails the build if Verilator is missing.
@@ -423,9 +432,19 @@ fn ffi_source(models: &[Model]) -> String {
     }
     s.push_str("}\n");
     for (function, ty) in [("vtable", "Variant"), ("soc_vtable", "SocVariant")] {
+        let all = if ty == "Variant" {
+            Variant::ALL.iter().all(|v| selected(v.name()))
+        } else {
+            SocVariant::ALL.iter().all(|v| selected(v.name()))
+        };
+        let allow = if all {
+            ""
+        } else {
+            "#[allow(clippy::match_single_binding)]\n"
+        };
         writeln!(
             s,
-            "\n/// The C functions of a `{ty}`.\npub(crate) fn {function}(variant: {ty}) -> VTable {{\n    match variant {{"
+            "\n/// The C functions of a `{ty}`.\n{allow}pub(crate) fn {function}(variant: {ty}) -> VTable {{\n    match variant {{"
         )
         .unwrap();
         for v in models {
@@ -441,6 +460,12 @@ fn ffi_source(models: &[Model]) -> String {
                  trace_close: etrace_tb_{n}_trace_close, layout: etrace_tb_{n}_layout }},"
             )
             .unwrap();
+        }
+        if !all {
+            s.push_str(
+                "        #[allow(unreachable_patterns)]\n        other => panic!(\"{other:?} is not \
+                 built (ETRACE_TB_VARIANTS)\"),\n",
+            );
         }
         s.push_str("    }\n}\n");
     }

@@ -121,6 +121,21 @@ fn branch_prediction_build_matches_and_decodes() {
 }
 
 #[test]
+fn implicit_return_build_matches_and_decodes() {
+    let stdout = etrace_ok(&[
+        "cosim",
+        &elf("recursion-rv32.elf"),
+        "--return-stack-size",
+        "2",
+        "--implicit-return",
+        "--stall-probability",
+        "0.3",
+    ]);
+    assert!(stdout.contains("on RTL rv32_ir"), "{stdout}");
+    assert!(stdout.contains("decoded: "), "{stdout}");
+}
+
+#[test]
 fn random_stream_runs() {
     let stdout = etrace_ok(&[
         "cosim",
@@ -202,6 +217,15 @@ fn bad_options_are_usage_errors() {
         (
             vec!["cosim", "--random", "10", "--bpred-size", "5"],
             "no verilated build of rv32 with --framing encap --src-bits 0 --bpred-size 5",
+        ),
+        (
+            vec!["cosim", "--random", "10", "--implicit-return"],
+            "the RTL rv32 has no return stack",
+        ),
+        (
+            vec!["cosim", "--random", "10", "--return-stack-size", "3"],
+            "no verilated build of rv32 with --framing encap --src-bits 0 --bpred-size 0 \
+             --return-stack-size 3",
         ),
     ] {
         let out = etrace(&args);

@@ -87,6 +87,22 @@ fn smi_framing_generates_a_byte_stream_encoder() {
     );
 }
 
+/// `--return-stack-size 2`: the `implicit_return` and `ilastsize` pins, and the parameter in
+/// the `.core` file.
+#[test]
+fn return_stack_size_is_a_generation_parameter() {
+    let (verilog, core) = generate_with("rv32", &["--return-stack-size", "2"]);
+    assert!(
+        verilog.contains("input wire  implicit_return;"),
+        "implicit_return pin"
+    );
+    assert!(verilog.contains("input wire  ilastsize;"), "ilastsize pin");
+    assert!(
+        core.contains("  return_stack_size_p:\n    datatype: int\n    default: 2\n"),
+        "{core}"
+    );
+}
+
 #[test]
 fn bad_configuration_and_options_are_usage_errors() {
     for options in [
@@ -95,6 +111,7 @@ fn bad_configuration_and_options_are_usage_errors() {
         &["--config", "rv32", "--framing", "ntrace"],
         &["--config", "rv32", "--framing", "atb", "--src-bits", "4"],
         &["--config", "rv32", "--framing", "atb", "--atb-bits", "7"],
+        &["--config", "rv32", "--return-stack-size", "4"],
     ] {
         let mut args = vec!["gen-verilog"];
         args.extend(options);

@@ -21,6 +21,9 @@ pub enum Fault {
     BranchMap,
     /// Every branch prediction inverted (the predictor).
     Predictor,
+    /// Every address pushed on the return stack 2 too high, so no return is inferred
+    /// (the return stack).
+    ReturnStack,
 }
 
 /// The generation parameters of a core (`discovery.adoc`) and its test-only fault.
@@ -29,8 +32,22 @@ pub struct CoreOptions {
     /// `bpred_size_p`: a branch predictor of 2^`bpred_size` entries (0: none;
     /// at most [`crate::logic::predictor::BPRED_MAX_BITS`]).
     pub bpred_size: u8,
+    /// `return_stack_size_p`: a return stack of 2^`return_stack_size` entries (0: none;
+    /// at most [`crate::logic::return_stack::RETURN_STACK_MAX_BITS`]).
+    pub return_stack_size: u8,
     /// The deliberate fault, if any (test only).
     pub fault: Option<Fault>,
+}
+
+impl CoreOptions {
+    /// Width of `irdepth` (`payload.adoc`, `sec:irxx`): `return_stack_size_p + 1`, 0
+    /// without a return stack.
+    pub fn irdepth_width(&self) -> usize {
+        match self.return_stack_size {
+            0 => 0,
+            n => usize::from(n) + 1,
+        }
+    }
 }
 
 /// The input stage, packet logic and payload packers of an encoder: `A` =
@@ -78,8 +95,11 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const ID: 
             packet_logic: PacketLogic::new(
                 options.bpred_size,
                 options.fault == Some(Fault::Predictor),
+                options.return_stack_size,
+                options.fault == Some(Fault::ReturnStack),
             ),
-            packer0: PayloadPacker::with_fault(options.fault == Some(Fault::BranchMap)),
+            packer0: PayloadPacker::with_fault(options.fault == Some(Fault::BranchMap))
+                .with_irdepth(options.irdepth_width()),
             packer1: PayloadPacker::new(),
         }
     }
@@ -134,6 +154,7 @@ mod tests {
         let v = crate::with_config!(Config::Rv32, [A, E, IT, P] => {
             let mut uut = EncoderCore::<A, E, IT, P, 16>::new(CoreOptions {
                 bpred_size: 6,
+                return_stack_size: 2,
                 fault: None,
             });
             uut.connect_all();

@@ -88,13 +88,13 @@ mod tests {
             "etrace_encoder_rv32",
             "etrace_encoder_rv32.v",
             "E-Trace encoder",
-            &[("bpred_size_p", 6), ("return_stack_size_p", 0)],
+            &[("bpred_size_p", 6), ("return_stack_size_p", 2)],
         );
         assert!(text.contains(
             "parameters:\n  bpred_size_p:\n    datatype: int\n    default: 6\n    \
              paramtype: vlogdefine\n"
         ));
-        assert!(text.contains("  return_stack_size_p:\n    datatype: int\n    default: 0\n"));
+        assert!(text.contains("  return_stack_size_p:\n    datatype: int\n    default: 2\n"));
         assert!(text.contains("    parameters: [bpred_size_p, return_stack_size_p]\n"));
     }
 }

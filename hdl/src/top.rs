@@ -18,6 +18,7 @@ use crate::config::Config;
 use crate::encoder_core::{CoreOptions, Fault};
 use crate::generics::DEFAULT_FIFO_DEPTH;
 use crate::logic::predictor::BPRED_MAX_BITS;
+use crate::logic::return_stack::RETURN_STACK_MAX_BITS;
 use crate::verilog::{flatten_ports, generate_named, top_ports, Port};
 
 /// Declares an encoder top: the clock, the [`EncoderInputs`] pins, the output's source
@@ -170,6 +171,9 @@ pub struct TopOptions {
     /// `bpred_size_p`: a branch predictor of 2^`bpred_size` entries (0: none, 1 to
     /// [`BPRED_MAX_BITS`]).
     pub bpred_size: u8,
+    /// `return_stack_size_p`: a return stack of 2^`return_stack_size` entries (0: none, 1
+    /// to [`RETURN_STACK_MAX_BITS`]).
+    pub return_stack_size: u8,
     /// Test only: a known RTL fault the co-simulation must catch.
     pub inject_fault: Option<Fault>,
 }
@@ -179,22 +183,25 @@ impl TopOptions {
     pub fn core(&self) -> CoreOptions {
         CoreOptions {
             bpred_size: self.bpred_size,
+            return_stack_size: self.return_stack_size,
             fault: self.inject_fault,
         }
     }
 
     /// The `discovery.adoc` parameters of `config` built with these options: those of
-    /// [`Config::params`] with `bpred_size_p`.
+    /// [`Config::params`] with `bpred_size_p` and `return_stack_size_p`.
     pub fn params(&self, config: Config) -> Params {
         Params {
             bpred_size_p: u64::from(self.bpred_size),
+            return_stack_size_p: u64::from(self.return_stack_size),
             ..config.params()
         }
     }
 }
 
 impl Default for TopOptions {
-    /// Byte stream, no srcID, no timestamp, 64-byte FIFO, no branch predictor.
+    /// Byte stream, no srcID, no timestamp, 64-byte FIFO, no branch predictor, no return
+    /// stack.
     fn default() -> Self {
         TopOptions {
             src_bits: 0,
@@ -202,6 +209,7 @@ impl Default for TopOptions {
             fifo_depth: DEFAULT_FIFO_DEPTH,
             output: OutputKind::Bytes,
             bpred_size: 0,
+            return_stack_size: 0,
             inject_fault: None,
         }
     }
@@ -235,6 +243,9 @@ pub enum TopError {
     /// `bpred_size_p` above [`BPRED_MAX_BITS`].
     #[error("bpred_size_p {0} is not supported (0-8: up to 256 predictor entries)")]
     BpredSize(u8),
+    /// `return_stack_size_p` above [`RETURN_STACK_MAX_BITS`].
+    #[error("return_stack_size_p {0} is not supported (0-3: up to 8 return stack entries)")]
+    ReturnStackSize(u8),
 }
 
 /// One generated top, as an output path's `emit` gives it to [`generate`].
@@ -276,6 +287,9 @@ pub fn generate(config: Config, options: &TopOptions) -> Result<Generated, TopEr
     }
     if usize::from(options.bpred_size) > BPRED_MAX_BITS {
         return Err(TopError::BpredSize(options.bpred_size));
+    }
+    if usize::from(options.return_stack_size) > RETURN_STACK_MAX_BITS {
+        return Err(TopError::ReturnStackSize(options.return_stack_size));
     }
     let emitted = emit_output(config, options)?;
     Ok(Generated {

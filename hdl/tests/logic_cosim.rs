@@ -1,7 +1,8 @@
 //! Co-simulation of `PacketLogic` (rust-hdl simulator) with the golden model `Encoder` on
 //! the same ingress streams, cycle contract of `hdl/DESIGN.md` items 0-4: the packets the
 //! hardware pushes, in order, equal the model's `Encoder::packets()` (with `context` set to 0:
-//! `nocontext_p` = 1, the field is not transmitted).
+//! `nocontext_p` = 1, the field is not transmitted). With implicit return the packet logic
+//! has a return stack of 4 entries (`return_stack_size_p` 2).
 
 mod common;
 
@@ -46,6 +47,7 @@ struct Fields {
     notify: bool,
     updiscon: bool,
     irreport: bool,
+    irdepth: u64,
     branches: u64,
     branch_map: u64,
     branch_count: u64,
@@ -61,7 +63,7 @@ fn to_te_inst(f: &Fields) -> TeInst {
         notify: f.notify,
         updiscon: f.updiscon,
         irreport: f.irreport,
-        irdepth: 0,
+        irdepth: f.irdepth,
     };
     let ioptions = IOptions::from_bits(f.ioptions);
     match f.kind {
@@ -174,7 +176,12 @@ fn read<const A: usize, const E: usize>(x: &PacketFieldsSource<A, E>) -> Fields 
         tval: if interrupt { 0 } else { bits(x.tval.val()) },
         notify: notify_bit ^ msb,
         updiscon: updiscon_bit ^ notify_bit,
-        irreport: false,
+        irreport: x.irreport.val(),
+        irdepth: if x.irreport.val() {
+            bits(x.irdepth.val())
+        } else {
+            0
+        },
         branches: bits(x.branches.val()),
         branch_map: bits(x.branch_map.val()),
         branch_count: bits(x.branch_count.val()),
@@ -248,6 +255,7 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
         x.options.full_address.next = o.full_address;
         x.options.implicit_exception.next = o.implicit_exception;
         x.options.sijump_option.next = o.sijump;
+        x.options.implicit_return.next = o.implicit_return;
         x.options.resync_max.next = u64::from(o.resync_max).into();
         x.reset.next = true;
         x.reset_ahead.next = true;
@@ -276,7 +284,7 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
         }
         sim.done(x)
     });
-    let mut uut = PacketLogic::<A, E, IT>::default();
+    let mut uut = PacketLogic::<A, E, IT>::new(0, false, return_stack_size(&o), false);
     uut.connect_all();
     sim.run(Box::new(uut), 10 * cycles.len() as u64 + 100)
         .unwrap();
@@ -284,9 +292,21 @@ fn run_hardware<const A: usize, const E: usize, const IT: usize>(
     v
 }
 
+/// `return_stack_size_p` of the packet logic for `options`: 2 with implicit return.
+fn return_stack_size(options: &EncoderOptions) -> u8 {
+    if options.implicit_return {
+        2
+    } else {
+        0
+    }
+}
+
 /// The model's packets for the same cycles (`hdl/DESIGN.md` items 1-4).
 fn run_model(config: Config, cycles: &[CycleIn], options: &EncoderOptions) -> Vec<TeInst> {
-    let params = config.params();
+    let params = etrace_spec::params::Params {
+        return_stack_size_p: u64::from(return_stack_size(options)),
+        ..config.params()
+    };
     let mut packets = Vec::new();
     let mut enc: Option<Encoder> = None;
     let mut qual = Qualification::new();
@@ -352,7 +372,8 @@ fn program_records(name: &str, width: ItypeWidth, limit: usize) -> Vec<IngressRe
 }
 
 /// Random records: every `itype` of the width, traps with and without retirement,
-/// privilege and context changes (`ctype` 0 / 1), `sijump`.
+/// privilege and context changes (`ctype` 0 / 1), `sijump`; most returns go back to the
+/// address after their call, some elsewhere.
 fn random_records(rng: &mut Rng, n: usize, width: ItypeWidth, a: usize) -> Vec<IngressRecord> {
     let codes: Vec<Itype> = Itype::ALL
         .iter()
@@ -363,6 +384,7 @@ fn random_records(rng: &mut Rng, n: usize, width: ItypeWidth, a: usize) -> Vec<I
     let mut addr = 0x8000_0000u64;
     let mut privilege = Privilege::Machine;
     let mut context = 0u64;
+    let mut calls: Vec<u64> = Vec::new();
     let mut out = Vec::new();
     for _ in 0..n {
         let r = rng.below(100);
@@ -395,10 +417,18 @@ fn random_records(rng: &mut Rng, n: usize, width: ItypeWidth, a: usize) -> Vec<I
             ctype: (rng.below(2)) as u8,
             sijump: rng.below(2) == 0,
         });
-        addr = if itype == Itype::None || itype == Itype::NontakenBranch {
+        let next = if itype == Itype::None || itype == Itype::NontakenBranch {
             addr.wrapping_add(4)
         } else {
             rng.next_u64() & !1
+        };
+        addr = match itype {
+            Itype::UninferableCall | Itype::InferableCall if iretire != 0 => {
+                calls.push(common::low_bits(addr.wrapping_add(4), a));
+                next
+            }
+            Itype::Return if iretire != 0 && rng.below(5) != 0 => calls.pop().unwrap_or(next),
+            _ => next,
         };
     }
     out
@@ -597,4 +627,70 @@ fn rv64_itype3_random_stream_full_address_matches_model() {
     let recs = random_records(&mut rng, 300, ItypeWidth::W3, 64);
     let cycles = schedule(&mut rng, &recs, true, false);
     check(Config::Rv64Itype3, &cycles, options(true, false, false, 7));
+}
+
+/// `options` with `implicit_return` (a return stack of 4 entries in the packet logic).
+fn implicit_return(base: EncoderOptions) -> EncoderOptions {
+    EncoderOptions {
+        implicit_return: true,
+        ..base
+    }
+}
+
+/// Address packets (formats 0 / 1 / 2) that carry `irreport`.
+fn irreports(packets: &[TeInst]) -> usize {
+    packets
+        .iter()
+        .filter(|p| match p {
+            TeInst::AddrOnly(a) => a.irreport,
+            TeInst::Branch(b) => b.address.is_some_and(|a| a.irreport),
+            TeInst::BranchCount(b) => b.address.is_some_and(|a| a.irreport),
+            _ => false,
+        })
+        .count()
+}
+
+#[test]
+fn sec_implicit_return_programs_match_model() {
+    let mut saved = 0;
+    for (seed, name) in [
+        (60, "recursion-rv32"),
+        (61, "tailcall-rv32"),
+        (62, "workload-rv32"),
+    ] {
+        let mut rng = Rng::new(seed);
+        let recs = program_records(name, ItypeWidth::W4, 3000);
+        let cycles = schedule(&mut rng, &recs, seed == 61, false);
+        let base = options(false, false, seed == 62, 0);
+        let without = run_model(Config::Rv32, &cycles, &base);
+        let got = check(Config::Rv32, &cycles, implicit_return(base));
+        saved += without.len() - got.len();
+    }
+    assert!(saved > 50, "{saved} packets saved by implicit return");
+}
+
+#[test]
+fn sec_implicit_return_random_streams_with_events_drops_and_resync_match_model() {
+    let mut reported = 0;
+    for seed in 70..76 {
+        let mut rng = Rng::new(seed);
+        let recs = random_records(&mut rng, 1500, ItypeWidth::W4, 32);
+        let cycles = schedule(&mut rng, &recs, seed % 2 == 0, seed % 3 == 0);
+        let o = options(
+            seed % 2 == 1,
+            seed % 3 == 1,
+            seed % 4 < 2,
+            (seed % 4) as u32 * 2,
+        );
+        reported += irreports(&check(Config::Rv32, &cycles, implicit_return(o)));
+    }
+    assert!(reported > 5, "{reported} packets with irreport");
+    let mut rng = Rng::new(77);
+    let recs = random_records(&mut rng, 400, ItypeWidth::W4, 64);
+    let cycles = schedule(&mut rng, &recs, true, true);
+    check(
+        Config::Rv64,
+        &cycles,
+        implicit_return(options(false, true, true, 5)),
+    );
 }

@@ -1,7 +1,8 @@
 //! The payload packer against the model's `packet::pack` (`payload.adoc`, introduction of
 //! "Instruction Trace Encoder Output Packets": field order, sign-based compression), for
 //! every packet kind (format 0 of branch prediction included), edge values and fixed-seed
-//! random fields, at RV32 and RV64 widths.
+//! random fields, at RV32 and RV64 widths; with a return stack (`return_stack_size_p` 1 to
+//! 3) also `irreport` / `irdepth` (`sec:irxx`).
 
 use std::sync::{Arc, Mutex};
 
@@ -53,6 +54,9 @@ struct Case {
     ienable: bool,
     qual_status: u8,
     ioptions: u8,
+    /// `irreport`, and `irdepth` when it is set.
+    irreport: bool,
+    irdepth: u64,
 }
 
 impl Case {
@@ -77,6 +81,8 @@ impl Case {
             ienable: false,
             qual_status: 0,
             ioptions: 0,
+            irreport: false,
+            irdepth: 0,
         }
     }
 }
@@ -102,9 +108,8 @@ fn to_inst(c: &Case, a: u32) -> TeInst {
         address,
         notify: c.notify,
         updiscon: c.updiscon,
-        // No implicit return in the hardware configurations: `irreport` is always 0.
-        irreport: false,
-        irdepth: 0,
+        irreport: c.irreport,
+        irdepth: if c.irreport { c.irdepth } else { 0 },
     };
     match c.kind {
         PacketKind::Support => TeInst::Support(Support {
@@ -166,8 +171,11 @@ fn to_inst(c: &Case, a: u32) -> TeInst {
 
 /// What the packer must output for `c`: the uncompressed payload sign-extended to `p`
 /// bits (as bytes) and the compressed bytes.
-fn expected(c: &Case, config: Config, p: usize) -> (Vec<u8>, Vec<u8>) {
-    let params = config.params();
+fn expected(c: &Case, config: Config, p: usize, rss: u8) -> (Vec<u8>, Vec<u8>) {
+    let params = etrace_spec::params::Params {
+        return_stack_size_p: u64::from(rss),
+        ..config.params()
+    };
     let inst = to_inst(c, config.address_width());
     let mut full = pack_uncompressed(&inst, &params)
         .unwrap_or_else(|e| panic!("model rejects {c:?}: {e}"))
@@ -237,6 +245,8 @@ fn drive<const A: usize, const E: usize, const P: usize>(x: &mut PayloadPacker<A
     x.ienable.next = c.ienable;
     x.qual_status.next = bits(u64::from(c.qual_status));
     x.ioptions.next = bits(u64::from(c.ioptions));
+    x.irreport.next = c.irreport;
+    x.irdepth.next = bits(c.irdepth);
 }
 
 /// Drives each input into `uut` with `drive`, lets it settle and records `read`: one
@@ -270,13 +280,16 @@ where
 
 /// Runs every case through the simulated packer and its payload through the simulated
 /// `PayloadLength`: (payload bytes, length) per case.
-fn simulate<const A: usize, const E: usize, const P: usize>(cases: &[Case]) -> Vec<(Vec<u8>, u64)>
+fn simulate<const A: usize, const E: usize, const P: usize>(
+    cases: &[Case],
+    rss: u8,
+) -> Vec<(Vec<u8>, u64)>
 where
     PayloadPacker<A, E, P>: Block,
 {
-    let payloads = run_each(PayloadPacker::<A, E, P>::new(), cases, drive, |x| {
-        x.payload.val()
-    });
+    let irdepth = if rss == 0 { 0 } else { usize::from(rss) + 1 };
+    let uut = PayloadPacker::<A, E, P>::new().with_irdepth(irdepth);
+    let payloads = run_each(uut, cases, drive, |x| x.payload.val());
     let lengths = simulate_lengths(&payloads);
     payloads
         .iter()
@@ -298,19 +311,25 @@ fn simulate_lengths<const P: usize>(payloads: &[Bits<P>]) -> Vec<u64> {
 /// Simulates `cases` on the packer of `config` and compares with the model; returns the
 /// number of cases checked.
 fn check(config: Config, cases: &[Case]) -> usize {
-    with_config!(config, [A, E, IT, P] => check_widths::<A, E, P>(config, cases))
+    check_with_return_stack(config, cases, 0)
+}
+
+/// As [`check`], with a return stack of 2^`rss` entries (`irdepth` of `rss + 1` bits).
+fn check_with_return_stack(config: Config, cases: &[Case], rss: u8) -> usize {
+    with_config!(config, [A, E, IT, P] => check_widths::<A, E, P>(config, cases, rss))
 }
 
 fn check_widths<const A: usize, const E: usize, const P: usize>(
     config: Config,
     cases: &[Case],
+    rss: u8,
 ) -> usize
 where
     PayloadPacker<A, E, P>: Block,
 {
-    let got = simulate::<A, E, P>(cases);
+    let got = simulate::<A, E, P>(cases, rss);
     for (i, (c, (payload, length))) in cases.iter().zip(got).enumerate() {
-        let (full, compressed) = expected(c, config, P);
+        let (full, compressed) = expected(c, config, P, rss);
         assert_eq!(payload, full, "payload of case {i}: {c:?}");
         assert_eq!(
             length,
@@ -397,6 +416,8 @@ impl Rng {
             ienable: self.bit(),
             qual_status: self.below(4) as u8,
             ioptions: self.below(64) as u8,
+            irreport: false,
+            irdepth: 0,
         }
     }
 }
@@ -546,6 +567,36 @@ fn payload_rv32_random_fields_match_model_pack() {
     assert_eq!(check(Config::Rv32, &cases), 2700);
 }
 
+/// The random cases with `irreport` on every other case and a random `irdepth` of
+/// `rss + 1` bits (all-ones and zero among them).
+fn with_irreport(mut cases: Vec<Case>, rss: u8, seed: u64) -> Vec<Case> {
+    let mut rng = Rng(seed);
+    let top = mask(u32::from(rss) + 1);
+    for c in &mut cases {
+        c.irreport = rng.bit();
+        c.irdepth = match rng.below(4) {
+            0 => 0,
+            1 => top,
+            _ => rng.next() & top,
+        };
+    }
+    cases
+}
+
+#[test]
+fn sec_irxx_irreport_and_irdepth_match_model_pack() {
+    for rss in 1..=3u8 {
+        let cases = with_irreport(
+            random_cases(0x5eed_1700 + u64::from(rss), 60, 32, 5),
+            rss,
+            7,
+        );
+        assert_eq!(check_with_return_stack(Config::Rv32, &cases, rss), 540);
+        let cases = with_irreport(random_cases(0x5eed_1764, 10, 64, 6), rss, 8);
+        assert_eq!(check_with_return_stack(Config::Rv64, &cases, rss), 90);
+    }
+}
+
 #[test]
 fn payload_rv64_edge_cases_match_model_pack() {
     let cases = edge_cases(64, 6);
@@ -605,8 +656,13 @@ fn payload_width_covers_the_longest_packet_of_each_config() {
 
 /// The Verilog of the packer of `config`.
 fn verilog_of(config: Config) -> String {
+    verilog_with_irdepth(config, 0)
+}
+
+/// The packer's Verilog with an `irdepth` of `width` bits (`sec:irxx`).
+fn verilog_with_irdepth(config: Config, width: usize) -> String {
     with_config!(config, [A, E, IT, P] => {
-        let mut uut = PayloadPacker::<A, E, P>::new();
+        let mut uut = PayloadPacker::<A, E, P>::new().with_irdepth(width);
         uut.connect_all();
         generate(&uut)
     })
@@ -624,6 +680,20 @@ fn packer_rv64_verilog_passes_yosys_and_lint() {
     let v = verilog_of(Config::Rv64);
     yosys_check("packer_rv64", &v).unwrap_or_else(|e| panic!("{e}"));
     lint("packer_rv64", &v).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// `sec:irxx`: the packer with the largest return stack (`irdepth` 4 bits placed as the
+/// address field's tail) is clean Verilog too.
+#[test]
+fn sec_irxx_packer_with_irdepth_verilog_passes_yosys_and_lint() {
+    for (name, config) in [
+        ("packer_ir_rv32", Config::Rv32),
+        ("packer_ir_rv64", Config::Rv64),
+    ] {
+        let v = verilog_with_irdepth(config, 4);
+        yosys_check(name, &v).unwrap_or_else(|e| panic!("{e}"));
+        lint(name, &v).unwrap_or_else(|e| panic!("{e}"));
+    }
 }
 
 #[test]

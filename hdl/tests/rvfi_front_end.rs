@@ -160,7 +160,7 @@ fn block_of<const SWAP: u64>(uut: &RvfiFrontEnd<SWAP>) -> Option<IngressRecord> 
         iretire: u8::from(iretire),
         itype: Itype::from_code(itype).expect("a defined itype code"),
         iaddr: b.iaddr.val().index() as u64,
-        ilastsize: u8::from(uut.ilastsize.val()),
+        ilastsize: u8::from(uut.block.ilastsize.val()),
         privilege: Privilege::from_code(b.privilege.val().index() as u64)
             .expect("a defined privilege code"),
         cause: b.cause.val().index() as u64,

@@ -11,7 +11,7 @@ pub(crate) use crate::ports::RawOutputs;
 impl Inputs {
     /// Puts one ingress block on the port (`ingressPort.adoc`; the conventions of
     /// `etrace_spec::ingress`), or clears the block fields for an idle cycle (`None`).
-    /// `interrupt` and `ilastsize` are not ports (`hdl/DESIGN.md`, "Names that differ").
+    /// `interrupt` is not a port (`hdl/DESIGN.md`, "Names that differ").
     pub fn set_block(&mut self, block: Option<&IngressRecord>) {
         match block {
             Some(r) => {
@@ -24,6 +24,7 @@ impl Inputs {
                 self.hart_context = (r.context & 1) as u8;
                 self.ctype = r.ctype;
                 self.sijump = r.sijump;
+                self.ilastsize = r.ilastsize;
             }
             None => {
                 self.iretire = false;
@@ -34,18 +35,19 @@ impl Inputs {
                 self.hart_context = 0;
                 self.ctype = 0;
                 self.sijump = false;
+                self.ilastsize = 0;
             }
         }
     }
 
     /// Sets the run-time option inputs from the model's options (`branchTrace.adoc`,
-    /// "Optional and run-time configurable modes"); `resync_max` saturates at 65535. The
-    /// hardware has no implicit return.
+    /// "Optional and run-time configurable modes"); `resync_max` saturates at 65535.
     pub fn set_options(&mut self, options: &EncoderOptions) {
         self.full_address = options.full_address;
         self.implicit_exception = options.implicit_exception;
         self.sijump_option = options.sijump;
         self.branch_prediction = options.branch_prediction;
+        self.implicit_return = options.implicit_return;
         self.resync_max = u16::try_from(options.resync_max).unwrap_or(u16::MAX);
     }
 }

@@ -113,6 +113,8 @@ port_struct! {
         ctype: u8 => ["ctype"],
         /// `sijump`: the block ends with a sequentially inferable jump.
         sijump: bool => ["sijump"],
+        /// `ilastsize`: the retired instruction is 2^`ilastsize` half-words.
+        ilastsize: u8 => ["ilastsize"],
         /// Trace enable (run-time control, `hdl/DESIGN.md` item 3).
         trace_enable: bool => ["trace_enable"],
         /// Trigger: bit 0 start, bit 1 stop, bit 2 notify (`ingressPort.adoc` `trigger`).
@@ -127,6 +129,8 @@ port_struct! {
         sijump_option: bool => ["sijump_option"],
         /// Run-time option: branch prediction (`sec:branch-prediction`).
         branch_prediction: bool => ["branch_prediction"],
+        /// Run-time option: implicit return (`sec:implicit-return`).
+        implicit_return: bool => ["implicit_return"],
         /// `out_ready` (byte stream) or ATREADY (ATB).
         ready: bool => ["out_ready", "atready"],
         /// ATID of the beats (7 bits; 0x00 and 0x70-0x7f are reserved). ATB variants only.

@@ -45,16 +45,23 @@ pub enum Variant {
     /// as [`Variant::Rv32`].
     Rv32Bp,
     /// `rv32` with every option: smi byte stream with an 8-bit index and the 16-bit
-    /// timestamp, 16-byte FIFO, a branch predictor of 64 entries.
+    /// timestamp, 16-byte FIFO, a branch predictor of 64 entries, a return stack of 4
+    /// entries.
     Rv32All,
     /// [`Variant::Rv32Bp`] with the deliberate fault of the predictor (every prediction
     /// inverted).
     Rv32BpFault,
+    /// `rv32` with a return stack of 4 entries (`return_stack_size_p` 2), encap byte
+    /// stream as [`Variant::Rv32`].
+    Rv32Ir,
+    /// [`Variant::Rv32Ir`] with the deliberate fault of the return stack (every pushed
+    /// address 2 too high).
+    Rv32IrFault,
 }
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 13] = [
+    pub const ALL: [Variant; 15] = [
         Variant::Rv32,
         Variant::Rv64,
         Variant::Rv32Itype3,
@@ -68,6 +75,8 @@ impl Variant {
         Variant::Rv32Bp,
         Variant::Rv32All,
         Variant::Rv32BpFault,
+        Variant::Rv32Ir,
+        Variant::Rv32IrFault,
     ];
 
     /// Every variant (as [`Variant::ALL`]).
@@ -91,6 +100,8 @@ impl Variant {
             Variant::Rv32Bp => "rv32_bp",
             Variant::Rv32All => "rv32_all",
             Variant::Rv32BpFault => "rv32_bp_fault",
+            Variant::Rv32Ir => "rv32_ir",
+            Variant::Rv32IrFault => "rv32_ir_fault",
         }
     }
 
@@ -105,7 +116,9 @@ impl Variant {
             | Variant::Rv32Fault
             | Variant::Rv32Bp
             | Variant::Rv32All
-            | Variant::Rv32BpFault => Config::Rv32,
+            | Variant::Rv32BpFault
+            | Variant::Rv32Ir
+            | Variant::Rv32IrFault => Config::Rv32,
             Variant::Rv64 | Variant::Rv64Atb16 => Config::Rv64,
             Variant::Rv32Itype3 => Config::Rv32Itype3,
             Variant::Rv64Itype3 => Config::Rv64Itype3,
@@ -156,11 +169,21 @@ impl Variant {
                 fifo_depth: 16,
                 output: OutputKind::Smi,
                 bpred_size: 6,
+                return_stack_size: 2,
                 ..bytes
             },
             Variant::Rv32BpFault => TopOptions {
                 bpred_size: 6,
                 inject_fault: Some(Fault::Predictor),
+                ..bytes
+            },
+            Variant::Rv32Ir => TopOptions {
+                return_stack_size: 2,
+                ..bytes
+            },
+            Variant::Rv32IrFault => TopOptions {
+                return_stack_size: 2,
+                inject_fault: Some(Fault::ReturnStack),
                 ..bytes
             },
         }

@@ -7,10 +7,10 @@
 
 mod common;
 
-use common::{cosim_program, program, BACK_PRESSURE, NO_STALL, PROGRAMS};
+use common::{cosim_program, program, random_cosim, BACK_PRESSURE, NO_STALL, PROGRAMS};
 use etrace_decoder::stream::PayloadEvent;
 use etrace_encoder::EncoderOptions;
-use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig, Rng};
+use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth};
 use etrace_tb::cosim::{run, CosimConfig, CosimError, StallConfig};
 use etrace_tb::Variant;
@@ -104,24 +104,12 @@ fn predictable(mut record: IngressRecord, rng: &mut Rng) -> IngressRecord {
 #[test]
 fn random_streams_of_two_million_cycles_with_branch_prediction() {
     for (variant, seed) in [(Variant::Rv32Bp, 31), (Variant::Rv32All, 32)] {
-        let mut config = CosimConfig::new(variant);
-        config.options = EncoderOptions {
+        let options = EncoderOptions {
             resync_max: 256,
             sijump: true,
             ..prediction()
         };
-        config.stall = StallConfig {
-            stall_probability: 0.5,
-            idle_probability: 0.25,
-            seed,
-        };
-        let stream = RandomStream::new(
-            RandomStreamConfig {
-                trap_rate: 1.0 / 3000.0,
-                ..RandomStreamConfig::for_params(&variant.params())
-            },
-            seed,
-        );
+        let (config, stream) = random_cosim(variant, options, seed);
         let records = stream
             .take(1_600_000)
             .scan(Rng::new(seed), |rng, r| Some(predictable(r, rng)));

@@ -60,7 +60,7 @@ pub struct CosimArgs {
         requires = "elf",
         conflicts_with_all = [
             "config", "variant", "random", "wave", "framing", "src_bits", "timestamp",
-            "atb_bits", "bpred_size", "output", "memory", "spike_bootrom",
+            "atb_bits", "bpred_size", "return_stack_size", "output", "memory", "spike_bootrom",
             "stall_probability", "idle_probability", "seed", "src_id",
         ]
     )]
@@ -145,22 +145,30 @@ fn variant(args: &CosimArgs, xlen: Option<u32>) -> Result<Variant, CliError> {
         let o = v.top_options();
         v.config() == config
             && o.inject_fault.is_none()
-            && (o.output, o.src_bits, o.timestamp, o.bpred_size)
-                == (
-                    wanted.output,
-                    wanted.src_bits,
-                    wanted.timestamp,
-                    wanted.bpred_size,
-                )
+            && (
+                o.output,
+                o.src_bits,
+                o.timestamp,
+                o.bpred_size,
+                o.return_stack_size,
+            ) == (
+                wanted.output,
+                wanted.src_bits,
+                wanted.timestamp,
+                wanted.bpred_size,
+                wanted.return_stack_size,
+            )
     };
     Variant::ALL.iter().find(built).copied().ok_or_else(|| {
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
         CliError::input(
             format!(
-                "no verilated build of {} with {} --bpred-size {} (the builds: {}; see --variant)",
+                "no verilated build of {} with {} --bpred-size {} --return-stack-size {} (the \
+                 builds: {}; see --variant)",
                 config.name(),
                 options_text(&wanted),
                 wanted.bpred_size,
+                wanted.return_stack_size,
                 names.join(", ")
             ),
             "hardware generation options",
@@ -267,6 +275,15 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
                  --bpred-size 6, or --variant rv32-bp / rv32-all"
             ),
             "--branch-prediction",
+        ));
+    }
+    if config.options.implicit_return && variant.params().return_stack_size_p == 0 {
+        return Err(CliError::input(
+            format!(
+                "the RTL {variant} has no return stack (return_stack_size_p 0): build with \
+                 --return-stack-size 2, or --variant rv32-ir / rv32-all"
+            ),
+            "--implicit-return",
         ));
     }
     config.stall = stall;

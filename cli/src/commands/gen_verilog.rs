@@ -57,7 +57,10 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
         &design.top,
         &verilog_name,
         &design.description,
-        &[("bpred_size_p", params.bpred_size_p)],
+        &[
+            ("bpred_size_p", params.bpred_size_p),
+            ("return_stack_size_p", params.return_stack_size_p),
+        ],
     );
     std::fs::write(&core_path, core).at(core_path.display())?;
     let base = args.out.join(&design.top);

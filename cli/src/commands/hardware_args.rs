@@ -1,7 +1,8 @@
 //! The hardware generation options of every command that builds the encoder hardware
 //! (`gen-verilog`, `cosim`, `synth`; `docs/cli.md`, "Hardware generation options"): the
 //! output framing, the width of its source field, timestamps, the ATDATA width and the
-//! size of the branch predictor (`bpred_size_p`), turned into the generator's
+//! sizes of the branch predictor (`bpred_size_p`) and the return stack
+//! (`return_stack_size_p`), turned into the generator's
 //! `etrace_hdl::top::TopOptions`; and the parameter files written beside the hardware's
 //! Verilog or output, which say how to decode its stream.
 
@@ -38,6 +39,10 @@ pub struct HardwareArgs {
     /// `--branch-prediction` (0: none; at most 8).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub bpred_size: u8,
+    /// `return_stack_size_p`: a return stack of 2^N entries for the run-time option
+    /// `--implicit-return` (0: none; at most 3).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub return_stack_size: u8,
 }
 
 impl HardwareArgs {
@@ -66,6 +71,7 @@ impl HardwareArgs {
             fifo_depth,
             output,
             bpred_size: self.bpred_size,
+            return_stack_size: self.return_stack_size,
             inject_fault: None,
         })
     }

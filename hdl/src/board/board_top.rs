@@ -112,6 +112,7 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: u
         self.encoder.inputs.options.implicit_exception.next = false;
         self.encoder.inputs.options.sijump_option.next = false;
         self.encoder.inputs.options.branch_prediction.next = false;
+        self.encoder.inputs.options.implicit_return.next = false;
         self.encoder.inputs.options.resync_max.next = self.resync_max.val();
         self.encoder.src_id.next = 0.into();
         // Byte stream to the UART.

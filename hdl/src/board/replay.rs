@@ -217,6 +217,8 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> Logic
         self.block.hart_context.next = self.flags_rom.data.val().get_bits::<1>(2);
         self.block.ctype.next = self.flags_rom.data.val().get_bits::<1>(3);
         self.block.privilege.next = self.flags_rom.data.val().get_bits::<2>(4);
+        // Not replayed: the board runs without implicit return, the only reader.
+        self.block.ilastsize.next = false;
         if self.reset.val() {
             self.index.d.next = 0.into();
             self.timer.d.next = 0.into();

@@ -63,6 +63,7 @@ pub struct InputStage<const A: usize, const E: usize, const IT: usize, const ID:
     implicit_exception_ff2: DFF<Bit>,
     sijump_option_ff2: DFF<Bit>,
     branch_prediction_ff2: DFF<Bit>,
+    implicit_return_ff2: DFF<Bit>,
     source_id_ff2: DFF<Bits<ID>>,
 }
 
@@ -81,6 +82,7 @@ impl<const A: usize, const E: usize, const IT: usize, const ID: usize> Logic
             implicit_exception_ff2,
             sijump_option_ff2,
             branch_prediction_ff2,
+            implicit_return_ff2,
             source_id_ff2
         );
         self.block_reg.clock.next = self.clock.val();
@@ -102,12 +104,14 @@ impl<const A: usize, const E: usize, const IT: usize, const ID: usize> Logic
         self.implicit_exception_ff2.d.next = self.options_reg.q.implicit_exception.val();
         self.sijump_option_ff2.d.next = self.options_reg.q.sijump_option.val();
         self.branch_prediction_ff2.d.next = self.options_reg.q.branch_prediction.val();
+        self.implicit_return_ff2.d.next = self.options_reg.q.implicit_return.val();
         self.source_id_ff2.d.next = self.source_id_ff.q.val();
         self.reset_q2.next = self.reset_ff2.q.val();
         self.options.full_address.next = self.full_address_ff2.q.val();
         self.options.implicit_exception.next = self.implicit_exception_ff2.q.val();
         self.options.sijump_option.next = self.sijump_option_ff2.q.val();
         self.options.branch_prediction.next = self.branch_prediction_ff2.q.val();
+        self.options.implicit_return.next = self.implicit_return_ff2.q.val();
         self.source_id_q2.next = self.source_id_ff2.q.val();
     }
 }

@@ -12,7 +12,7 @@ bundle! {
     /// One block of the single-retirement ingress port (`ingressPort.adoc`, tables
     /// `tab:common-ingress` and `tab:single-ingress`, section `sec:single-retire`): `A` =
     /// `iaddress_width_p`, `E` = `ecause_width_p`, `IT` = `itype_width_p`. Not on the
-    /// port: `ilastsize`, `time` and a separate interrupt flag ([`crate::ingress::port`]).
+    /// port: `time` and a separate interrupt flag ([`crate::ingress::port`]).
     pub struct Ingress<const A: usize, const E: usize, const IT: usize> {
         /// `iretire`: one instruction retired in this block.
         iretire: In<Bit>,
@@ -33,6 +33,9 @@ bundle! {
         ctype: In<Bits<1>>,
         /// `sijump`: the block ends with a sequentially inferable jump.
         sijump: In<Bit>,
+        /// `ilastsize`: the retired instruction is 2^`ilastsize` half-words (0: 16-bit,
+        /// 1: 32-bit); read for the return address a call pushes (`sec:implicit-return`).
+        ilastsize: In<Bit>,
     }
     /// The side that drives an [`Ingress`] block: the board's replay, the input stage.
     pub struct IngressSource;
@@ -71,6 +74,10 @@ bundle! {
         /// `branch_prediction` (`sec:branch-prediction`): correctly predicted branches are
         /// counted (format 0); ignored by hardware without a predictor (`bpred_size_p` 0).
         branch_prediction: In<Bit>,
+        /// `implicit_return` (`sec:implicit-return`): returns to the address the return
+        /// stack predicts are not reported; ignored by hardware without a return stack
+        /// (`return_stack_size_p` 0).
+        implicit_return: In<Bit>,
         /// te_inst packets between forced syncs (`sec:resync`), 0 = off; latched at trace
         /// enable.
         resync_max: In<Bits<RESYNC_MAX_BITS>>,

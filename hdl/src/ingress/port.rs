@@ -9,12 +9,11 @@
 //! once, into that register, into the classes the chart needs: trap (1, 2), interrupt (2),
 //! uninferable discontinuity (3, 6, 8, 10, 12, 13, 14; `xRET` as in the spec errata; the
 //! 3-bit code 6 is the model's `Itype::UninferableJump3`), branch (4, 5) and taken branch
-//! (5).
+//! (5), and for implicit return (`sec:implicit-return`) call (8, 9) and return (13), with
+//! `ilastsize` for the address after a call.
 //!
-//! Not on this port: `ilastsize` (only needed for the predicted return address of implicit
-//! return mode, `sec:single-retire`; the hardware configurations have no implicit return),
-//! `time` (`notime_p` = 1) and a separate interrupt flag (the spec has none: `itype` 2 is
-//! the interrupt).
+//! Not on this port: `time` (`notime_p` = 1) and a separate interrupt flag (the spec has
+//! none: `itype` 2 is the interrupt).
 
 use rust_hdl::prelude::*;
 
@@ -59,6 +58,9 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     /// Run-time option `sijump` (`sec:si-jump`): a sequentially inferable jump is not an
     /// uninferable discontinuity. Read as a block enters `next`.
     pub sijump_option: Signal<In, Bit>,
+    /// `prev` is a return inferred from the return stack (`sec:implicit-return`): the
+    /// registered keys of the window with `prev` not an uninferable discontinuity apply.
+    pub prev_inferred: Signal<In, Bit>,
     /// `prev` signals an interrupt (`itype` 2).
     pub prev_interrupt: Signal<Out, Bit>,
     /// `prev` `cause`.
@@ -83,11 +85,24 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub curr_cause: Signal<Out, Bits<E>>,
     /// `curr` `tval`.
     pub curr_tval: Signal<Out, Bits<A>>,
+    /// `curr` retires a call (`itype` 8 or 9).
+    pub curr_call: Signal<Out, Bit>,
+    /// `curr` retires a return (`itype` 13).
+    pub curr_return: Signal<Out, Bit>,
+    /// `curr` `ilastsize`.
+    pub curr_ilastsize: Signal<Out, Bit>,
+    /// `next` holds a record (traced or not).
+    pub next_valid: Signal<Out, Bit>,
+    /// `next` `iaddr` (0 for an empty record).
+    pub next_iaddr: Signal<Out, Bits<A>>,
     /// The registered chart key (0 but in a deciding cycle).
     pub keys: Signal<Out, ChartKeys>,
     // The chart key of the window after the edge, its register, and no key.
     chart_key: ChartKey,
     key_reg: DFF<ChartKeys>,
+    // The same with `prev` not an uninferable discontinuity (an inferred return).
+    chart_key_ir: ChartKey,
+    key_reg_ir: DFF<ChartKeys>,
     no_key: ZeroParam<ChartKeys>,
     // The block register: the port's block, itype decoded, one cycle later.
     b_iretire: DFF<Bit>,
@@ -104,6 +119,9 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     b_context: DFF<Bits<1>>,
     b_ctype: DFF<Bits<1>>,
     b_sijump: DFF<Bit>,
+    b_call: DFF<Bit>,
+    b_return: DFF<Bit>,
+    b_ilastsize: DFF<Bit>,
     // Window registers (`prev` keeps only what the trap fields need).
     p_interrupt: DFF<Bit>,
     p_cause: DFF<Bits<E>>,
@@ -121,6 +139,9 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     c_cause: DFF<Bits<E>>,
     c_tval: DFF<Bits<A>>,
     c_context: DFF<Bits<1>>,
+    c_call: DFF<Bit>,
+    c_return: DFF<Bit>,
+    c_ilastsize: DFF<Bit>,
     n_valid: DFF<Bit>,
     n_traced: DFF<Bit>,
     n_notify: DFF<Bit>,
@@ -138,6 +159,9 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     n_tval: DFF<Bits<A>>,
     n_context: DFF<Bits<1>>,
     n_ctype: DFF<Bits<1>>,
+    n_call: DFF<Bit>,
+    n_return: DFF<Bit>,
+    n_ilastsize: DFF<Bit>,
     itype_hi: Signal<Local, Bit>,
     itype_lo: Signal<Local, Bits<3>>,
     k_trap: Signal<Local, Bit>,
@@ -145,6 +169,8 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     k_uninferable: Signal<Local, Bit>,
     k_branch: Signal<Local, Bit>,
     k_taken: Signal<Local, Bit>,
+    k_call: Signal<Local, Bit>,
+    k_return: Signal<Local, Bit>,
 }
 
 impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E, IT> {
@@ -154,6 +180,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             self,
             clock,
             key_reg,
+            key_reg_ir,
             p_interrupt,
             p_cause,
             p_tval,
@@ -170,6 +197,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             c_cause,
             c_tval,
             c_context,
+            c_call,
+            c_return,
+            c_ilastsize,
             n_valid,
             n_traced,
             n_notify,
@@ -187,6 +217,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             n_tval,
             n_context,
             n_ctype,
+            n_call,
+            n_return,
+            n_ilastsize,
             b_iretire,
             b_trap,
             b_interrupt,
@@ -200,7 +233,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             b_tval,
             b_context,
             b_ctype,
-            b_sijump
+            b_sijump,
+            b_call,
+            b_return,
+            b_ilastsize
         );
         // `tab:itype`: codes 8-15 exist only with 4 bits (bit 3 set).
         self.itype_hi.next = (self.block.itype.val() >> 3).any();
@@ -219,6 +255,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
                     || (self.itype_lo.val() == 4)
                     || (self.itype_lo.val() == 5)
                     || (self.itype_lo.val() == 6)));
+        self.k_call.next =
+            self.itype_hi.val() && ((self.itype_lo.val() == 0) || (self.itype_lo.val() == 1));
+        self.k_return.next = self.itype_hi.val() && (self.itype_lo.val() == 5);
         // The block register (`hdl/DESIGN.md` item 0): the block acts with the registered
         // trace-control outputs of the same inputs.
         self.b_iretire.d.next = self.block.iretire.val();
@@ -235,6 +274,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.b_context.d.next = self.block.hart_context.val();
         self.b_ctype.d.next = self.block.ctype.val();
         self.b_sijump.d.next = self.block.sijump.val();
+        self.b_call.d.next = self.k_call.val();
+        self.b_return.d.next = self.k_return.val();
+        self.b_ilastsize.d.next = self.block.ilastsize.val();
         if self.shift.val() {
             // prev <= curr
             self.p_interrupt.d.next = self.c_interrupt.q.val();
@@ -254,6 +296,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             self.c_cause.d.next = self.n_cause.q.val();
             self.c_tval.d.next = self.n_tval.q.val();
             self.c_context.d.next = self.n_context.q.val();
+            self.c_call.d.next = self.n_call.q.val();
+            self.c_return.d.next = self.n_return.q.val();
+            self.c_ilastsize.d.next = self.n_ilastsize.q.val();
             // next <= the block, or an empty record
             if self.fill.val() {
                 self.n_valid.d.next = self.fill_valid.val();
@@ -273,6 +318,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
                 self.n_tval.d.next = 0.into();
                 self.n_context.d.next = 0.into();
                 self.n_ctype.d.next = 0.into();
+                self.n_call.d.next = false;
+                self.n_return.d.next = false;
+                self.n_ilastsize.d.next = false;
             } else {
                 self.n_valid.d.next = true;
                 self.n_traced.d.next = self.qualified.val();
@@ -294,6 +342,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
                 self.n_tval.d.next = self.b_tval.q.val();
                 self.n_context.d.next = self.b_context.q.val();
                 self.n_ctype.d.next = self.b_ctype.q.val();
+                self.n_call.d.next = self.b_iretire.q.val() && self.b_call.q.val();
+                self.n_return.d.next = self.b_iretire.q.val() && self.b_return.q.val();
+                self.n_ilastsize.d.next = self.b_ilastsize.q.val();
             }
         } else if self.clear.val() {
             self.c_valid.d.next = false;
@@ -325,13 +376,38 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.chart_key.next_exc_only.next = self.b_exc_only.q.val();
         self.chart_key.next_privilege.next = self.b_privilege.q.val();
         self.chart_key.next_context.next = self.b_context.q.val();
+        // The key if `prev` turns out an inferred return (the return stack decides that
+        // in the cycle `prev` is `curr`): `prev` is then no uninferable discontinuity.
+        self.chart_key_ir.clear.next = self.clear.val();
+        self.chart_key_ir.prev_traced.next = self.c_traced.q.val();
+        self.chart_key_ir.prev_trap.next = self.c_trap.q.val();
+        self.chart_key_ir.prev_updiscon.next = false;
+        self.chart_key_ir.prev_privilege.next = self.c_privilege.q.val();
+        self.chart_key_ir.prev_context.next = self.c_context.q.val();
+        self.chart_key_ir.curr_traced.next = self.n_traced.q.val();
+        self.chart_key_ir.curr_exc_only.next = self.n_exc_only.q.val();
+        self.chart_key_ir.curr_updiscon.next = self.n_updiscon.q.val();
+        self.chart_key_ir.curr_er_n.next = self.n_er_n.q.val();
+        self.chart_key_ir.curr_branch.next = self.n_branch.q.val();
+        self.chart_key_ir.curr_privilege.next = self.n_privilege.q.val();
+        self.chart_key_ir.curr_context.next = self.n_context.q.val();
+        self.chart_key_ir.curr_ctype.next = self.n_ctype.q.val();
+        self.chart_key_ir.next_traced.next = !self.fill.val() && self.qualified.val();
+        self.chart_key_ir.next_exc_only.next = self.b_exc_only.q.val();
+        self.chart_key_ir.next_privilege.next = self.b_privilege.q.val();
+        self.chart_key_ir.next_context.next = self.b_context.q.val();
         // Registered gated by `decide_ahead` (a synchronous reset of the key register, not
         // a gate in front of it).
         self.key_reg.d.next = self.no_key.val();
+        self.key_reg_ir.d.next = self.no_key.val();
         if self.decide_ahead.val() {
             self.key_reg.d.next = self.chart_key.keys.val();
+            self.key_reg_ir.d.next = self.chart_key_ir.keys.val();
         }
         self.keys.next = self.key_reg.q.val();
+        if self.prev_inferred.val() {
+            self.keys.next = self.key_reg_ir.q.val();
+        }
 
         self.prev_interrupt.next = self.p_interrupt.q.val();
         self.prev_cause.next = self.p_cause.q.val();
@@ -345,6 +421,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.curr_privilege.next = self.c_privilege.q.val();
         self.curr_cause.next = self.c_cause.q.val();
         self.curr_tval.next = self.c_tval.q.val();
+        self.curr_call.next = self.c_call.q.val();
+        self.curr_return.next = self.c_return.q.val();
+        self.curr_ilastsize.next = self.c_ilastsize.q.val();
+        self.next_valid.next = self.n_valid.q.val();
+        self.next_iaddr.next = self.n_iaddr.q.val();
     }
 }
 

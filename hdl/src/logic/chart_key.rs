@@ -67,6 +67,11 @@ pub struct ChartKeys {
     pub next_format3: Bit,
     /// `curr` traced, a retired branch: its outcome enters the branch map.
     pub push: Bit,
+    /// `next_ppccd` if `curr` is a return inferred from the return stack (then not an
+    /// uninferable discontinuity, `sec:implicit-return`).
+    pub next_ppccd_ir: Bit,
+    /// `next_format3` if `curr` is an inferred return.
+    pub next_format3_ir: Bit,
 }
 
 /// The chart's window predicates and how far the window alone takes the chart.
@@ -127,6 +132,7 @@ pub struct ChartKey {
     ppccd: Signal<Local, Bit>,
     nexo: Signal<Local, Bit>,
     nppccd: Signal<Local, Bit>,
+    nppccd_ir: Signal<Local, Bit>,
     cci: Signal<Local, Bit>,
     address_due: Signal<Local, Bit>,
     own: Signal<Local, Bit>,
@@ -150,6 +156,8 @@ impl Logic for ChartKey {
             && ((self.next_privilege.val() != self.curr_privilege.val())
                 || ((self.next_context.val() != self.curr_context.val())
                     && self.curr_updiscon.val()));
+        self.nppccd_ir.next =
+            self.next_traced.val() && (self.next_privilege.val() != self.curr_privilege.val());
         self.cci.next =
             (self.curr_context.val() != self.prev_context.val()) && self.curr_ctype.val().any();
         self.address_due.next = self.curr_er_n.val() || self.nexo.val() || !self.next_traced.val();
@@ -184,6 +192,8 @@ impl Logic for ChartKey {
         self.keys.next.next_traced = self.next_traced.val();
         self.keys.next.next_format3 = self.nexo.val() || self.nppccd.val();
         self.keys.next.push = self.ct.val() && self.curr_branch.val();
+        self.keys.next.next_ppccd_ir = self.nppccd_ir.val();
+        self.keys.next.next_format3_ir = self.nexo.val() || self.nppccd_ir.val();
     }
 }
 

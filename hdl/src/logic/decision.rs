@@ -6,8 +6,11 @@
 //! Combinational, on the registered window part of the chart ([`super::chart_key`]) and
 //! the encoder's state flags. The keys are high only in a deciding cycle (the ingress port
 //! registers them gated), so no action is taken in other cycles. Configuration of the
-//! hardware: no implicit return, `ctype_width_p` = 1 (so only `ctype` 1, imprecise
-//! context, is reported: by a format 3.2). With branch prediction
+//! hardware: `ctype_width_p` = 1 (so only `ctype` 1, imprecise context, is reported: by a
+//! format 3.2). With implicit return ([`super::return_stack::ReturnStack`]) an inferred
+//! return is no uninferable discontinuity (the ingress port selects the keys for an
+//! inferred `prev`, `curr_inferred` those of `curr`) and address packets carry
+//! `irreport` (`sec:irxx`). With branch prediction
 //! ([`super::branch_count::BranchCount`]) the branches are counted instead of mapped from
 //! the 31st correct prediction on, and reported by format 0 packets (`sec:format0`).
 //!
@@ -66,6 +69,14 @@ pub struct Decision {
     pub prev_interrupt: Signal<In, Bit>,
     /// `curr` signals an interrupt.
     pub curr_interrupt: Signal<In, Bit>,
+    /// `curr` is a return inferred from the return stack (`sec:implicit-return`).
+    pub curr_inferred: Signal<In, Bit>,
+    /// `prev` is a return that failed the return stack's prediction.
+    pub prev_mispredicted: Signal<In, Bit>,
+    /// The return stack asks for the depth before a format 3 (`sec:irxx`).
+    pub must_report: Signal<In, Bit>,
+    /// Formats 0 / 1 / 2 `irreport` (`sec:irxx`) of an address packet.
+    pub irreport: Signal<Out, Bit>,
     /// The chart produces no packet (no decision in this cycle, or one without a packet).
     pub none: Signal<Out, Bit>,
     /// The chart produces two packets: a format 1 without address and a format 3.2.
@@ -105,6 +116,9 @@ pub struct Decision {
     pub ienable: Signal<Out, Bit>,
     /// Support packet `qual_status`.
     pub qual_status: Signal<Out, Bits<2>>,
+    // `next` ppccd / reported by a format 3 after the return stack's inference of `curr`.
+    next_ppccd: Signal<Local, Bit>,
+    next_format3: Signal<Local, Bit>,
     // One or two inputs of state.
     map_push: Signal<Local, Bit>,
     held: Signal<Local, Bit>,
@@ -161,10 +175,15 @@ impl Logic for Decision {
         // due for them (resync count at its maximum, or `next` ppccd) or for the full
         // branch count; the map full after this branch, or a failed prediction while
         // counting (`rpt_br`); the lost flag with a drained queue (recovery is possible).
+        self.next_ppccd.next = self.keys.val().next_ppccd;
+        self.next_format3.next = self.keys.val().next_format3;
+        if self.curr_inferred.val() {
+            self.next_ppccd.next = self.keys.val().next_ppccd_ir;
+            self.next_format3.next = self.keys.val().next_format3_ir;
+        }
         self.map_push.next = self.keys.val().push && !self.counting.val();
         self.held.next = self.held_any.val() || self.map_push.val();
-        self.due.next = (self.held.val()
-            && (self.resync_at_max.val() || self.keys.val().next_ppccd))
+        self.due.next = (self.held.val() && (self.resync_at_max.val() || self.next_ppccd.val()))
             || self.count_full.val();
         self.full.next = self.held_is_31.val()
             || (self.held_is_30.val() && self.map_push.val())
@@ -231,8 +250,16 @@ impl Logic for Decision {
             || self.updiscon_open.val()
             || (self.silent.val() && self.last_updiscon_target.val());
         self.updiscon.next = self.updiscon_open.val()
-            && (self.keys.val().next_format3
+            && (self.next_format3.val()
                 || (self.keys.val().next_traced && self.resync_at_max.val()));
+        // `irreport`: the target of a return that failed the prediction, or the last
+        // packet before a format 3 when the return stack asks for it (the model's
+        // `Encoder::implicit_return_report`).
+        self.irreport.next = (self.updiscon_open.val() && self.prev_mispredicted.val())
+            || (self.must_report.val()
+                && (!self.keys.val().next_traced
+                    || self.next_format3.val()
+                    || self.resync_at_max.val()));
         self.ienable.next =
             !(self.keys.val().support && self.finishing.val() && !self.curr_valid.val());
         self.qual_status.next = 0.into();

@@ -2,10 +2,11 @@
 //! the ingress port and window, qualification, trace enable / disable, the chart's decision
 //! (`exampleAlgorithm.adoc`, figure `fig:algo`), branch map, resync counter, address
 //! computation, branch prediction (`sec:branch-prediction`: predictor and predicted-branch
-//! count) and the push / drop / recovery of the produced packets. Its outputs are the
-//! packet field bundles `pkt0`, `pkt1` and `count` for the payload packers: the payload
-//! layout one-hot and the field values as the packet carries them (`payload.adoc`). The
-//! model: `etrace_encoder::Encoder`.
+//! count), implicit return (`sec:implicit-return`: the return stack) and the push / drop /
+//! recovery of the produced packets. Its outputs are the packet field bundles `pkt0`,
+//! `pkt1` and `count` for the payload packers: the payload layout one-hot and the field
+//! values as the packet carries them (`payload.adoc`). The model:
+//! `etrace_encoder::Encoder`.
 
 use super::address::AddressUnit;
 use super::branch_count::BranchCount;
@@ -15,6 +16,7 @@ use super::decision::Decision;
 use super::loss::LossControl;
 use super::predictor::{Predictor, BPRED_MAX_BITS};
 use super::resync::ResyncCounter;
+use super::return_stack::{ReturnStack, IRDEPTH_BITS};
 use crate::ingress::inputs::{Control, Ingress, Options};
 use crate::ingress::IngressPort;
 use crate::packer::layout::{bit, one_hot, MAP_LENGTHS};
@@ -75,6 +77,7 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     x_map_length: ZeroExtend<MAP_LENGTHS, LAYOUTS>,
     predictor: Predictor,
     branch_count: BranchCount,
+    return_stack: ReturnStack<A>,
     resync: ResyncCounter,
     address_unit: AddressUnit<A>,
     decision: Decision,
@@ -114,6 +117,8 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     reg_ienable: DFF<Bit>,
     reg_qual_status: DFF<Bits<2>>,
     reg_ioptions: DFF<Bits<6>>,
+    reg_irreport: DFF<Bit>,
+    reg_irdepth: DFF<Bits<IRDEPTH_BITS>>,
     present: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
     held_is_29: Signal<Local, Bit>,
@@ -122,6 +127,7 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     option_fa: Signal<Local, Bits<6>>,
     option_sj: Signal<Local, Bits<6>>,
     option_bp: Signal<Local, Bits<6>>,
+    option_ir: Signal<Local, Bits<6>>,
     // The layouts of packet 1 (`packer::layout::bit`).
     context_layout: LocalParam<LAYOUTS, { one_hot(bit::CONTEXT) }>,
     sync_layout: LocalParam<LAYOUTS, { one_hot(bit::SYNC) }>,
@@ -130,12 +136,20 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
 
 impl<const A: usize, const E: usize, const IT: usize> PacketLogic<A, E, IT> {
     /// The packet logic with a predictor of 2^`bpred_size` entries (`bpred_size_p`; 0:
-    /// none, the `branch_prediction` option is ignored); with `predictor_fault` (test
-    /// only), every prediction is inverted.
-    pub fn new(bpred_size: u8, predictor_fault: bool) -> Self {
+    /// none, the `branch_prediction` option is ignored) and a return stack of
+    /// 2^`return_stack_size` entries (`return_stack_size_p`; 0: none, the
+    /// `implicit_return` option is ignored); with `predictor_fault` (test only), every
+    /// prediction is inverted, with `return_stack_fault` every pushed address is wrong.
+    pub fn new(
+        bpred_size: u8,
+        predictor_fault: bool,
+        return_stack_size: u8,
+        return_stack_fault: bool,
+    ) -> Self {
         PacketLogic {
             predictor: Predictor::new(bpred_size, predictor_fault),
             branch_count: BranchCount::new(bpred_size > 0),
+            return_stack: ReturnStack::new(return_stack_size, return_stack_fault),
             ..Default::default()
         }
     }
@@ -174,7 +188,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
             reg_branch_fail,
             reg_ienable,
             reg_qual_status,
-            reg_ioptions
+            reg_ioptions,
+            reg_irreport,
+            reg_irdepth
         );
         self.ingress.clock.next = self.clock.val();
         self.trace_control.clock.next = self.clock.val();
@@ -182,6 +198,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.resync.clock.next = self.clock.val();
         self.predictor.clock.next = self.clock.val();
         self.branch_count.clock.next = self.clock.val();
+        self.return_stack.clock.next = self.clock.val();
 
         // Ingress port and window.
         self.present.next = self.block.iretire.val() || self.block.itype.val().any();
@@ -194,6 +211,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.ingress.clear.next = self.trace_control.enable_cycle.val();
         self.ingress.decide_ahead.next = self.trace_control.decide_ahead.val();
         self.ingress.sijump_option.next = self.options.sijump_option.val();
+        self.ingress.prev_inferred.next = self.return_stack.prev_inferred.val();
 
         // Enable / disable and qualification.
         self.trace_control.reset.next = self.reset_ahead.val();
@@ -227,6 +245,21 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.map_length.held.next = self.branch_map.held_count.val();
         self.map_length.push.next = self.push.val();
 
+        // Implicit return: the return stack follows `curr`'s calls and returns, and
+        // restarts with every sync (and trace enable), as the predictor.
+        self.return_stack.option.next = self.options.implicit_return.val();
+        self.return_stack.decide.next = self.trace_control.decide.val();
+        self.return_stack.update.next =
+            self.ingress.keys.val().plain || self.ingress.keys.val().after_exc;
+        self.return_stack.call.next = self.ingress.curr_call.val();
+        self.return_stack.ret.next = self.ingress.curr_return.val();
+        self.return_stack.branch.next = self.ingress.keys.val().push;
+        self.return_stack.iaddr.next = self.ingress.curr_iaddr.val();
+        self.return_stack.ilastsize.next = self.ingress.curr_ilastsize.val();
+        self.return_stack.next_valid.next = self.ingress.next_valid.val();
+        self.return_stack.next_iaddr.next = self.ingress.next_iaddr.val();
+        self.return_stack.restart.next = self.decision.restart.val();
+
         // Decision.
         self.decision.enable.next = self.trace_control.enable_cycle.val();
         self.decision.finishing.next = self.trace_control.finishing.val();
@@ -247,6 +280,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.decision.implicit_exception.next = self.options.implicit_exception.val();
         self.decision.prev_interrupt.next = self.ingress.prev_interrupt.val();
         self.decision.curr_interrupt.next = self.ingress.curr_interrupt.val();
+        self.decision.curr_inferred.next = self.return_stack.inferred.val();
+        self.decision.prev_mispredicted.next = self.return_stack.prev_mispredicted.val();
+        self.decision.must_report.next = self.return_stack.must_report.val();
 
         // Push / drop.
         self.loss.lost.next = self.lost_flag.q.val();
@@ -338,8 +374,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.reg_branch_fail.d.next = self.branch_count.failed.val();
         self.reg_ienable.d.next = self.decision.ienable.val();
         self.reg_qual_status.d.next = self.decision.qual_status.val();
-        // `ioptions` (`IOptions::bits`): bit 1 implicit_exception, bit 2 full_address,
-        // bit 4 branch_prediction, bit 5 sijump.
+        self.reg_irreport.d.next = self.decision.irreport.val();
+        self.reg_irdepth.d.next = self.return_stack.depth.val();
+        // `ioptions` (`IOptions::bits`): bit 0 implicit_return, bit 1 implicit_exception,
+        // bit 2 full_address, bit 4 branch_prediction, bit 5 sijump.
         self.option_ie.next = 0.into();
         if self.options.implicit_exception.val() {
             self.option_ie.next = 2.into();
@@ -356,10 +394,15 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         if self.branch_count.enabled.val() {
             self.option_bp.next = 16.into();
         }
+        self.option_ir.next = 0.into();
+        if self.return_stack.enabled.val() {
+            self.option_ir.next = 1.into();
+        }
         self.reg_ioptions.d.next = self.option_ie.val()
             | self.option_fa.val()
             | self.option_sj.val()
-            | self.option_bp.val();
+            | self.option_bp.val()
+            | self.option_ir.val();
 
         self.count.next = self.reg_count.q.val();
         self.pkt0.layout.next = self.reg_layout0.q.val();
@@ -382,6 +425,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.pkt0.ienable.next = self.reg_ienable.q.val();
         self.pkt0.qual_status.next = self.reg_qual_status.q.val();
         self.pkt0.ioptions.next = self.reg_ioptions.q.val();
+        self.pkt0.irreport.next = self.reg_irreport.q.val();
+        self.pkt0.irdepth.next = self.reg_irdepth.q.val();
         // Packet 1: a context packet (after a branch map) or the recovery sync (after the
         // trace-lost support packet), with the fields of packet 0 those formats carry.
         self.pkt1.layout.next = self.context_layout.val();
@@ -405,6 +450,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.pkt1.ienable.next = false;
         self.pkt1.qual_status.next = 0.into();
         self.pkt1.ioptions.next = 0.into();
+        self.pkt1.irreport.next = false;
+        self.pkt1.irdepth.next = 0.into();
     }
 }
 

@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 
 use super::layout::LAYOUTS;
 use crate::bundle::bundle;
+use crate::logic::return_stack::IRDEPTH_BITS;
 
 bundle! {
     /// One te_inst (`payload.adoc`): its payload layout one-hot ([`super::layout::bit`])
@@ -34,10 +35,13 @@ bundle! {
         /// Formats 1 / 2 `notify` as sent (the meaning XOR the address field's top bit,
         /// `sec:format2`).
         notify_bit: In<Bit>,
-        /// Formats 1 / 2 `updiscon` as sent (the meaning XOR the sent `notify`); also the
-        /// sent `irreport` (0 in meaning: `irdepth` has 0 bits and implicit return is off),
-        /// the last field bit.
+        /// Formats 1 / 2 `updiscon` as sent (the meaning XOR the sent `notify`).
         updiscon_bit: In<Bit>,
+        /// Formats 0 / 1 / 2 `irreport` in meaning (`sec:irxx`; sent relative to
+        /// `updiscon`): `irdepth` follows, else copies of the sent `irreport`.
+        irreport: In<Bit>,
+        /// Formats 0 / 1 / 2 `irdepth` (`return_stack_size_p + 1` bits are sent).
+        irdepth: In<Bits<IRDEPTH_BITS>>,
         /// Format 1 `branches` (1-31) of the format 1 with address layouts.
         branches: In<Bits<5>>,
         /// Format 1 `branch_map`; bits at and above the layout's map length are ignored.

@@ -4,8 +4,9 @@
 //! format tables `sec:format1`, `sec:format2`, `sec:format3`).
 //!
 //! Field layout for the hardware parameters (`iaddress_lsb_p` 1, `privilege_width_p` 2, no
-//! `time` / `context`, `irdepth` 0 bits), bit offsets from bit 0 of the payload, with
-//! `AW` = `A - 1` (width of the `address` field) and `E` = `ecause_width_p`:
+//! `time` / `context`, `irdepth` `W` bits: `return_stack_size_p + 1`, or 0 without a return
+//! stack), bit offsets from bit 0 of the payload, with `AW` = `A - 1` (width of the
+//! `address` field) and `E` = `ecause_width_p`:
 //!
 //! | kind | fields (offset) | last field |
 //! |---|---|---|
@@ -13,10 +14,10 @@
 //! | 3.0 sync | format 0, subformat 2, branch 4, privilege 5, address 7 | address |
 //! | 3.1 trap | format, subformat, branch, privilege, ecause 7, interrupt 7+E, thaddr 8+E, \[address 9+E\], \[tval\] | tval / address / thaddr |
 //! | 3.2 context | format, subformat, privilege 4 | privilege (6) |
-//! | 2 | format 0, address 2, notify, updiscon, irreport | irreport |
-//! | 1 with address | format 0, branches 2, branch_map 7 (L bits), address 7+L, notify, updiscon, irreport | irreport |
+//! | 2 | format 0, address 2, notify, updiscon, irreport, irdepth (W) | irdepth, or irreport if W = 0 |
+//! | 1 with address | format 0, branches 2, branch_map 7 (L bits), address 7+L, notify, updiscon, irreport, irdepth (W) | irdepth, or irreport if W = 0 |
 //! | 1 without address | format 0, branches (0) 2, branch_map 7 (31 bits) | branch_map (38) |
-//! | 0 with address | format 0, branch_count 2, branch_fmt 34 (1x), address 36, notify, updiscon, irreport | irreport |
+//! | 0 with address | format 0, branch_count 2, branch_fmt 34 (1x), address 36, notify, updiscon, irreport, irdepth (W) | irdepth, or irreport if W = 0 |
 //! | 0 without address | format 0, branch_count 2, branch_fmt 34 (00) | branch_fmt (35, 0) |
 //!
 //! Every packet is its fields from bit 0, then ones from the bit after the last field up
@@ -34,13 +35,18 @@
 //! boundary) is muxed by its layouts and placed by a [`Place`] block, the sign extension
 //! comes from one [`Fill`] block, and [`JoinWords`] gives the `P`-bit payload. A field
 //! whose last bit is also the sign (the 3.0 / 3.1 `address`) is placed with its unused top
-//! bit set to the sign, and the `updiscon` bit of formats 0 / 1 / 2 starts their sign
-//! extension (`irreport` and the sign are the sent `updiscon` again), so every placed
-//! field is `A` bits wide and every bit of every operand is read.
+//! bit set to the sign. Without a return stack (`W` = 0) the `updiscon` bit of formats
+//! 0 / 1 / 2 starts their sign extension (`irreport` and the sign are the sent `updiscon`
+//! again), so every placed field is `A` bits wide and every bit of every operand is read.
+//! With one, `updiscon`, `irreport` and `irdepth` are the address field's placed tail
+//! (`sec:irxx`: without a report all three are copies of the sent `updiscon`; with one,
+//! `irreport` is its inverse and `irdepth` the depth) and the sign extension starts after
+//! them.
 
 use rust_hdl::prelude::*;
 
 use crate::config::payload_width;
+use crate::logic::return_stack::IRDEPTH_BITS;
 use layout::bit;
 
 mod extend;
@@ -53,7 +59,7 @@ pub use extend::ZeroExtend;
 pub use fields::{PacketFields, PacketFieldsSource};
 pub use layout::{MapLength, LAYOUTS, MAP_LENGTHS};
 pub use length::{PayloadLength, SentBytes, SentLength};
-pub use words::{Fill, JoinWords, Place};
+pub use words::{Fill, JoinWords, Place, TAIL_BITS};
 
 /// Offsets of the `address` / `tval` placements ([`Place`]) of the formats 0 / 1 / 2
 /// layouts, in [`PayloadPacker`]'s order: format 2, format 1 with a `branch_map` of 31,
@@ -83,6 +89,7 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     x_interrupt: ZeroExtend<1, 64>,
     x_thaddr: ZeroExtend<1, 64>,
     x_ienable: ZeroExtend<1, 64>,
+    x_irdepth: ZeroExtend<IRDEPTH_BITS, TAIL_BITS>,
     // The 3.0 `address` at 7; the 3.1 `address` or `tval` after `thaddr`; the 3.1 `tval`
     // after `address`; the formats 0 / 1 / 2 address field with `notify` (`ADDRESS_INFO_AT`).
     p_sync: Place<A>,
@@ -116,6 +123,11 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     addr_info: Signal<Local, Bits<A>>,
     addr_msb: Signal<Local, Bit>,
     tval_msb: Signal<Local, Bit>,
+    // Formats 0 / 1 / 2 with a return stack: `irreport` (in meaning), the placed tail
+    // (`updiscon`, `irreport`, `irdepth` as sent) and the sign after it.
+    ir_report: Signal<Local, Bit>,
+    ir_tail: Signal<Local, Bits<TAIL_BITS>>,
+    ir_sign: Signal<Local, Bit>,
     head: Signal<Local, Bits<64>>,
     // Test only (`TopOptions::inject_fault`): XORed into the branch map.
     branch_map_fault: Constant<Bits<32>>,
@@ -133,6 +145,10 @@ pub struct PayloadPacker<const A: usize, const E: usize, const P: usize> {
     map1: Constant<Bits<32>>,
     trap_int: Constant<Bits<8>>,
     trap_th: Constant<Bits<8>>,
+    // A return stack is built (`W` > 0); the tail's `W + 2` bits; the top bit of `irdepth`.
+    ir_on: Constant<Bit>,
+    tail_mask: Constant<Bits<TAIL_BITS>>,
+    irdepth_top: Constant<Bits<IRDEPTH_BITS>>,
 }
 
 impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
@@ -154,20 +170,6 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
         let aw = A - 1;
         let trap = 9 + E;
         let info = |i: usize| Place::new(ADDRESS_INFO_AT[i], P);
-        let mut starts = [None; LAYOUTS];
-        starts[bit::SUPPORT] = Some(14);
-        starts[bit::SYNC] = Some(7 + A);
-        starts[bit::TRAP] = Some(trap);
-        starts[bit::TRAP_ADDRESS] = Some(trap + A);
-        starts[bit::TRAP_ADDRESS_TVAL] = Some(trap + aw + A);
-        starts[bit::TRAP_TVAL] = Some(trap + A);
-        starts[bit::CONTEXT] = Some(6);
-        starts[bit::ADDRESS] = Some(ADDRESS_INFO_AT[0] + A);
-        for (i, b) in (bit::BRANCH31..=bit::BRANCH1).enumerate() {
-            starts[b] = Some(ADDRESS_INFO_AT[1 + i] + A);
-        }
-        starts[bit::BRANCH_MAP] = Some(38);
-        starts[bit::BRANCH_COUNT] = Some(ADDRESS_INFO_AT[6] + A);
         let mask = |n: usize| Constant::new(bits::<32>((1u64 << n) - 1));
         PayloadPacker {
             fields: Default::default(),
@@ -184,6 +186,7 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             x_interrupt: ZeroExtend::default(),
             x_thaddr: ZeroExtend::default(),
             x_ienable: ZeroExtend::default(),
+            x_irdepth: ZeroExtend::default(),
             p_sync: Place::new(7, P),
             p_trap: Place::new(trap, P),
             p_tval: Place::new(trap + aw, P),
@@ -194,7 +197,7 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             p_info4: info(4),
             p_info5: info(5),
             p_info6: info(6),
-            fill: Fill::new(starts, P),
+            fill: Fill::new(Self::fill_starts(0), P),
             joined: JoinWords::default(),
             m_support: Signal::default(),
             m_sync: Signal::default(),
@@ -211,6 +214,9 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             addr_info: Signal::default(),
             addr_msb: Signal::default(),
             tval_msb: Signal::default(),
+            ir_report: Signal::default(),
+            ir_tail: Signal::default(),
+            ir_sign: Signal::default(),
             head: Signal::default(),
             branch_map_fault: Constant::new(u64::from(fault).into()),
             ones: Constant::new(Bits::<64>::mask()),
@@ -226,7 +232,62 @@ impl<const A: usize, const E: usize, const P: usize> PayloadPacker<A, E, P> {
             map1: mask(1),
             trap_int: Constant::new(bits::<8>(7 + E as u64)),
             trap_th: Constant::new(bits::<8>(8 + E as u64)),
+            ir_on: Constant::new(false),
+            tail_mask: Constant::new(0.into()),
+            irdepth_top: Constant::new(0.into()),
         }
+    }
+
+    /// This packer with an `irdepth` field of `width` bits (`return_stack_size_p + 1`,
+    /// `sec:irxx`; 0 without a return stack, the packer of [`Self::new`]).
+    ///
+    /// # Panics
+    ///
+    /// If `width` is above [`IRDEPTH_BITS`] or the longest format 1 does not fit `P`
+    /// (a configuration error the generator refuses first).
+    pub fn with_irdepth(mut self, width: usize) -> Self {
+        // Format 1 with a 31-bit map: format, branches, branch_map, address, notify,
+        // updiscon, irreport, irdepth.
+        assert!(width <= IRDEPTH_BITS && 2 + 5 + 31 + A + 2 + width <= P);
+        if width == 0 {
+            return self;
+        }
+        let tail = width + 2;
+        let info = |i: usize| Place::with_tail(ADDRESS_INFO_AT[i], P, tail);
+        self.p_info0 = info(0);
+        self.p_info1 = info(1);
+        self.p_info2 = info(2);
+        self.p_info3 = info(3);
+        self.p_info4 = info(4);
+        self.p_info5 = info(5);
+        self.p_info6 = info(6);
+        self.fill = Fill::new(Self::fill_starts(tail), P);
+        self.ir_on = Constant::new(true);
+        self.tail_mask = Constant::new(bits::<TAIL_BITS>((1 << tail) - 1));
+        self.irdepth_top = Constant::new(bits::<IRDEPTH_BITS>(1) << (width as u64 - 1));
+        self
+    }
+
+    /// The bit after each layout's last field ([`Fill`]), with `tail` bits placed after the
+    /// address field of formats 0 / 1 / 2 (0: their sign extension starts at `updiscon`).
+    fn fill_starts(tail: usize) -> [Option<usize>; LAYOUTS] {
+        let aw = A - 1;
+        let trap = 9 + E;
+        let mut starts = [None; LAYOUTS];
+        starts[bit::SUPPORT] = Some(14);
+        starts[bit::SYNC] = Some(7 + A);
+        starts[bit::TRAP] = Some(trap);
+        starts[bit::TRAP_ADDRESS] = Some(trap + A);
+        starts[bit::TRAP_ADDRESS_TVAL] = Some(trap + aw + A);
+        starts[bit::TRAP_TVAL] = Some(trap + A);
+        starts[bit::CONTEXT] = Some(6);
+        starts[bit::ADDRESS] = Some(ADDRESS_INFO_AT[0] + A + tail);
+        for (i, b) in (bit::BRANCH31..=bit::BRANCH1).enumerate() {
+            starts[b] = Some(ADDRESS_INFO_AT[1 + i] + A + tail);
+        }
+        starts[bit::BRANCH_MAP] = Some(38);
+        starts[bit::BRANCH_COUNT] = Some(ADDRESS_INFO_AT[6] + A + tail);
+        starts
     }
 }
 
@@ -272,6 +333,7 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
         self.x_interrupt.narrow.next = self.fields.is_interrupt.val().into();
         self.x_thaddr.narrow.next = self.fields.thaddr.val().into();
         self.x_ienable.narrow.next = self.fields.ienable.val().into();
+        self.x_irdepth.narrow.next = self.fields.irdepth.val();
 
         // The masks of the layout groups (`layout::bit` order).
         self.m_support.next = 0.into();
@@ -358,6 +420,27 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
             self.addr_info.next =
                 (self.fields.address_f12.val() & self.addr_mask.val()) | self.addr_sign.val();
         }
+        // With a return stack, the formats 0 / 1 / 2 tail after the address field
+        // (`sec:irxx`): `updiscon` as sent, then `irreport` as sent (`updiscon` again, or its
+        // inverse when reporting) and `irdepth` (copies of `updiscon`, or the depth).
+        self.ir_report.next = self.fields.irreport.val() & self.ir_on.val();
+        self.ir_tail.next = 0.into();
+        if self.fields.updiscon_bit.val() {
+            self.ir_tail.next = self.tail_mask.val();
+        }
+        self.ir_sign.next = self.fields.updiscon_bit.val();
+        if self.ir_report.val() {
+            self.ir_tail.next =
+                ((self.x_irdepth.wide.val() << 2) & self.tail_mask.val()) | bits::<TAIL_BITS>(2);
+            if self.fields.updiscon_bit.val() {
+                self.ir_tail.next = ((self.x_irdepth.wide.val() << 2) & self.tail_mask.val())
+                    | bits::<TAIL_BITS>(1);
+            }
+            self.ir_sign.next = (self.fields.irdepth.val() & self.irdepth_top.val()).any();
+        }
+        self.p_sync.tail.next = 0.into();
+        self.p_trap.tail.next = 0.into();
+        self.p_tval.tail.next = 0.into();
         self.p_sync.value.next = 0.into();
         if self.fields.layout.val().get_bit(1) {
             self.p_sync.value.next = self.addr_signed.val();
@@ -377,32 +460,46 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
             self.p_tval.value.next = self.fields.tval.val();
         }
         self.p_info0.value.next = 0.into();
+        self.p_info0.tail.next = 0.into();
         if self.fields.layout.val().get_bit(7) {
             self.p_info0.value.next = self.addr_info.val();
+            self.p_info0.tail.next = self.ir_tail.val();
         }
         self.p_info1.value.next = 0.into();
+        self.p_info1.tail.next = 0.into();
         if self.fields.layout.val().get_bit(8) {
             self.p_info1.value.next = self.addr_info.val();
+            self.p_info1.tail.next = self.ir_tail.val();
         }
         self.p_info2.value.next = 0.into();
+        self.p_info2.tail.next = 0.into();
         if self.fields.layout.val().get_bit(9) {
             self.p_info2.value.next = self.addr_info.val();
+            self.p_info2.tail.next = self.ir_tail.val();
         }
         self.p_info3.value.next = 0.into();
+        self.p_info3.tail.next = 0.into();
         if self.fields.layout.val().get_bit(10) {
             self.p_info3.value.next = self.addr_info.val();
+            self.p_info3.tail.next = self.ir_tail.val();
         }
         self.p_info4.value.next = 0.into();
+        self.p_info4.tail.next = 0.into();
         if self.fields.layout.val().get_bit(11) {
             self.p_info4.value.next = self.addr_info.val();
+            self.p_info4.tail.next = self.ir_tail.val();
         }
         self.p_info5.value.next = 0.into();
+        self.p_info5.tail.next = 0.into();
         if self.fields.layout.val().get_bit(12) {
             self.p_info5.value.next = self.addr_info.val();
+            self.p_info5.tail.next = self.ir_tail.val();
         }
         self.p_info6.value.next = 0.into();
+        self.p_info6.tail.next = 0.into();
         if self.fields.layout.val().get_bit(14) {
             self.p_info6.value.next = self.addr_info.val();
+            self.p_info6.tail.next = self.ir_tail.val();
         }
 
         // The sign extension: the selected layout's last field bit.
@@ -423,7 +520,7 @@ impl<const A: usize, const E: usize, const P: usize> Logic for PayloadPacker<A, 
                 || self.fields.layout.val().get_bit(11)
                 || self.fields.layout.val().get_bit(12)
                 || self.fields.layout.val().get_bit(14))
-                && self.fields.updiscon_bit.val());
+                && self.ir_sign.val());
 
         self.joined.w0.next = self.head.val()
             | self.p_sync.w0.val()

@@ -43,12 +43,19 @@ fn set_words(
     }
 }
 
-/// `value` (`N` bits, all of them) placed at bit `offset` of a `total`-bit payload, as the
+/// Width of [`Place`]'s `tail` port (only its low `tail_bits` are placed).
+pub const TAIL_BITS: usize = 16;
+
+/// `value` (`N` bits, all of them) placed at bit `offset` of a `total`-bit payload, followed
+/// by the low `tail_bits` bits of `tail` (0 unless built with [`Place::with_tail`]), as the
 /// payload's four 64-bit words; bits at and above `total` are dropped.
 #[derive(LogicBlock)]
 pub struct Place<const N: usize> {
     /// The field value.
     pub value: Signal<In, Bits<N>>,
+    /// The fields after it (formats 0 / 1 / 2: `updiscon`, `irreport`, `irdepth`), low bit
+    /// first; bits from `tail_bits` up are not read.
+    pub tail: Signal<In, Bits<TAIL_BITS>>,
     /// Payload bits 0-63.
     pub w0: Signal<Out, Bits<64>>,
     /// Payload bits 64-127.
@@ -59,36 +66,55 @@ pub struct Place<const N: usize> {
     pub w3: Signal<Out, Bits<64>>,
     _offset: usize,
     _total: usize,
+    _tail_bits: usize,
 }
 
 impl<const N: usize> Place<N> {
-    /// The block that places `N` bits at bit `offset` of a `total`-bit payload.
+    /// The block that places `N` bits at bit `offset` of a `total`-bit payload (`tail` is
+    /// not read).
     ///
     /// # Panics
     ///
     /// If `N` is 0 or above 64, or `total` above 256 (configuration errors).
     pub fn new(offset: usize, total: usize) -> Self {
-        assert!((1..=64).contains(&N) && total <= 64 * WORDS);
+        Self::with_tail(offset, total, 0)
+    }
+
+    /// As [`Place::new`], and the low `tail_bits` bits of `tail` at bit `offset + N`.
+    ///
+    /// # Panics
+    ///
+    /// As [`Place::new`], or if `tail_bits` is above [`TAIL_BITS`].
+    pub fn with_tail(offset: usize, total: usize, tail_bits: usize) -> Self {
+        assert!((1..=64).contains(&N) && total <= 64 * WORDS && tail_bits <= TAIL_BITS);
         Place {
             value: Signal::default(),
+            tail: Signal::default(),
             w0: Signal::default(),
             w1: Signal::default(),
             w2: Signal::default(),
             w3: Signal::default(),
             _offset: offset,
             _total: total,
+            _tail_bits: tail_bits,
         }
+    }
+
+    /// Width of what is placed: the value and the tail.
+    fn width(&self) -> usize {
+        N + self._tail_bits
     }
 
     /// Word `k`'s piece: (payload bits `lo..hi`) or `None`.
     fn span(&self, k: usize) -> Option<(usize, usize)> {
-        word_span(k, self._offset, self._offset + N, self._total)
+        word_span(k, self._offset, self._offset + self.width(), self._total)
     }
 
-    fn word(&self, k: usize, v: u64) -> Bits<64> {
+    fn word(&self, k: usize, v: u128) -> Bits<64> {
         match self.span(k) {
             Some((lo, hi)) => {
-                (((v >> (lo - self._offset)) & ones(hi - lo)) << (lo - 64 * k)).into()
+                let piece = (v >> (lo - self._offset)) as u64 & ones(hi - lo);
+                (piece << (lo - 64 * k)).into()
             }
             None => 0.into(),
         }
@@ -97,7 +123,8 @@ impl<const N: usize> Place<N> {
 
 impl<const N: usize> Logic for Place<N> {
     fn update(&mut self) {
-        let v = self.value.val().to_u64();
+        let tail = self.tail.val().to_u64() as u128 & ((1u128 << self._tail_bits) - 1);
+        let v = self.value.val().to_u64() as u128 | (tail << N);
         let words = [0, 1, 2, 3].map(|k| self.word(k, v));
         set_words(
             [&mut self.w0, &mut self.w1, &mut self.w2, &mut self.w3],
@@ -113,8 +140,18 @@ impl<const N: usize> Logic for Place<N> {
     }
 
     fn hdl(&self) -> Verilog {
-        let mut code = String::from("always @(*) begin\n");
-        // Every bit of `value` is read by some word unless it lies above the payload.
+        let width = self.width();
+        let mut code = if self._tail_bits == 0 {
+            format!("wire [{}:0] placed = value;\n", width - 1)
+        } else {
+            format!(
+                "wire [{}:0] placed = {{tail[{}:0], value}};\n",
+                width - 1,
+                self._tail_bits - 1
+            )
+        };
+        code.push_str("always @(*) begin\n");
+        // Every placed bit is read by some word unless it lies above the payload.
         let mut read = 0;
         for k in 0..WORDS {
             let rhs = match self.span(k) {
@@ -126,7 +163,7 @@ impl<const N: usize> Logic for Place<N> {
                         parts.push(format!("{}'d0", 64 * k + 64 - hi));
                     }
                     parts.push(format!(
-                        "value[{}:{}]",
+                        "placed[{}:{}]",
                         hi - 1 - self._offset,
                         lo - self._offset
                     ));
@@ -139,8 +176,18 @@ impl<const N: usize> Logic for Place<N> {
             code.push_str(&format!("    w{k} = {rhs};\n"));
         }
         code.push_str("end\n");
-        if read < N {
-            code.push_str("wire _unused_ok = &{1'b0, value, 1'b0};\n");
+        let mut unused = Vec::new();
+        if read < width {
+            unused.push("placed".to_string());
+        }
+        if self._tail_bits < TAIL_BITS {
+            unused.push(format!("tail[{}:{}]", TAIL_BITS - 1, self._tail_bits));
+        }
+        if !unused.is_empty() {
+            code.push_str(&format!(
+                "wire _unused_ok = &{{1'b0, {}, 1'b0}};\n",
+                unused.join(", ")
+            ));
         }
         Verilog::Custom(code)
     }

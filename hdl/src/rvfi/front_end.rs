@@ -68,11 +68,9 @@ pub struct RvfiFrontEnd<const SWAP: u64> {
     pub reset: Signal<In, Bit>,
     /// The core's retirement channel.
     pub rvfi: Rvfi,
-    /// The ingress block (`iretire = itype = 0`: no block).
+    /// The ingress block (`iretire = itype = 0`: no block), with `ilastsize`: the retired
+    /// instruction is 2^`ilastsize` half-words.
     pub block: IngressSource<A, E, IT>,
-    /// `ilastsize`: the retired instruction is 2^`ilastsize` half-words (not on the
-    /// encoder's port, `crate::ingress::port`).
-    pub ilastsize: Signal<Out, Bit>,
     swap: LocalParam<1, SWAP>,
     lui_rd: DFF<Bits<5>>,
     // The instruction's fields.
@@ -279,7 +277,7 @@ impl<const SWAP: u64> Logic for RvfiFrontEnd<SWAP> {
             && !self.inferable.val()
             && (self.rd_link.val() || !self.rs_link.val())
             && (self.j_rs.val() == self.lui_rd.q.val());
-        self.ilastsize.next = self.wide.val();
+        self.block.ilastsize.next = self.wide.val();
         if self.lui.val() {
             self.lui_rd.d.next = self.rd.val();
         } else {

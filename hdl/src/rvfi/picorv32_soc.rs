@@ -107,9 +107,13 @@ pub fn picorv32_soc(options: FrontEndOptions) -> Result<SocVerilog, TopError> {
     let resync_width = width("resync_max").unwrap_or(16);
     // The srcID of the framed packets: none (0 bits sent) unless the encoder has the pin.
     let src_id = width("src_id").map_or(String::new(), |w| format!(".src_id({w}'d0), "));
-    // The run-time branch prediction option: off (the SoC's encoder has no predictor).
-    let options = width("branch_prediction")
-        .map_or(String::new(), |_| ".branch_prediction(1'b0), ".to_string());
+    // The run-time branch prediction and implicit return options: off (the SoC's encoder
+    // has no predictor and no return stack).
+    let options = ["branch_prediction", "implicit_return"]
+        .iter()
+        .filter(|name| width(name).is_some())
+        .map(|name| format!(".{name}(1'b0), "))
+        .collect::<String>();
     let mut v = String::new();
     v.push_str(&fe);
     v.push_str(&encoder.verilog);
@@ -247,7 +251,7 @@ fn top_module(encoder: &str, resync_width: usize, optional_pins: &str) -> String
         .clock(clock), .reset(reset),
         .iretire(iretire), .itype(itype), .iaddr(iaddr), .privilege(privilege),
         .cause(cause), .tval(tval), .hart_context(fe_context_ctype[0]),
-        .ctype(fe_context_ctype[1]), .sijump(sijump),
+        .ctype(fe_context_ctype[1]), .sijump(sijump), .ilastsize(ilastsize),
         .trace_enable(trace_enable), .trigger(3'd0), .halted(1'b0),
         .full_address(full_address), .implicit_exception(implicit_exception),
         .sijump_option(sijump_option), .resync_max(resync_max),

@@ -43,6 +43,7 @@ pub fn drive_block<const A: usize, const E: usize, const IT: usize>(
     port.hart_context.next = (r.context & 1).into();
     port.ctype.next = u64::from(r.ctype & 1).into();
     port.sijump.next = r.sijump;
+    port.ilastsize.next = r.ilastsize != 0;
 }
 
 /// The model's encap stream of `runs`, one `Encoder::encode_all` per run framed by one

@@ -18,6 +18,7 @@ use etrace_encoder::cycle::output_path::{OutputItem, OutputPath, OutputPathConfi
 use etrace_encoder::{Encoder, EncoderOptions};
 use etrace_hart::{Hart, HartConfig};
 use etrace_spec::framing::Outgoing;
+use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
 use etrace_spec::ingress::{IngressRecord, ItypeWidth};
 use etrace_spec::packet::{pack, TeInst};
 use etrace_spec::params::Params;
@@ -446,3 +447,28 @@ pub const BACK_PRESSURE: StallConfig = StallConfig {
     idle_probability: 0.3,
     seed: 7,
 };
+
+/// The set-up of a long random co-simulation on `variant` with `options`: half the cycles
+/// stalled and a quarter idle, and the seeded random stream for its parameters with a
+/// trap about every 3000 records.
+pub fn random_cosim(
+    variant: Variant,
+    options: EncoderOptions,
+    seed: u64,
+) -> (CosimConfig, RandomStream) {
+    let mut config = CosimConfig::new(variant);
+    config.options = options;
+    config.stall = StallConfig {
+        stall_probability: 0.5,
+        idle_probability: 0.25,
+        seed,
+    };
+    let stream = RandomStream::new(
+        RandomStreamConfig {
+            trap_rate: 1.0 / 3000.0,
+            ..RandomStreamConfig::for_params(&variant.params())
+        },
+        seed,
+    );
+    (config, stream)
+}

@@ -113,14 +113,17 @@ pub const INPUT_STAGES: usize = 2;
 impl EncoderCycle {
     /// The encoder after reset, for the hardware parameters `params`, the run-time options
     /// on its option ports and the build-time output path. Branch prediction needs
-    /// `bpred_size_p` > 0 (the hardware's predictor); implicit return is not implemented.
+    /// `bpred_size_p` > 0 (the hardware's predictor), implicit return
+    /// `return_stack_size_p` > 0 (the hardware's return stack; it has no call counter).
     pub fn new(
         params: &Params,
         options: EncoderOptions,
         output: OutputPathConfig,
     ) -> Result<EncoderCycle, EncoderCycleError> {
-        if options.implicit_return {
-            return Err(EncoderCycleError::Unsupported("implicit-return"));
+        if options.implicit_return && params.return_stack_size_p == 0 {
+            return Err(EncoderCycleError::Unsupported(
+                "implicit-return with a call counter",
+            ));
         }
         // Checks the options against the parameters once, up front.
         Encoder::new(params, options)?;

@@ -1,0 +1,310 @@
+//! `ReturnStack`: the return address stack of implicit return mode (`branchTrace.adoc`,
+//! `sec:implicit-return`) with the 2.0 semantics and the errata decisions of the model
+//! (`etrace_encoder::implicit_return::ReturnStack`, driven as `Encoder::track_calls`,
+//! `Encoder::branches_reported` and `Encoder::implicit_return_report` drive it), and the
+//! `irreport` / `irdepth` state of `payload.adoc`, `sec:irxx`.
+//!
+//! Calls (`itype` 8, 9) push the address after them; a return (`itype` 13) with a record
+//! in `next` is inferred when the stack is not empty and its top equals `next`'s address
+//! (then it is popped); a full stack drops its oldest entry. A format 3.0 / 3.1 (a sync, a
+//! trap, the recovery sync) and trace enable empty it; the reported instruction's own call
+//! then acts on the empty stack.
+
+use crate::packer::ZeroExtend;
+use rust_hdl::prelude::*;
+
+/// Largest `return_stack_size_p` of the hardware (a stack of 8 entries).
+pub const RETURN_STACK_MAX_BITS: usize = 3;
+
+/// Entries of the largest stack.
+const MAX_ENTRIES: usize = 1 << RETURN_STACK_MAX_BITS;
+
+/// Bits of the stack vector: [`MAX_ENTRIES`] entries of up to 64 address bits.
+const STACK_BITS: usize = MAX_ENTRIES * 64;
+
+/// Width of the `irdepth` value port (`return_stack_size_p + 1` bits are sent).
+pub const IRDEPTH_BITS: usize = 8;
+
+/// The stack, its depth and the two flags of `sec:irxx` (a return was inferred since the
+/// last call; a branch retired since the last inferred return), updated for the current
+/// instruction in a deciding cycle.
+///
+/// The stack is one vector, the top in the low `A` bits: a push shifts it up by `A` bits
+/// (the oldest entry falls off above 2^`return_stack_size_p` entries), a pop down, so the
+/// top is read from flip-flops. Built with `return_stack_size_p` 0 ([`Default`]) it never
+/// holds an entry and synthesis removes it.
+///
+/// The outputs the decision reads (`inferred`, `depth`, `must_report` and the flags of
+/// `prev`) do not depend on `restart`, which the decision forms: the next state alone
+/// does (so there is no loop through the decision, for Verilator either).
+#[derive(LogicBlock)]
+pub struct ReturnStack<const A: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Run-time option `implicit_return`: without it (or without a stack) nothing is
+    /// pushed.
+    pub option: Signal<In, Bit>,
+    /// A deciding cycle (the flags of `prev` are replaced).
+    pub decide: Signal<In, Bit>,
+    /// `curr` is traced and retires an instruction (a deciding cycle).
+    pub update: Signal<In, Bit>,
+    /// `curr` retires a call.
+    pub call: Signal<In, Bit>,
+    /// `curr` retires a return.
+    pub ret: Signal<In, Bit>,
+    /// `curr` retires a branch.
+    pub branch: Signal<In, Bit>,
+    /// `curr` `iaddr`.
+    pub iaddr: Signal<In, Bits<A>>,
+    /// `curr` `ilastsize` (the call's size: 2^`ilastsize` half-words).
+    pub ilastsize: Signal<In, Bit>,
+    /// `next` holds a record.
+    pub next_valid: Signal<In, Bit>,
+    /// `next` `iaddr`.
+    pub next_iaddr: Signal<In, Bits<A>>,
+    /// A format 3.0 / 3.1 is sent for `curr`, or trace is enabled: the stack empties
+    /// (before `curr`'s own call is pushed).
+    pub restart: Signal<In, Bit>,
+    /// Implicit return is on: the option, in hardware with a stack (`ioptions`).
+    pub enabled: Signal<Out, Bit>,
+    /// `curr` is a return inferred from the stack (before a restart in this cycle).
+    pub inferred: Signal<Out, Bit>,
+    /// The depth after `curr` (`irdepth`), without a restart.
+    pub depth: Signal<Out, Bits<IRDEPTH_BITS>>,
+    /// An address packet for `curr` before a format 3 carries the depth (`sec:irxx`,
+    /// the model's `must_report_depth`).
+    pub must_report: Signal<Out, Bit>,
+    /// `prev` is an inferred return.
+    pub prev_inferred: Signal<Out, Bit>,
+    /// `prev` is a return that failed the prediction with a non-empty stack.
+    pub prev_mispredicted: Signal<Out, Bit>,
+    stack: DFF<Bits<STACK_BITS>>,
+    count: DFF<Bits<4>>,
+    return_since_call: DFF<Bit>,
+    branch_since_return: DFF<Bit>,
+    inferred_q: DFF<Bit>,
+    mispredicted_q: DFF<Bit>,
+    active: Signal<Local, Bit>,
+    do_call: Signal<Local, Bit>,
+    do_return: Signal<Local, Bit>,
+    nonempty: Signal<Local, Bit>,
+    hit: Signal<Local, Bit>,
+    count_after: Signal<Local, Bits<4>>,
+    rsc_after: Signal<Local, Bit>,
+    bsr_after: Signal<Local, Bit>,
+    // The same terms again for the next state (see the type's documentation).
+    n_call: Signal<Local, Bit>,
+    n_pop: Signal<Local, Bit>,
+    n_link: Signal<Local, Bits<A>>,
+    x_link: ZeroExtend<A, STACK_BITS>,
+    x_depth: ZeroExtend<4, IRDEPTH_BITS>,
+    available: Constant<Bit>,
+    capacity: Constant<Bits<4>>,
+    keep: Constant<Bits<STACK_BITS>>,
+    entry_bits: Constant<Bits<16>>,
+    size2: Constant<Bits<A>>,
+    size4: Constant<Bits<A>>,
+}
+
+impl<const A: usize> ReturnStack<A> {
+    /// A stack of 2^`size` entries (`return_stack_size_p`, 0 to
+    /// [`RETURN_STACK_MAX_BITS`]; 0: none); with `fault` (test only), every pushed address
+    /// is 2 too high, so no return is inferred.
+    ///
+    /// # Panics
+    ///
+    /// If `size` is above [`RETURN_STACK_MAX_BITS`] or `A` above 64 (configuration
+    /// errors the generator refuses first).
+    pub fn new(size: u8, fault: bool) -> Self {
+        assert!(usize::from(size) <= RETURN_STACK_MAX_BITS && A <= 64);
+        let entries = if size == 0 { 0 } else { 1usize << size };
+        let keep = if entries == 0 {
+            Bits::<STACK_BITS>::default()
+        } else {
+            Bits::<STACK_BITS>::mask() >> (STACK_BITS - entries * A) as u64
+        };
+        let skew = if fault { 2 } else { 0 };
+        ReturnStack {
+            clock: Default::default(),
+            option: Default::default(),
+            decide: Default::default(),
+            update: Default::default(),
+            call: Default::default(),
+            ret: Default::default(),
+            branch: Default::default(),
+            iaddr: Default::default(),
+            ilastsize: Default::default(),
+            next_valid: Default::default(),
+            next_iaddr: Default::default(),
+            restart: Default::default(),
+            enabled: Default::default(),
+            inferred: Default::default(),
+            depth: Default::default(),
+            must_report: Default::default(),
+            prev_inferred: Default::default(),
+            prev_mispredicted: Default::default(),
+            stack: Default::default(),
+            count: Default::default(),
+            return_since_call: Default::default(),
+            branch_since_return: Default::default(),
+            inferred_q: Default::default(),
+            mispredicted_q: Default::default(),
+            active: Default::default(),
+            do_call: Default::default(),
+            do_return: Default::default(),
+            nonempty: Default::default(),
+            hit: Default::default(),
+            count_after: Default::default(),
+            rsc_after: Default::default(),
+            bsr_after: Default::default(),
+            n_call: Default::default(),
+            n_pop: Default::default(),
+            n_link: Default::default(),
+            x_link: Default::default(),
+            x_depth: Default::default(),
+            available: Constant::new(size > 0),
+            capacity: Constant::new((entries as u64).into()),
+            keep: Constant::new(keep),
+            entry_bits: Constant::new((A as u64).into()),
+            size2: Constant::new((2 + skew).into()),
+            size4: Constant::new((4 + skew).into()),
+        }
+    }
+}
+
+impl<const A: usize> Default for ReturnStack<A> {
+    /// No stack (`return_stack_size_p` 0).
+    fn default() -> Self {
+        ReturnStack::new(0, false)
+    }
+}
+
+impl<const A: usize> Logic for ReturnStack<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            stack,
+            count,
+            return_since_call,
+            branch_since_return,
+            inferred_q,
+            mispredicted_q
+        );
+        self.enabled.next = self.available.val() && self.option.val();
+        self.active.next = self.enabled.val() && self.update.val();
+        self.do_call.next = self.active.val() && self.call.val();
+        self.do_return.next = self.active.val() && self.ret.val() && self.next_valid.val();
+        self.nonempty.next = self.count.q.val().any();
+        self.hit.next =
+            self.nonempty.val() && (self.stack.q.val().get_bits::<A>(0) == self.next_iaddr.val());
+        self.inferred.next = self.do_return.val() && self.hit.val();
+
+        // The state after `curr` without a restart: what an address packet reports.
+        self.count_after.next = self.count.q.val();
+        self.rsc_after.next = self.return_since_call.q.val();
+        self.bsr_after.next = self.branch_since_return.q.val();
+        if self.do_call.val() {
+            self.rsc_after.next = false;
+            if self.count.q.val() != self.capacity.val() {
+                self.count_after.next = self.count.q.val() + 1;
+            }
+        }
+        if self.inferred.val() {
+            self.count_after.next = self.count.q.val() - 1;
+            self.rsc_after.next = true;
+            self.bsr_after.next = false;
+        }
+        if self.active.val() && self.branch.val() {
+            self.bsr_after.next = true;
+        }
+        self.x_depth.narrow.next = self.count_after.val();
+        self.depth.next = self.x_depth.wide.val();
+        self.must_report.next = self.count_after.val().any()
+            && (self.inferred_q.q.val() || (self.rsc_after.val() && !self.bsr_after.val()));
+        self.prev_inferred.next = self.inferred_q.q.val();
+        self.prev_mispredicted.next = self.mispredicted_q.q.val();
+
+        // The next state: the terms above formed again, then the restart.
+        self.n_call.next =
+            self.available.val() && self.option.val() && self.update.val() && self.call.val();
+        self.n_pop.next = self.available.val()
+            && self.option.val()
+            && self.update.val()
+            && self.ret.val()
+            && self.next_valid.val()
+            && self.count.q.val().any()
+            && (self.stack.q.val().get_bits::<A>(0) == self.next_iaddr.val());
+        self.n_link.next = self.iaddr.val() + self.size2.val();
+        if self.ilastsize.val() {
+            self.n_link.next = self.iaddr.val() + self.size4.val();
+        }
+        // The address after the call (`next_sequential`).
+        self.x_link.narrow.next = self.n_link.val();
+        self.stack.d.next = self.stack.q.val();
+        self.count.d.next = self.count.q.val();
+        self.return_since_call.d.next = self.return_since_call.q.val();
+        self.branch_since_return.d.next = self.branch_since_return.q.val();
+        if self.n_call.val() {
+            self.stack.d.next = ((self.stack.q.val() << self.entry_bits.val())
+                | self.x_link.wide.val())
+                & self.keep.val();
+            self.return_since_call.d.next = false;
+            if self.count.q.val() != self.capacity.val() {
+                self.count.d.next = self.count.q.val() + 1;
+            }
+        }
+        if self.n_pop.val() {
+            self.stack.d.next = self.stack.q.val() >> self.entry_bits.val();
+            self.count.d.next = self.count.q.val() - 1;
+            self.return_since_call.d.next = true;
+            self.branch_since_return.d.next = false;
+        }
+        if self.available.val() && self.option.val() && self.update.val() && self.branch.val() {
+            self.branch_since_return.d.next = true;
+        }
+        self.inferred_q.d.next = self.inferred_q.q.val();
+        self.mispredicted_q.d.next = self.mispredicted_q.q.val();
+        if self.decide.val() {
+            self.inferred_q.d.next = self.n_pop.val();
+            self.mispredicted_q.d.next = self.available.val()
+                && self.option.val()
+                && self.update.val()
+                && self.ret.val()
+                && self.next_valid.val()
+                && self.count.q.val().any()
+                && (self.stack.q.val().get_bits::<A>(0) != self.next_iaddr.val());
+        }
+        if self.restart.val() {
+            // Emptied; `curr`'s own call is pushed, its branch counts, its return finds
+            // the stack empty.
+            self.stack.d.next = 0.into();
+            self.count.d.next = 0.into();
+            if self.n_call.val() {
+                self.stack.d.next = self.x_link.wide.val() & self.keep.val();
+                self.count.d.next = 1.into();
+            }
+            self.return_since_call.d.next = false;
+            self.branch_since_return.d.next =
+                self.available.val() && self.option.val() && self.update.val() && self.branch.val();
+            self.inferred_q.d.next = false;
+            self.mispredicted_q.d.next = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verilog::{generate, lint, yosys_check};
+
+    #[test]
+    fn return_stack_verilog() {
+        let mut uut = ReturnStack::<32>::new(2, false);
+        uut.connect_all();
+        let v = generate(&uut);
+        yosys_check("return_stack", &v).unwrap();
+        lint("return_stack", &v).unwrap();
+    }
+}
