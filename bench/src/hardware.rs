@@ -25,7 +25,7 @@ struct Build {
 }
 
 /// The builds measured for programs of `xlen`: the default byte stream, the smi framing,
-/// branch prediction, and every option together.
+/// branch prediction, implicit return, and every option together.
 fn builds(xlen: Xlen) -> Vec<Build> {
     let d = EncoderOptions::default();
     let prediction = EncoderOptions {
@@ -55,11 +55,20 @@ fn builds(xlen: Xlen) -> Vec<Build> {
                 options: prediction,
             },
             Build {
+                name: "rv32, encap, return_stack_size_p 2, --implicit-return",
+                variant: Variant::Rv32Ir,
+                options: EncoderOptions {
+                    implicit_return: true,
+                    ..d
+                },
+            },
+            Build {
                 name: "rv32 all options: smi 8-bit index + timestamp, bpred_size_p 6, \
-                       --branch-prediction --sijump",
+                       return_stack_size_p 2, --branch-prediction --implicit-return --sijump",
                 variant: Variant::Rv32All,
                 options: EncoderOptions {
                     sijump: true,
+                    implicit_return: true,
                     ..prediction
                 },
             },

@@ -223,6 +223,7 @@ impl Logic for TeRegisters {
         self.options.full_address.next = self.features_q.q.val().get_bit(0);
         self.options.implicit_exception.next = self.features_q.q.val().get_bit(1);
         self.options.sijump_option.next = self.features_q.q.val().get_bit(2);
+        self.options.implicit_return.next = self.features_q.q.val().get_bit(3);
         self.options.branch_prediction.next = self.features_q.q.val().get_bit(4);
         self.options.resync_max.next = 0.into();
         if self.control_q.q.val().get_bit(16) {
@@ -314,7 +315,7 @@ mod tests {
                         full_address: o.full_address.val(),
                         implicit_exception: o.implicit_exception.val(),
                         sijump: o.sijump_option.val(),
-                        implicit_return: false,
+                        implicit_return: o.implicit_return.val(),
                         branch_prediction: o.branch_prediction.val(),
                         resync_max: o.resync_max.val().index() as u32,
                     },
@@ -340,8 +341,7 @@ mod tests {
         for (i, (&(write, read, empty, lost), (data, settings))) in
             cycles.iter().zip(seen.iter()).enumerate()
         {
-            let mut want = model.settings();
-            want.implicit_return = false;
+            let want = model.settings();
             assert_eq!(
                 *data,
                 model.read(read, empty),
@@ -349,7 +349,7 @@ mod tests {
             );
             assert_eq!(*settings, want, "cycle {i}: settings");
             enabled += usize::from(want.trace_enable);
-            options += usize::from(want.branch_prediction || want.sijump);
+            options += usize::from(want.branch_prediction || want.implicit_return || want.sijump);
             model.cycle(write, lost);
         }
         assert!(
@@ -364,7 +364,7 @@ mod tests {
         check(
             TeImplementation {
                 branch_prediction: true,
-                implicit_return: false,
+                implicit_return: true,
                 src_bits: 8,
                 sync_max_limit: 11,
             },
