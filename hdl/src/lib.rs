@@ -10,6 +10,7 @@ pub mod fusesoc;
 pub mod generics;
 pub mod ingress;
 pub mod logic;
+pub mod ntrace;
 pub mod output;
 pub mod packer;
 pub mod packet_kind;

@@ -1,0 +1,683 @@
+//! `NtraceGenerator`: the N-Trace messages of each ingress record ("Rules of Generating
+//! Messages", "Handling of 3-bit itype values", "Handling of 4-bit itype values",
+//! "Pseudo-code of Simple N-Trace Encoder"), as the model's `NtraceEncoder::push` forms
+//! them, in BTM or HTM ("Main N-Trace Trace Modes", a generation parameter).
+//!
+//! A record is taken one cycle after it is on the port (the block register, as E-Trace's
+//! `hdl/DESIGN.md` item 0). A message whose address is the next PC (a taken direct
+//! branch in BTM, an indirect jump, a trap return, an exception, an interrupt) is decided
+//! on the record that ends its block and sent with the next record (the *pending*
+//! message). Each record gives at most five messages, in this order, one per output slot:
+//!
+//! 1. `block_end`: the message that ends a block: ProgTraceSync (SYNC 5, the first record
+//!    after trace enable), the pending branch message (DirectBranch, IndirectBranch,
+//!    IndirectBranchHist with B-TYPE 0 / 2 exception / 3 interrupt, U-ADDR the XOR with
+//!    the last address sent), or its synchronising form with F-ADDR once `sync_max`
+//!    messages were sent since the last synchronising one ("Synchronizing Messages", SYNC
+//!    2), or, on a privilege change inside a block, IndirectBranch(Hist)Sync with SYNC 6
+//!    (Trace Event); on the cycle trace is disabled, ProgTraceCorrelation (EVCODE 4);
+//! 2. `sync_owner`: the Ownership message that follows every synchronising message;
+//! 3. `owner`: the Ownership message of a privilege or context change;
+//! 4. `icnt_full`: ResourceFull RCODE 0 when the I-CNT counter overflows ("I-CNT Details");
+//! 5. `hist_full`: ResourceFull RCODE 1 when the HIST register fills ("HIST Field Full").
+//!
+//! Without the optimisation options (sequential jumps, implicit return, repeated
+//! history): those are later generation parameters.
+
+use rust_hdl::prelude::*;
+
+use super::message::{NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
+
+/// Width of the I-CNT counter register: `NTRACE_MAX_ICNT` (22 bits, "Maximum Field
+/// Sizes").
+pub const ICNT_BITS: usize = 22;
+use crate::packer::ZeroExtend;
+use crate::param::LocalParam;
+
+/// TCODEs ("Fields in Messages").
+const OWNERSHIP: u64 = 2;
+const DIRECT_BRANCH: u64 = 3;
+const INDIRECT_BRANCH: u64 = 4;
+const PROG_TRACE_SYNC: u64 = 9;
+const DIRECT_BRANCH_SYNC: u64 = 11;
+const INDIRECT_BRANCH_SYNC: u64 = 12;
+const RESOURCE_FULL: u64 = 27;
+const INDIRECT_BRANCH_HIST: u64 = 28;
+const INDIRECT_BRANCH_HIST_SYNC: u64 = 29;
+const PROG_TRACE_CORRELATION: u64 = 33;
+
+/// The generation parameters of the generator ("N-Trace Specific Trace Controls",
+/// "Maximum Field Sizes"; the model's `NtraceOptions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NtraceHwOptions {
+    /// HTM (`trTeInstMode` 6), else BTM (3).
+    pub htm: bool,
+    /// Width of the I-CNT counter, overflow bit included (3..=22).
+    pub icnt_bits: usize,
+    /// Width of the HIST register, stop bit included (2..=32).
+    pub hist_bits: usize,
+    /// Messages between periodic synchronisations (0: none; at most 65531).
+    pub sync_max: u32,
+    /// Test only: every branch outcome enters HIST inverted (the deliberate fault that
+    /// shows the co-simulation checker bites).
+    pub hist_fault: bool,
+}
+
+impl Default for NtraceHwOptions {
+    /// The model's defaults: HTM, 16-bit I-CNT, 32-bit HIST, a sync every 256 messages.
+    fn default() -> Self {
+        NtraceHwOptions {
+            htm: true,
+            icnt_bits: 16,
+            hist_bits: 32,
+            sync_max: 256,
+            hist_fault: false,
+        }
+    }
+}
+
+/// The message generator (module documentation): `A` = `iaddress_width_p`, `E` =
+/// `ecause_width_p`, `IT` = `itype_width_p`.
+#[derive(LogicBlock)]
+pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset, active high (acts a cycle later, with the block register).
+    pub reset: Signal<In, Bit>,
+    /// `iretire` of the ingress block (`ingressPort.adoc`, `tab:single-ingress`; the
+    /// signals of the E-Trace `Ingress` bundle that N-Trace reads: no `cause`, `tval`,
+    /// `ctype`, `sijump` in this piece).
+    pub iretire: Signal<In, Bit>,
+    /// `itype`.
+    pub itype: Signal<In, Bits<IT>>,
+    /// `iaddr`.
+    pub iaddr: Signal<In, Bits<A>>,
+    /// `priv`.
+    pub privilege: Signal<In, Bits<2>>,
+    /// `context`.
+    pub hart_context: Signal<In, Bits<1>>,
+    /// `ilastsize` of the block (1: a 32-bit instruction, 0: 16-bit): I-CNT counts
+    /// half-words. Not on the E-Trace `Ingress` bundle (E-Trace does not need it).
+    pub ilastsize: Signal<In, Bit>,
+    /// Trace enable: a record is traced while it is high; its fall ends the trace with
+    /// ProgTraceCorrelation, its rise restarts it with ProgTraceSync.
+    pub trace_enable: Signal<In, Bit>,
+    /// The message that ends a block.
+    pub block_end: NtraceMessageSource,
+    /// The Ownership message after a synchronising message.
+    pub sync_owner: NtraceMessageSource,
+    /// The Ownership message of a privilege or context change.
+    pub owner: NtraceMessageSource,
+    /// ResourceFull, I-CNT overflow.
+    pub icnt_full: NtraceMessageSource,
+    /// ResourceFull, HIST full.
+    pub hist_full: NtraceMessageSource,
+    iretire_q: DFF<Bit>,
+    itype_q: DFF<Bits<IT>>,
+    iaddr_q: DFF<Bits<A>>,
+    privilege_q: DFF<Bits<2>>,
+    context_q: DFF<Bits<1>>,
+    ilastsize_q: DFF<Bit>,
+    enable_ff: DFF<Bit>,
+    reset_ff: DFF<Bit>,
+    // State: trace enabled in the previous cycle, started (ProgTraceSync sent), the
+    // pending message, the last address sent, privilege and context, instructions since
+    // the block began (nonzero), messages since the last synchronising message.
+    was_enabled: DFF<Bit>,
+    started: DFF<Bit>,
+    pend_valid: DFF<Bit>,
+    pend_direct: DFF<Bit>,
+    pend_btype: DFF<Bits<2>>,
+    reference: DFF<Bits<ADDR_BITS>>,
+    owner_priv: DFF<Bits<2>>,
+    owner_context: DFF<Bit>,
+    walk: DFF<Bit>,
+    since_sync: DFF<Bits<16>>,
+    // The I-CNT counter ("I-CNT Details"): `icnt_bits` bits, the top one the overflow
+    // bit; and the HIST register ("HIST Field Generation"): its most significant one the
+    // stop bit, full when it reaches bit `hist_bits - 1`.
+    icnt: DFF<Bits<ICNT_BITS>>,
+    icnt_top: Constant<Bits<ICNT_BITS>>,
+    icnt_base: Signal<Local, Bits<ICNT_BITS>>,
+    icnt_units: Signal<Local, Bits<ICNT_BITS>>,
+    icnt_sum: Signal<Local, Bits<ICNT_BITS>>,
+    icnt_over: Signal<Local, Bit>,
+    hist: DFF<Bits<HIST_BITS>>,
+    hist_top: Constant<Bits<HIST_BITS>>,
+    hist_empty: Signal<Local, Bit>,
+    hist_base: Signal<Local, Bits<HIST_BITS>>,
+    hist_outcome: Signal<Local, Bits<HIST_BITS>>,
+    hist_pushed: Signal<Local, Bits<HIST_BITS>>,
+    hist_push: Signal<Local, Bit>,
+    hist_over: Signal<Local, Bit>,
+    // Test only: XORed into each branch outcome (`NtraceHwOptions::hist_fault`).
+    hist_fault: Constant<Bit>,
+    // TCODEs (`localparam`s: rust-hdl prints a Rust constant's name).
+    tc_ownership: LocalParam<6, OWNERSHIP>,
+    tc_direct_branch: LocalParam<6, DIRECT_BRANCH>,
+    tc_indirect_branch: LocalParam<6, INDIRECT_BRANCH>,
+    tc_prog_trace_sync: LocalParam<6, PROG_TRACE_SYNC>,
+    tc_direct_branch_sync: LocalParam<6, DIRECT_BRANCH_SYNC>,
+    tc_indirect_branch_sync: LocalParam<6, INDIRECT_BRANCH_SYNC>,
+    tc_resource_full: LocalParam<6, RESOURCE_FULL>,
+    tc_indirect_branch_hist: LocalParam<6, INDIRECT_BRANCH_HIST>,
+    tc_indirect_branch_hist_sync: LocalParam<6, INDIRECT_BRANCH_HIST_SYNC>,
+    tc_prog_trace_correlation: LocalParam<6, PROG_TRACE_CORRELATION>,
+    htm: Constant<Bit>,
+    sync_on: Constant<Bit>,
+    sync_max: Constant<Bits<16>>,
+    // The record.
+    code: ZeroExtend<IT, 4>,
+    iaddr_wide: ZeroExtend<A, ADDR_BITS>,
+    rec_context: Signal<Local, Bit>,
+    present: Signal<Local, Bit>,
+    trap: Signal<Local, Bit>,
+    indirect: Signal<Local, Bit>,
+    branch: Signal<Local, Bit>,
+    taken: Signal<Local, Bit>,
+    // What happens in this cycle.
+    correlation: Signal<Local, Bit>,
+    starting: Signal<Local, Bit>,
+    resolving: Signal<Local, Bit>,
+    block_sync: Signal<Local, Bit>,
+    sync_due: Signal<Local, Bit>,
+    a_sync: Signal<Local, Bit>,
+    ends_block: Signal<Local, Bit>,
+    with_hist: Signal<Local, Bit>,
+    owner_change: Signal<Local, Bit>,
+    // Field values.
+    faddr: Signal<Local, Bits<ADDR_BITS>>,
+    uaddr: Signal<Local, Bits<ADDR_BITS>>,
+    icnt_lead: ZeroExtend<ICNT_BITS, LEAD_BITS>,
+    sum_lead: ZeroExtend<ICNT_BITS, LEAD_BITS>,
+    hist_lead: ZeroExtend<HIST_BITS, LEAD_BITS>,
+    btype_lead: ZeroExtend<2, LEAD_BITS>,
+    priv_lead: ZeroExtend<2, LEAD_BITS>,
+    old_priv_lead: ZeroExtend<2, LEAD_BITS>,
+    owner_process: Signal<Local, Bits<LEAD_BITS>>,
+    old_owner_process: Signal<Local, Bits<LEAD_BITS>>,
+    cdf: Signal<Local, Bits<LEAD_BITS>>,
+    // Messages counted for periodic synchronisation.
+    n_a: Signal<Local, Bits<16>>,
+    n_b: Signal<Local, Bits<16>>,
+    n_c: Signal<Local, Bits<16>>,
+    n_d: Signal<Local, Bits<16>>,
+    n_e: Signal<Local, Bits<16>>,
+}
+
+impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> {
+    /// A generator with `options`.
+    ///
+    /// # Panics
+    ///
+    /// If a width is out of its range or `sync_max` is above 65531 (a configuration
+    /// error, not a run-time input).
+    pub fn new(options: NtraceHwOptions) -> Self {
+        assert!(
+            (3..=ICNT_BITS).contains(&options.icnt_bits),
+            "icnt_bits {} is not in 3..={ICNT_BITS}",
+            options.icnt_bits
+        );
+        assert!(
+            (2..=HIST_BITS).contains(&options.hist_bits),
+            "hist_bits {} is not in 2..={HIST_BITS}",
+            options.hist_bits
+        );
+        assert!(
+            options.sync_max <= 65531,
+            "sync_max {} is above 65531",
+            options.sync_max
+        );
+        NtraceGenerator {
+            clock: Default::default(),
+            reset: Default::default(),
+            iretire: Default::default(),
+            itype: Default::default(),
+            iaddr: Default::default(),
+            privilege: Default::default(),
+            hart_context: Default::default(),
+            ilastsize: Default::default(),
+            trace_enable: Default::default(),
+            block_end: Default::default(),
+            sync_owner: Default::default(),
+            owner: Default::default(),
+            icnt_full: Default::default(),
+            hist_full: Default::default(),
+            iretire_q: Default::default(),
+            itype_q: Default::default(),
+            iaddr_q: Default::default(),
+            privilege_q: Default::default(),
+            context_q: Default::default(),
+            ilastsize_q: Default::default(),
+            enable_ff: Default::default(),
+            reset_ff: Default::default(),
+            was_enabled: Default::default(),
+            started: Default::default(),
+            pend_valid: Default::default(),
+            pend_direct: Default::default(),
+            pend_btype: Default::default(),
+            reference: Default::default(),
+            owner_priv: Default::default(),
+            owner_context: Default::default(),
+            walk: Default::default(),
+            since_sync: Default::default(),
+            icnt: Default::default(),
+            icnt_top: Constant::new(bits::<ICNT_BITS>(1) << (options.icnt_bits as u64 - 1)),
+            icnt_base: Default::default(),
+            icnt_units: Default::default(),
+            icnt_sum: Default::default(),
+            icnt_over: Default::default(),
+            hist: Default::default(),
+            hist_top: Constant::new(bits::<HIST_BITS>(1) << (options.hist_bits as u64 - 1)),
+            hist_empty: Default::default(),
+            hist_base: Default::default(),
+            hist_outcome: Default::default(),
+            hist_pushed: Default::default(),
+            hist_push: Default::default(),
+            hist_over: Default::default(),
+            hist_fault: Constant::new(options.hist_fault),
+            tc_ownership: Default::default(),
+            tc_direct_branch: Default::default(),
+            tc_indirect_branch: Default::default(),
+            tc_prog_trace_sync: Default::default(),
+            tc_direct_branch_sync: Default::default(),
+            tc_indirect_branch_sync: Default::default(),
+            tc_resource_full: Default::default(),
+            tc_indirect_branch_hist: Default::default(),
+            tc_indirect_branch_hist_sync: Default::default(),
+            tc_prog_trace_correlation: Default::default(),
+            htm: Constant::new(options.htm),
+            sync_on: Constant::new(options.sync_max > 0),
+            sync_max: Constant::new(bits::<16>(u64::from(options.sync_max))),
+            code: Default::default(),
+            iaddr_wide: Default::default(),
+            rec_context: Default::default(),
+            present: Default::default(),
+            trap: Default::default(),
+            indirect: Default::default(),
+            branch: Default::default(),
+            taken: Default::default(),
+            correlation: Default::default(),
+            starting: Default::default(),
+            resolving: Default::default(),
+            block_sync: Default::default(),
+            sync_due: Default::default(),
+            a_sync: Default::default(),
+            ends_block: Default::default(),
+            with_hist: Default::default(),
+            owner_change: Default::default(),
+            faddr: Default::default(),
+            uaddr: Default::default(),
+            icnt_lead: Default::default(),
+            sum_lead: Default::default(),
+            hist_lead: Default::default(),
+            btype_lead: Default::default(),
+            priv_lead: Default::default(),
+            old_priv_lead: Default::default(),
+            owner_process: Default::default(),
+            old_owner_process: Default::default(),
+            cdf: Default::default(),
+            n_a: Default::default(),
+            n_b: Default::default(),
+            n_c: Default::default(),
+            n_d: Default::default(),
+            n_e: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize, const E: usize, const IT: usize> Default for NtraceGenerator<A, E, IT> {
+    fn default() -> Self {
+        Self::new(NtraceHwOptions::default())
+    }
+}
+
+impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<A, E, IT> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self,
+            clock,
+            iretire_q,
+            itype_q,
+            iaddr_q,
+            privilege_q,
+            context_q,
+            ilastsize_q,
+            enable_ff,
+            reset_ff,
+            was_enabled,
+            started,
+            pend_valid,
+            pend_direct,
+            pend_btype,
+            reference,
+            owner_priv,
+            owner_context,
+            walk,
+            since_sync,
+            icnt,
+            hist
+        );
+        // The block register (`hdl/DESIGN.md` item 0).
+        self.iretire_q.d.next = self.iretire.val();
+        self.itype_q.d.next = self.itype.val();
+        self.iaddr_q.d.next = self.iaddr.val();
+        self.privilege_q.d.next = self.privilege.val();
+        self.context_q.d.next = self.hart_context.val();
+        self.ilastsize_q.d.next = self.ilastsize.val();
+        self.enable_ff.d.next = self.trace_enable.val();
+        self.reset_ff.d.next = self.reset.val();
+
+        // The record: `itype` classes ("Handling of 3-bit / 4-bit itype values").
+        self.code.narrow.next = self.itype_q.q.val();
+        self.iaddr_wide.narrow.next = self.iaddr_q.q.val();
+        self.rec_context.next = self.context_q.q.val().any();
+        self.present.next =
+            self.enable_ff.q.val() && (self.iretire_q.q.val() || self.code.wide.val().any());
+        self.trap.next = (self.code.wide.val() == 1) || (self.code.wide.val() == 2);
+        self.indirect.next = (self.code.wide.val() == 3)
+            || (self.code.wide.val() == 6)
+            || (self.code.wide.val() == 8)
+            || (self.code.wide.val() == 10)
+            || (self.code.wide.val() == 12)
+            || (self.code.wide.val() == 13)
+            || (self.code.wide.val() == 14);
+        self.branch.next = (self.code.wide.val() == 4) || (self.code.wide.val() == 5);
+        self.taken.next = self.code.wide.val() == 5;
+
+        // What this cycle does.
+        self.correlation.next =
+            self.was_enabled.q.val() && !self.enable_ff.q.val() && self.started.q.val();
+        self.starting.next = self.present.val() && !self.started.q.val();
+        self.resolving.next = self.present.val() && self.started.q.val() && self.pend_valid.q.val();
+        self.owner_change.next = self.present.val()
+            && self.started.q.val()
+            && ((self.privilege_q.q.val() != self.owner_priv.q.val())
+                || (self.rec_context.val() != self.owner_context.q.val()));
+        self.block_sync.next = self.present.val()
+            && self.started.q.val()
+            && !self.pend_valid.q.val()
+            && (self.privilege_q.q.val() != self.owner_priv.q.val())
+            && self.walk.q.val();
+        self.sync_due.next = self.sync_on.val() && (self.since_sync.q.val() >= self.sync_max.val());
+        self.a_sync.next = self.starting.val()
+            || (self.resolving.val() && self.sync_due.val())
+            || self.block_sync.val();
+        self.ends_block.next = self.starting.val() || self.resolving.val() || self.block_sync.val();
+        self.hist_empty.next = self.hist.q.val() == 1;
+        self.with_hist.next = self.htm.val() && !self.hist_empty.val();
+
+        // I-CNT of the record: counted from 0 when a message ended the block; the
+        // overflow bit set sends the count in a ResourceFull message and restarts it.
+        self.icnt_base.next = self.icnt.q.val();
+        if self.ends_block.val() || self.correlation.val() {
+            self.icnt_base.next = 0.into();
+        }
+        self.icnt_units.next = 0.into();
+        if self.present.val() && self.iretire_q.q.val() {
+            self.icnt_units.next = 1.into();
+            if self.ilastsize_q.q.val() {
+                self.icnt_units.next = 2.into();
+            }
+        }
+        self.icnt_sum.next = self.icnt_base.val() + self.icnt_units.val();
+        self.icnt_over.next = (self.icnt_sum.val() & self.icnt_top.val()).any();
+        self.icnt.d.next = self.icnt_sum.val();
+        if self.icnt_over.val() || self.reset_ff.q.val() {
+            self.icnt.d.next = 0.into();
+        }
+        // HIST of the record: a direct conditional branch (HTM) shifts in its outcome;
+        // full, the register goes out in a ResourceFull message and starts again.
+        self.hist_base.next = self.hist.q.val();
+        if self.ends_block.val() || self.correlation.val() {
+            self.hist_base.next = 1.into();
+        }
+        self.hist_outcome.next = 0.into();
+        if self.taken.val() ^ self.hist_fault.val() {
+            self.hist_outcome.next = 1.into();
+        }
+        self.hist_push.next = self.present.val() && self.htm.val() && self.branch.val();
+        self.hist_pushed.next = self.hist_base.val();
+        if self.hist_push.val() {
+            self.hist_pushed.next = (self.hist_base.val() << 1) | self.hist_outcome.val();
+        }
+        self.hist_over.next =
+            self.hist_push.val() && (self.hist_pushed.val() & self.hist_top.val()).any();
+        self.hist.d.next = self.hist_pushed.val();
+        if self.hist_over.val() || self.reset_ff.q.val() {
+            self.hist.d.next = 1.into();
+        }
+
+        // Field values.
+        self.faddr.next = self.iaddr_wide.wide.val() >> 1;
+        self.uaddr.next = (self.reference.q.val() ^ self.iaddr_wide.wide.val()) >> 1;
+        self.icnt_lead.narrow.next = self.icnt.q.val();
+        self.sum_lead.narrow.next = self.icnt_sum.val();
+        self.hist_lead.narrow.next = self.hist_pushed.val();
+        self.btype_lead.narrow.next = self.pend_btype.q.val();
+        // PROCESS ("Ownership Message"): FORMAT 0 (privilege) or 2 (CONTEXT), PRV, V 0.
+        self.priv_lead.narrow.next = self.privilege_q.q.val();
+        self.old_priv_lead.narrow.next = self.owner_priv.q.val();
+        self.owner_process.next = self.priv_lead.wide.val() << 2;
+        if self.rec_context.val() {
+            self.owner_process.next = (self.priv_lead.wide.val() << 2) | 34;
+        }
+        self.old_owner_process.next = self.old_priv_lead.wide.val() << 2;
+        if self.owner_context.q.val() {
+            self.old_owner_process.next = (self.old_priv_lead.wide.val() << 2) | 34;
+        }
+        self.cdf.next = 0.into();
+        if self.htm.val() {
+            self.cdf.next = 16.into();
+        }
+
+        // 1. The message that ends a block.
+        self.block_end.valid.next = self.correlation.val()
+            || self.starting.val()
+            || self.resolving.val()
+            || self.block_sync.val();
+        self.block_end.tcode.next = self.tc_prog_trace_correlation.val();
+        self.block_end.lead.next = (self.icnt_lead.wide.val() << 6) | self.cdf.val() | 4;
+        self.block_end.lead_min.next = 7.into();
+        self.block_end.addr.next = self.faddr.val();
+        self.block_end.addr_valid.next = false;
+        self.block_end.hist.next = self.hist.q.val();
+        self.block_end.hist_valid.next = self.htm.val();
+        if self.starting.val() {
+            // ProgTraceSync: SYNC 5 (Trace Enable), I-CNT 0, F-ADDR.
+            self.block_end.tcode.next = self.tc_prog_trace_sync.val();
+            self.block_end.lead.next = 5.into();
+            self.block_end.lead_min.next = 5.into();
+            self.block_end.addr_valid.next = true;
+            self.block_end.hist_valid.next = false;
+        }
+        if self.resolving.val() && self.pend_direct.q.val() {
+            self.block_end.hist_valid.next = false;
+            if self.sync_due.val() {
+                // DirectBranchSync: SYNC 2, I-CNT, F-ADDR.
+                self.block_end.tcode.next = self.tc_direct_branch_sync.val();
+                self.block_end.lead.next = (self.icnt_lead.wide.val() << 4) | 2;
+                self.block_end.lead_min.next = 5.into();
+                self.block_end.addr_valid.next = true;
+            } else {
+                // DirectBranch: I-CNT.
+                self.block_end.tcode.next = self.tc_direct_branch.val();
+                self.block_end.lead.next = self.icnt_lead.wide.val();
+                self.block_end.lead_min.next = 1.into();
+            }
+        }
+        if self.resolving.val() && !self.pend_direct.q.val() {
+            self.block_end.addr_valid.next = true;
+            self.block_end.hist_valid.next = self.with_hist.val();
+            if self.sync_due.val() {
+                // IndirectBranch(Hist)Sync: SYNC 2, B-TYPE, I-CNT, F-ADDR(, HIST).
+                self.block_end.tcode.next = self.tc_indirect_branch_sync.val();
+                if self.with_hist.val() {
+                    self.block_end.tcode.next = self.tc_indirect_branch_hist_sync.val();
+                }
+                self.block_end.lead.next =
+                    (self.icnt_lead.wide.val() << 6) | (self.btype_lead.wide.val() << 4) | 2;
+            } else {
+                // IndirectBranch(Hist): B-TYPE, I-CNT, U-ADDR(, HIST).
+                self.block_end.tcode.next = self.tc_indirect_branch.val();
+                if self.with_hist.val() {
+                    self.block_end.tcode.next = self.tc_indirect_branch_hist.val();
+                }
+                self.block_end.lead.next =
+                    (self.icnt_lead.wide.val() << 2) | self.btype_lead.wide.val();
+                self.block_end.lead_min.next = 3.into();
+                self.block_end.addr.next = self.uaddr.val();
+            }
+        }
+        if self.block_sync.val() {
+            // IndirectBranch(Hist)Sync: SYNC 6 (Trace Event), B-TYPE 0, I-CNT, F-ADDR, HIST
+            // (HTM).
+            self.block_end.tcode.next = self.tc_indirect_branch_sync.val();
+            if self.htm.val() {
+                self.block_end.tcode.next = self.tc_indirect_branch_hist_sync.val();
+            }
+            self.block_end.lead.next = (self.icnt_lead.wide.val() << 6) | 6;
+            self.block_end.addr_valid.next = true;
+        }
+
+        // 2. Ownership after a synchronising message: the privilege the block ran at.
+        self.sync_owner.valid.next = self.a_sync.val();
+        self.sync_owner.tcode.next = self.tc_ownership.val();
+        self.sync_owner.lead.next = self.old_owner_process.val();
+        if self.starting.val() {
+            self.sync_owner.lead.next = self.owner_process.val();
+        }
+        self.sync_owner.lead_min.next = 1.into();
+        self.sync_owner.addr.next = 0.into();
+        self.sync_owner.addr_valid.next = false;
+        self.sync_owner.hist.next = 0.into();
+        self.sync_owner.hist_valid.next = false;
+
+        // 3. Ownership of a privilege or context change.
+        self.owner.valid.next = self.owner_change.val();
+        self.owner.tcode.next = self.tc_ownership.val();
+        self.owner.lead.next = self.owner_process.val();
+        self.owner.lead_min.next = 1.into();
+        self.owner.addr.next = 0.into();
+        self.owner.addr_valid.next = false;
+        self.owner.hist.next = 0.into();
+        self.owner.hist_valid.next = false;
+
+        // 4. ResourceFull RCODE 0: RDATA the I-CNT, this instruction included.
+        self.icnt_full.valid.next = self.icnt_over.val();
+        self.icnt_full.tcode.next = self.tc_resource_full.val();
+        self.icnt_full.lead.next = self.sum_lead.wide.val() << 4;
+        self.icnt_full.lead_min.next = 5.into();
+        self.icnt_full.addr.next = 0.into();
+        self.icnt_full.addr_valid.next = false;
+        self.icnt_full.hist.next = 0.into();
+        self.icnt_full.hist_valid.next = false;
+
+        // 5. ResourceFull RCODE 1: RDATA the full HIST.
+        self.hist_full.valid.next = self.hist_over.val();
+        self.hist_full.tcode.next = self.tc_resource_full.val();
+        self.hist_full.lead.next = (self.hist_lead.wide.val() << 4) | 1;
+        self.hist_full.lead_min.next = 5.into();
+        self.hist_full.addr.next = 0.into();
+        self.hist_full.addr_valid.next = false;
+        self.hist_full.hist.next = 0.into();
+        self.hist_full.hist_valid.next = false;
+
+        // State.
+        self.was_enabled.d.next = self.enable_ff.q.val();
+        if self.starting.val() {
+            self.started.d.next = true;
+        }
+        if self.correlation.val() {
+            self.started.d.next = false;
+            self.pend_valid.d.next = false;
+        }
+        if self.present.val() {
+            // The pending message of the record ("Handling of 4-bit itype values").
+            self.pend_valid.d.next =
+                self.trap.val() || self.indirect.val() || (!self.htm.val() && self.taken.val());
+            self.pend_direct.d.next = !self.trap.val() && !self.indirect.val();
+            self.pend_btype.d.next = 0.into();
+            if self.code.wide.val() == 1 {
+                self.pend_btype.d.next = 2.into();
+            }
+            if self.code.wide.val() == 2 {
+                self.pend_btype.d.next = 3.into();
+            }
+            self.owner_priv.d.next = self.privilege_q.q.val();
+            self.owner_context.d.next = self.rec_context.val();
+        }
+        // Instructions since the block began.
+        if self.ends_block.val() || self.correlation.val() {
+            self.walk.d.next = false;
+        }
+        if self.present.val() && self.iretire_q.q.val() {
+            self.walk.d.next = true;
+        }
+        // The last address sent: U-ADDR's reference ("Address Compression").
+        if self.a_sync.val() || (self.resolving.val() && !self.pend_direct.q.val()) {
+            self.reference.d.next = self.iaddr_wide.wide.val();
+        }
+        // Messages since the last synchronising message (held once at `sync_max`).
+        self.n_a.next = 0.into();
+        if self.block_end.valid.val() {
+            self.n_a.next = 1.into();
+        }
+        self.n_b.next = 0.into();
+        if self.sync_owner.valid.val() {
+            self.n_b.next = 1.into();
+        }
+        self.n_c.next = 0.into();
+        if self.owner.valid.val() {
+            self.n_c.next = 1.into();
+        }
+        self.n_d.next = 0.into();
+        if self.icnt_full.valid.val() {
+            self.n_d.next = 1.into();
+        }
+        self.n_e.next = 0.into();
+        if self.hist_full.valid.val() {
+            self.n_e.next = 1.into();
+        }
+        if !self.sync_due.val() {
+            self.since_sync.d.next = self.since_sync.q.val()
+                + self.n_a.val()
+                + self.n_b.val()
+                + self.n_c.val()
+                + self.n_d.val()
+                + self.n_e.val();
+        }
+        if self.a_sync.val() {
+            self.since_sync.d.next =
+                self.n_b.val() + self.n_c.val() + self.n_d.val() + self.n_e.val();
+        }
+        if self.reset_ff.q.val() {
+            self.was_enabled.d.next = false;
+            self.started.d.next = false;
+            self.pend_valid.d.next = false;
+            self.walk.d.next = false;
+            self.since_sync.d.next = 0.into();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::verilog::{generate, lint, yosys_check};
+
+    #[test]
+    fn ntrace_generator_verilog() {
+        for config in [Config::Rv32, Config::Rv64] {
+            let v = crate::with_config!(config, [A, E, IT, P] => {
+                let mut uut = NtraceGenerator::<A, E, IT>::default();
+                uut.connect_all();
+                generate(&uut)
+            });
+            yosys_check("ntrace_generator", &v).unwrap();
+            lint("ntrace_generator", &v).unwrap();
+        }
+    }
+}

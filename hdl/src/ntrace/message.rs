@@ -1,0 +1,46 @@
+//! One N-Trace message as the hardware carries it to the MSEO serialiser ("Fields in
+//! Messages"): TCODE, then the message's fields as at most three variable-length fields
+//! ("MSEO Sequences": every variable-length field ends on a byte boundary). The
+//! fixed-length fields of every standard message (SYNC, B-TYPE, RCODE, ETYPE, EVCODE,
+//! CDF) come before its first variable-length field and take at most 6 bits, so they are
+//! sent as the low bits of that field's run (`lead`); the second variable field is the
+//! address (U-ADDR or F-ADDR, 64 bits wide for every configuration), the third HIST.
+//! No SRC and no TSTAMP field (`trTeSrcBits` 0, `trTsEnable` 0 in this piece).
+
+use rust_hdl::prelude::*;
+
+use crate::bundle::bundle;
+
+/// Width of `lead`: the fixed fields (at most 6 bits) and the first variable field (at
+/// most 32 bits: RDATA of a HIST ResourceFull message, `NTRACE_MAX_HIST`).
+pub const LEAD_BITS: usize = 40;
+/// Width of the address field (F-ADDR / U-ADDR of RV64: 63 bits).
+pub const ADDR_BITS: usize = 64;
+/// Width of the HIST field (`NTRACE_MAX_HIST` 32, stop bit included).
+pub const HIST_BITS: usize = 32;
+
+bundle! {
+    /// One N-Trace message ("Fields in Messages"), as the MSEO serialiser reads it.
+    pub struct NtraceMessage {
+        /// A message is present.
+        valid: In<Bit>,
+        /// TCODE (6 bits, "Common Fields").
+        tcode: In<Bits<6>>,
+        /// The fixed-length fields, least significant first, and above them the first
+        /// variable-length field.
+        lead: In<Bits<LEAD_BITS>>,
+        /// Bits of `lead` always sent: the fixed fields' width plus one (a variable
+        /// field sends at least one bit).
+        lead_min: In<Bits<3>>,
+        /// The second variable-length field (U-ADDR or F-ADDR).
+        addr: In<Bits<ADDR_BITS>>,
+        /// The message has the second field.
+        addr_valid: In<Bit>,
+        /// The third variable-length field (HIST).
+        hist: In<Bits<HIST_BITS>>,
+        /// The message has the third field.
+        hist_valid: In<Bit>,
+    }
+    /// The side that forms a message: the generator.
+    pub struct NtraceMessageSource;
+}

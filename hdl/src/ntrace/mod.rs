@@ -1,0 +1,18 @@
+//! The N-Trace message generator in hardware (issue 25, first piece): N-Trace 1.0
+//! (`RISC-V-N-Trace.adoc`) messages from the same ingress port as the E-Trace encoder,
+//! as `model/ntrace`'s `NtraceEncoder` generates them, and their MSEO bytes ("N-Trace
+//! Transmission Protocol"). Architecture: `hdl/DESIGN.md`, "N-Trace message generator".
+//!
+//! * [`message`]: the message slot bundle, one N-Trace message as the fields the MSEO
+//!   serialiser needs;
+//! * [`generator`]: the rules of generating messages, per ingress record, with the I-CNT
+//!   counter and the HIST register;
+//! * [`mseo`]: one message's MSEO bytes ("MSEO Sequences").
+
+pub mod generator;
+pub mod message;
+pub mod mseo;
+
+pub use generator::{NtraceGenerator, NtraceHwOptions};
+pub use message::{NtraceMessage, NtraceMessageSource};
+pub use mseo::MseoBytes;

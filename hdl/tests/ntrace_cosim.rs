@@ -1,0 +1,290 @@
+//! Co-simulation of the N-Trace message generator (`etrace_hdl::ntrace`, rust-hdl
+//! simulator) with the model's `NtraceEncoder` on the same ingress records: every message
+//! the hardware forms, serialised to MSEO bytes by `MseoBytes`, equals the model's message
+//! bytes, message by message, in BTM and HTM, with small counters (I-CNT and HIST
+//! overflow) and frequent periodic syncs; a fault in the HIST logic is caught.
+
+use etrace_hart::HartConfig;
+use etrace_hdl::ntrace::{MseoBytes, NtraceGenerator, NtraceHwOptions, NtraceMessageSource};
+use etrace_ntrace::message::layout::to_bytes;
+use etrace_ntrace::{NtraceEncoder, NtraceMode, NtraceOptions};
+use etrace_spec::ingress::random::Rng;
+use etrace_spec::ingress::{IngressRecord, Itype, Privilege};
+use rust_hdl::prelude::*;
+use std::sync::{Arc, Mutex};
+
+/// One message slot as plain numbers: (tcode, lead, lead_min, addr, addr_valid, hist,
+/// hist_valid).
+type Slot = (u64, u64, u64, u64, bool, u64, bool);
+
+fn slot(m: &NtraceMessageSource) -> Option<Slot> {
+    m.valid.val().then(|| {
+        (
+            m.tcode.val().to_u64(),
+            m.lead.val().to_u64(),
+            m.lead_min.val().to_u64(),
+            m.addr.val().to_u64(),
+            m.addr_valid.val(),
+            m.hist.val().to_u64(),
+            m.hist_valid.val(),
+        )
+    })
+}
+
+/// The generator's messages for `records` (one per cycle, trace enabled, then disabled).
+fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slot> {
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let out_tb = out.clone();
+    let recs = records.to_vec();
+    let mut sim = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<NtraceGenerator<32, 5, 4>>| {
+        x.clock.next = !x.clock.val()
+    });
+    sim.add_testbench(move |mut sim: Sim<NtraceGenerator<32, 5, 4>>| {
+        let mut x = sim.init()?;
+        x.reset.next = true;
+        wait_clock_true!(sim, clock, x);
+        wait_clock_cycle!(sim, clock, x);
+        wait_clock_cycle!(sim, clock, x);
+        x.reset.next = false;
+        let n = recs.len();
+        for t in 0..n + 3 {
+            // Records enter a cycle after they are driven; trace is disabled after them.
+            if let Some(r) = recs.get(t) {
+                x.trace_enable.next = true;
+                x.iretire.next = r.iretire != 0;
+                x.itype.next = u64::from(r.itype.code()).into();
+                x.iaddr.next = (r.iaddr & 0xffff_ffff).into();
+                x.privilege.next = u64::from(r.privilege.code()).into();
+                x.hart_context.next = (r.context & 1).into();
+                x.ilastsize.next = r.ilastsize != 0;
+            } else {
+                x.trace_enable.next = false;
+                x.iretire.next = false;
+                x.itype.next = 0.into();
+            }
+            x = sim.wait(1, x)?;
+            let mut v = out_tb.lock().unwrap();
+            for m in [
+                &x.block_end,
+                &x.sync_owner,
+                &x.owner,
+                &x.icnt_full,
+                &x.hist_full,
+            ] {
+                v.extend(slot(m));
+            }
+            drop(v);
+            wait_clock_cycle!(sim, clock, x);
+        }
+        sim.done(x)
+    });
+    let mut uut = NtraceGenerator::<32, 5, 4>::new(options);
+    uut.connect_all();
+    sim.run(Box::new(uut), 10 * records.len() as u64 + 200)
+        .unwrap();
+    let v = out.lock().unwrap().clone();
+    v
+}
+
+/// The MSEO bytes `MseoBytes` gives each message.
+fn serialise(slots: &[Slot]) -> Vec<Vec<u8>> {
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let out_tb = out.clone();
+    let todo = slots.to_vec();
+    let mut sim = Simulation::new();
+    sim.add_testbench(move |mut sim: Sim<MseoBytes>| {
+        let mut x = sim.init()?;
+        for s in &todo {
+            x.message.valid.next = true;
+            x.message.tcode.next = s.0.into();
+            x.message.lead.next = s.1.into();
+            x.message.lead_min.next = s.2.into();
+            x.message.addr.next = s.3.into();
+            x.message.addr_valid.next = s.4;
+            x.message.hist.next = s.5.into();
+            x.message.hist_valid.next = s.6;
+            x.index.next = 0.into();
+            x = sim.wait(10, x)?;
+            let length = x.length.val().to_u64();
+            let mut bytes = Vec::new();
+            for i in 0..length {
+                x.index.next = i.into();
+                x = sim.wait(10, x)?;
+                bytes.push(x.mseo_byte.val().to_u64() as u8);
+            }
+            out_tb.lock().unwrap().push(bytes);
+        }
+        sim.done(x)
+    });
+    let mut uut = MseoBytes::default();
+    uut.connect_all();
+    sim.run(Box::new(uut), 1_000 * slots.len() as u64 + 100)
+        .unwrap();
+    let v = out.lock().unwrap().clone();
+    v
+}
+
+/// The model's messages as MSEO bytes, one vector per message.
+fn run_model(records: &[IngressRecord], options: NtraceOptions) -> Vec<Vec<u8>> {
+    let mut e = NtraceEncoder::new(options).unwrap();
+    e.keep_messages();
+    for r in records {
+        e.push(r);
+    }
+    e.finish();
+    e.take_messages()
+        .iter()
+        .map(|m| to_bytes(m, &options.fields()))
+        .collect()
+}
+
+fn model_options(o: NtraceHwOptions) -> NtraceOptions {
+    NtraceOptions {
+        mode: if o.htm {
+            NtraceMode::Htm
+        } else {
+            NtraceMode::Btm
+        },
+        icnt_bits: o.icnt_bits as u32,
+        hist_bits: o.hist_bits as u32,
+        sync_max: o.sync_max,
+        ..NtraceOptions::default()
+    }
+}
+
+/// The option sets: (name, generator options).
+fn option_sets() -> Vec<(&'static str, NtraceHwOptions)> {
+    let htm = NtraceHwOptions::default();
+    let small = NtraceHwOptions {
+        icnt_bits: 4,
+        hist_bits: 3,
+        sync_max: 5,
+        ..htm
+    };
+    vec![
+        ("htm", htm),
+        ("btm", NtraceHwOptions { htm: false, ..htm }),
+        ("htm-small", small),
+        (
+            "btm-small",
+            NtraceHwOptions {
+                htm: false,
+                ..small
+            },
+        ),
+    ]
+}
+
+/// Compares the hardware's messages with the model's; the first difference, if any.
+fn compare(records: &[IngressRecord], options: NtraceHwOptions) -> Result<Vec<u8>, String> {
+    let expected = run_model(records, model_options(options));
+    let got = serialise(&run_generator(records, options));
+    for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+        if g != e {
+            return Err(format!("message {i}: hardware {g:02x?}, model {e:02x?}"));
+        }
+    }
+    if got.len() != expected.len() {
+        return Err(format!(
+            "{} messages from the hardware, {} from the model",
+            got.len(),
+            expected.len()
+        ));
+    }
+    Ok(got.iter().map(|m| m[0] >> 2).collect())
+}
+
+/// Random records: every 4-bit itype, both instruction sizes, traps with and without
+/// retirement, privilege and context changes.
+fn random_records(seed: u64, n: usize) -> Vec<IngressRecord> {
+    let mut rng = Rng::new(seed);
+    let privs = [Privilege::User, Privilege::Supervisor, Privilege::Machine];
+    let codes: Vec<Itype> = Itype::ALL
+        .iter()
+        .copied()
+        .filter(|t| *t != Itype::None && *t != Itype::UninferableJump3)
+        .collect();
+    let mut addr = 0x8000_0000u64;
+    let (mut privilege, mut context) = (Privilege::Machine, 0);
+    (0..n)
+        .map(|_| {
+            let itype = if rng.below(100) < 50 {
+                Itype::None
+            } else {
+                codes[rng.below(codes.len() as u64) as usize]
+            };
+            if rng.below(40) == 0 {
+                privilege = privs[rng.below(3) as usize];
+            }
+            if rng.below(60) == 0 {
+                context ^= 1;
+            }
+            let iretire = u8::from(!(itype.is_trap() && rng.below(2) == 0));
+            let ilastsize = rng.below(2) as u8;
+            let r = IngressRecord {
+                iretire,
+                itype,
+                iaddr: addr,
+                ilastsize,
+                privilege,
+                interrupt: itype == Itype::Interrupt,
+                context,
+                ..IngressRecord::default()
+            };
+            addr = match itype {
+                Itype::None | Itype::NontakenBranch => addr + (2 << ilastsize),
+                _ => (rng.next_u64() & 0xffff_fffe) | 0x8000_0000,
+            };
+            r
+        })
+        .collect()
+}
+
+#[test]
+fn rv32_programs_match_the_model_message_by_message() {
+    let names = etrace_programs::manifest_names(&etrace_programs::dir()).unwrap();
+    for name in names.iter().take(3) {
+        let stem = format!("{name}-rv32");
+        let records = etrace_programs::records(&stem, HartConfig::default(), 3_000).unwrap();
+        for (set, options) in option_sets() {
+            let tcodes = compare(&records, options).unwrap_or_else(|e| panic!("{stem} {set}: {e}"));
+            assert!(tcodes.len() > 2, "{stem} {set}: {tcodes:?}");
+        }
+    }
+}
+
+#[test]
+fn random_records_match_the_model_message_by_message() {
+    for (k, (set, options)) in option_sets().into_iter().enumerate() {
+        let records = random_records(0x25a + k as u64, 3_000);
+        let tcodes = compare(&records, options).unwrap_or_else(|e| panic!("random {set}: {e}"));
+        assert!(
+            tcodes.len() > 100,
+            "random {set}: {} messages",
+            tcodes.len()
+        );
+        // Every message kind of the set is exercised: Ownership, the branch messages and
+        // their sync forms, ResourceFull (I-CNT / HIST overflow with small counters),
+        // ProgTraceSync, ProgTraceCorrelation.
+        let want: &[u8] = match (options.htm, options.icnt_bits < 16) {
+            (true, true) => &[2, 4, 9, 12, 27, 28, 29, 33],
+            (true, false) => &[2, 4, 9, 28, 29, 33],
+            (false, true) => &[2, 3, 4, 9, 11, 12, 27, 33],
+            (false, false) => &[2, 3, 4, 9, 12, 33],
+        };
+        for t in want {
+            assert!(tcodes.contains(t), "random {set}: no TCODE {t}");
+        }
+    }
+}
+
+#[test]
+fn a_fault_in_the_hist_logic_is_caught() {
+    let records = random_records(0x25f, 2_000);
+    let options = NtraceHwOptions {
+        hist_fault: true,
+        ..NtraceHwOptions::default()
+    };
+    assert!(compare(&records, options).is_err());
+}
