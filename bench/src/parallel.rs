@@ -37,10 +37,10 @@ fn sequential(setup: Setup<'_>, bytes: &[u8]) -> Result<Output, String> {
     let mut elements = 0;
     for chunk in bytes.chunks(CHUNK) {
         packets = feed_payloads(&mut decoder, setup.params, packets, &stream.push(chunk));
-        elements += checked(decoder.take_elements(false))?;
+        elements += checked(&decoder.take_elements(false))?;
     }
     feed_payloads(&mut decoder, setup.params, packets, &stream.finish());
-    elements += checked(decoder.take_elements(true))?;
+    elements += checked(&decoder.take_elements(true))?;
     Ok((elements, decoder.instructions()))
 }
 
@@ -76,7 +76,7 @@ fn parallel(setup: Setup<'_>, jobs: usize, bytes: &[u8]) -> Result<(Output, Piec
 }
 
 /// The number of `elements`; an error naming the first decode error among them.
-fn checked(elements: Vec<TraceElement>) -> Result<u64, String> {
+fn checked(elements: &[TraceElement]) -> Result<u64, String> {
     match elements.iter().find_map(TraceElement::decode_error) {
         Some(e) => Err(format!("decode error: {e}")),
         None => Ok(elements.len() as u64),

@@ -73,7 +73,7 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
                 errors.push(e.clone());
             }
         }
-        builder.elements(&piece).at(&place)
+        builder.elements(piece).at(&place)
     })?;
     if decoder.packets == 0 {
         return Err(CliError::input(

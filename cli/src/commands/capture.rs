@@ -237,7 +237,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
                     file.write_all(bytes).at(path.display())?;
                 }
                 decoder.payloads(&deframer.push(bytes));
-                decoding.write(decoder.take_elements(false), false)?;
+                decoding.write(&decoder.take_elements(false), false)?;
                 bar.set_message(format!(
                     "{device}: {total} bytes, {} packets, {} instructions, {} decode errors",
                     decoder.packets,
@@ -261,7 +261,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         deframer.stop()
     };
     decoder.payloads(&events);
-    decoding.write(decoder.take_elements(true), true)?;
+    decoding.write(&decoder.take_elements(true), true)?;
     let (packets, instructions, error_count) = (
         decoder.packets,
         decoder.instructions(),

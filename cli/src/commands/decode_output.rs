@@ -132,9 +132,10 @@ impl<'a> Decoding<'a> {
 
     /// Writes the next elements (`last`: they end the trace, a run of errors among them
     /// is reported now).
-    pub fn write(&mut self, elements: Vec<TraceElement>, last: bool) -> Result<(), CliError> {
+    pub fn write(&mut self, elements: &[TraceElement], last: bool) -> Result<(), CliError> {
         for e in elements {
             if matches!(e, TraceElement::DecodeError { .. }) {
+                let e = e.clone();
                 match &mut self.run {
                     Some(run) => {
                         run.more += 1;
@@ -151,7 +152,7 @@ impl<'a> Decoding<'a> {
                 continue;
             }
             self.end_run()?;
-            self.element(&e)?;
+            self.element(e)?;
         }
         if last {
             self.end_run()?;

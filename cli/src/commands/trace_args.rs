@@ -93,13 +93,13 @@ impl TraceArgs {
     pub fn decode(
         &self,
         decoder: &mut ProtocolDecoder,
-        mut elements: impl FnMut(Vec<TraceElement>, bool) -> Result<(), CliError>,
+        mut elements: impl FnMut(&[TraceElement], bool) -> Result<(), CliError>,
     ) -> Result<(), CliError> {
         if self.framing.ntrace() {
             let mut stream = MessageStream::new(self.framing.ntrace_fields(), true);
             read_pieces(&self.input, |piece| {
                 decoder.messages(stream.push(piece));
-                elements(decoder.take_elements(false), false)
+                elements(&decoder.take_elements(false), false)
             })?;
             decoder.messages(stream.finish());
         } else {
@@ -121,10 +121,10 @@ impl TraceArgs {
             }
             self.stream(&framing, |events| {
                 decoder.payloads(events);
-                elements(decoder.take_elements(false), false)
+                elements(&decoder.take_elements(false), false)
             })?;
         }
-        elements(decoder.take_elements(true), true)
+        elements(&decoder.take_elements(true), true)
     }
 
     /// The decoding threads of `--jobs` (default: the available cores).

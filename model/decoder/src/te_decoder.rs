@@ -169,6 +169,16 @@ impl<'a> TeDecoder<'a> {
         std::mem::take(&mut self.elements)
     }
 
+    /// Makes `buffer` (emptied first) the one the next elements are written to, with the
+    /// elements produced so far: a caller that decodes many pieces reuses the buffers it
+    /// was given back by [`Self::take_elements`] instead of growing fresh ones (parallel
+    /// decoding, issue 27).
+    pub fn reuse_element_buffer(&mut self, mut buffer: Vec<TraceElement>) {
+        buffer.clear();
+        buffer.append(&mut self.elements);
+        self.elements = buffer;
+    }
+
     /// Records that packets were lost or could not be read before the next one: the trace
     /// has a gap; decoding resumes at the next synchronisation packet.
     pub fn lost(&mut self) {

@@ -53,7 +53,7 @@ fn parallel(
             Ok(())
         },
         |piece, last| {
-            elements.extend(piece);
+            elements.extend_from_slice(piece);
             lasts += usize::from(last);
             Ok(())
         },

@@ -120,7 +120,7 @@ impl<'a> Driver<'a> {
                 // No worker left: decode it here.
                 Err(_) => {
                     let s = self.setup;
-                    break decode_piece(s.image, s.params, s.config, s.framing, &piece);
+                    break decode_piece(s.image, s.params, s.config, s.framing, &piece, None);
                 }
             }
         };

@@ -1,6 +1,7 @@
 //! Decoding one [`Piece`] on its own: its events (deframed here when the piece holds
 //! framed bytes), a fresh decoder primed with the piece's first sync packet (see
-//! [`TeDecoder::continues_into`]), then fed the rest.
+//! [`TeDecoder::continues_into`]), then fed the rest; its elements go to a buffer given
+//! back after an earlier piece's elements were consumed, when there is one.
 
 use super::split::Piece;
 use crate::element::TraceElement;
@@ -21,13 +22,15 @@ pub struct Decoded<'a> {
     pub elements: Vec<TraceElement>,
 }
 
-/// Decodes `piece` (in `framing`) over `image`.
+/// Decodes `piece` (in `framing`) over `image`, its elements written to `buffer` (emptied
+/// first) when one is given.
 pub fn decode_piece<'a>(
     image: &'a ProgramImage,
     params: &Params,
     config: DecoderConfig,
     framing: &Framing,
     piece: &Piece,
+    buffer: Option<Vec<TraceElement>>,
 ) -> Decoded<'a> {
     let mut decoder = TeDecoder::new(image, params, config);
     let all = piece.events(framing);
@@ -40,6 +43,9 @@ pub fn decode_piece<'a>(
         decoder.take_elements(false);
         primed = Some(decoder.clone());
         events = &events[1..];
+    }
+    if let Some(buffer) = buffer {
+        decoder.reuse_element_buffer(buffer);
     }
     feed_payloads(&mut decoder, params, index, events);
     let elements = decoder.take_elements(piece.last);
