@@ -10,6 +10,60 @@ use serde_json::Value;
 
 use crate::table::{short, Table};
 
+/// A build with hardware generation options whose FPGA rows follow the configurations'
+/// (issue 22: the all-options target), run by `scripts/bench` on some boards.
+pub struct OptionBuild {
+    /// Its flow directory under `<board>/` and the name its rows show (as
+    /// `scripts/check-verilog.sh` names the build).
+    pub name: &'static str,
+    /// The `etrace synth` options that make it.
+    pub options: &'static str,
+    /// The boards it runs on.
+    pub boards: &'static [Board],
+}
+
+/// The boards of the option builds: the issue 22 targets (UP5K, HX8K, ECP5-25F).
+const TARGET_BOARDS: &[Board] = &[Board::Icebreaker, Board::Hx8kBreakout, Board::Ulx3s25f];
+
+/// The option builds: implicit return alone, and every option (smi with an 8-bit index
+/// and timestamps, `bpred_size_p` 6, `return_stack_size_p` 2).
+pub const OPTION_BUILDS: &[OptionBuild] = &[
+    OptionBuild {
+        name: "rv32-ir",
+        options: "--config rv32 --return-stack-size 2",
+        boards: TARGET_BOARDS,
+    },
+    OptionBuild {
+        name: "rv32-all",
+        options:
+            "--config rv32 --framing smi --src-bits 8 --timestamp --bpred-size 6 --return-stack-size 2",
+        boards: TARGET_BOARDS,
+    },
+];
+
+/// Every FPGA flow `scripts/bench` runs, one line each: board, flow directory name, and
+/// the `etrace synth` options (`etrace-bench --fpga-flows`).
+pub fn flows() -> String {
+    let mut s = String::new();
+    for board in Board::ALL {
+        for config in Config::ALL {
+            let _ = writeln!(
+                s,
+                "{} {} --config {}",
+                board.name(),
+                config.name(),
+                config.name()
+            );
+        }
+    }
+    for build in OPTION_BUILDS {
+        for board in build.boards {
+            let _ = writeln!(s, "{} {} {}", board.name(), build.name, build.options);
+        }
+    }
+    s
+}
+
 /// The file in a flow's directory that says why there is no report (written by
 /// `scripts/bench`: "not run: ..." or "fails: ...").
 pub const STATUS_FILE: &str = "status.txt";
@@ -42,18 +96,20 @@ fn used(report: &Value, resources: &[&str]) -> Option<f64> {
         .find_map(|r| num(report, &["utilization", r, "used"]))
 }
 
-/// The two rows of a board's report: the encoder alone, and the whole board top.
-fn report_rows(t: &mut Table, board: &str, report: &Value) {
+/// The two rows of a board's report for the flow `name` (a configuration or an option
+/// build): the encoder alone, and the whole board top.
+fn report_rows(t: &mut Table, board: &str, name: &str, report: &Value) {
     let device = report["device"].as_str().unwrap_or("?");
-    let config = report["config"].as_str().unwrap_or("?").to_string();
+    let config = name.to_string();
     let head = format!("{board} ({device})");
     let enc = &report["encoder"];
     if enc.is_object() {
         let target = num(enc, &["fmax_target_mhz"]);
+        let fifo = count(enc, &["fifo_depth"]);
         t.row(vec![
             head.clone(),
             config.clone(),
-            "encoder alone (64-byte FIFO, timing harness)".to_string(),
+            format!("encoder alone ({fifo}-byte FIFO, timing harness)"),
             count(enc, &["logic_cells"]),
             count(enc, &["cells", "lut4"]),
             count(enc, &["cells", "ff"]),
@@ -102,10 +158,13 @@ pub fn section(dir: Result<&Path, &str>) -> String {
         "Fmax",
         "target",
     ]);
-    for (board, config) in Board::ALL
+    let configs = Board::ALL
         .iter()
-        .flat_map(|b| Config::ALL.iter().map(move |c| (b.name(), c.name())))
-    {
+        .flat_map(|b| Config::ALL.iter().map(move |c| (b.name(), c.name())));
+    let builds = OPTION_BUILDS
+        .iter()
+        .flat_map(|o| o.boards.iter().map(move |b| (b.name(), o.name)));
+    for (board, config) in configs.chain(builds) {
         // A row with only the reason in the design column (the others stay empty).
         let cell = |text: String| vec![board.to_string(), config.to_string(), text];
         let dir = match dir {
@@ -120,7 +179,7 @@ pub fn section(dir: Result<&Path, &str>) -> String {
         match (status, report) {
             (Ok(status), _) => t.row(cell(short(status.trim()))),
             (Err(_), Ok(text)) => match serde_json::from_str::<Value>(&text) {
-                Ok(v) => report_rows(&mut t, board, &v),
+                Ok(v) => report_rows(&mut t, board, config, &v),
                 Err(e) => t.row(cell(format!("fails: report.json: {e}"))),
             },
             (Err(_), Err(e)) => t.row(cell(format!(
@@ -138,8 +197,14 @@ pub fn section(dir: Result<&Path, &str>) -> String {
          `TRELLIS_COMB` after packing; LUT4, FF, carry (iCE40 `SB_CARRY`, ECP5 `CCU2C`) and \
          BRAM from synthesis. Fmax: the encoder alone in a timing harness (flip-flops on \
          every input and output) against the issue 7 target (set for rv32); the board top's \
-         slowest clock against the board's oscillator.\n"
+         slowest clock against the board's oscillator. The option builds are the encoder \
+         alone with hardware generation options (their board tops are their \
+         configuration's):"
     );
+    for build in OPTION_BUILDS {
+        let _ = writeln!(s, "- `{}`: `{}`", build.name, build.options);
+    }
+    s.push('\n');
     s.push_str(&t.render());
     s
 }
@@ -156,13 +221,13 @@ mod tests {
                 "cells": {"lut4": 3000, "ff": 1500, "carry": 200, "bram": 4},
                 "utilization": {"ICESTORM_LC": {"used": 3100, "available": 5280}},
                 "fmax": [{"clock": "clk", "achieved_mhz": 30.5, "constraint_mhz": 12.0}],
-                "encoder": {"logic_cells": 1900, "fmax_mhz": 50.25, "fmax_target_mhz": 48.0,
+                "encoder": {"logic_cells": 1900, "fifo_depth": 64, "fmax_mhz": 50.25, "fmax_target_mhz": 48.0,
                             "fmax_met": true,
                             "cells": {"lut4": 1700, "ff": 800, "carry": 100, "bram": 1}}}"#,
         )
         .unwrap();
         let mut t = Table::new(&["a"; 10]);
-        report_rows(&mut t, "icebreaker", &report);
+        report_rows(&mut t, "icebreaker", "rv32", &report);
         let text = t.render();
         assert!(text.contains("| 1900 "), "{text}");
         assert!(
@@ -172,5 +237,43 @@ mod tests {
         assert!(text.contains("48.0 MHz (met)"), "{text}");
         assert!(text.contains("| 3100 "), "{text}");
         assert!(text.contains("30.5 MHz"), "{text}");
+    }
+
+    /// Every option build is a flow on each of its boards, and its report gives rows under
+    /// its own name (not the report's configuration).
+    #[test]
+    fn option_builds_are_flows_and_rows() {
+        let flows = flows();
+        for build in OPTION_BUILDS {
+            for board in build.boards {
+                let line = format!("{} {} {}", board.name(), build.name, build.options);
+                assert_eq!(flows.lines().filter(|l| *l == line).count(), 1, "{flows}");
+            }
+        }
+        let dir = std::env::temp_dir().join(format!("etrace-bench-fpga-{}", std::process::id()));
+        let flow = dir.join("icebreaker").join("rv32-all");
+        std::fs::create_dir_all(&flow).unwrap();
+        std::fs::write(
+            flow.join("report.json"),
+            r#"{"device": "iCE40UP5K-SG48", "config": "rv32", "timing_met": true,
+                "encoder": {"logic_cells": 2456, "fifo_depth": 64, "fmax_mhz": 49.0,
+                            "fmax_target_mhz": 48.0, "fmax_met": true}}"#,
+        )
+        .unwrap();
+        let text = section(Ok(dir.as_path()));
+        std::fs::remove_dir_all(&dir).unwrap();
+        let row = text
+            .lines()
+            .find(|l| l.contains("| rv32-all ") && l.contains("encoder alone"))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(row.contains("| 2456 ") && row.contains("49.0 MHz"), "{row}");
+        assert!(row.contains("64-byte FIFO"), "{row}");
+        // A flow without a report says so under the build's name.
+        assert!(
+            text.lines().any(|l| l.contains("hx8k-breakout")
+                && l.contains("| rv32-ir ")
+                && l.contains("not run")),
+            "{text}"
+        );
     }
 }

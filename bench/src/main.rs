@@ -12,7 +12,11 @@
 //! ```text
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
 //!              [--only parallel-decoding|long-runs|hardware-compression|cosim]
+//! etrace-bench --fpga-flows
 //! ```
+//!
+//! `--fpga-flows` prints the FPGA flows `scripts/bench` runs (board, flow directory,
+//! `etrace synth` options), one a line, and exits.
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
 //! usage (`error: <what> (<where>)`).
@@ -40,7 +44,10 @@ use harness::Plan;
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
                     [--only parallel-decoding|long-runs|hardware-compression|cosim]
+       etrace-bench --fpga-flows
 
+  --fpga-flows     print the FPGA flows scripts/bench runs (board, directory, etrace synth
+                   options), one a line, and exit
   --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
   --long           long runs of `etrace run` / `etrace decode` up to 10^9 instructions (minutes)
   --runs N         timed runs per measurement, median reported (default 5)
@@ -64,6 +71,8 @@ struct Args {
     programs: PathBuf,
     /// The one section to run (`--only`), or every section.
     only: Option<Only>,
+    /// Print the FPGA flows and exit (`--fpga-flows`).
+    fpga_flows: bool,
 }
 
 /// A section run alone (`--only`).
@@ -91,6 +100,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
         fpga: None,
         programs: programs::default_dir(),
         only: None,
+        fpga_flows: false,
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -113,6 +123,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
                 parsed.runs = Some(n);
             }
             "--warmup" => parsed.warmup = Some(count("--warmup", value("--warmup")?)?),
+            "--fpga-flows" => parsed.fpga_flows = true,
             "--fpga" => parsed.fpga = Some(value("--fpga")?.into()),
             "--programs" => parsed.programs = value("--programs")?.into(),
             "--only" => match value("--only")?.as_str() {
@@ -151,6 +162,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.fpga_flows {
+        print!("{}", fpga::flows());
+        return ExitCode::SUCCESS;
+    }
     if !args.programs.join("manifest.toml").is_file() {
         eprintln!(
             "error: no manifest.toml in the programs folder ({})",

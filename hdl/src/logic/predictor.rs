@@ -27,6 +27,13 @@ pub const INDEX_LSB: usize = 1;
 /// `restart` (a synchronisation packet, or trace enable) every entry becomes 01, and the
 /// branch of `update` then updates its entry from 01 (the model's reset, then the reported
 /// instruction's own branch).
+///
+/// The prediction is read a cycle early (`hdl/DESIGN.md`, timing of the all-options
+/// build): a flip-flop holds the `msb` of the entry of the address in `curr`, read in the
+/// cycle before from the entry of the address that enters `curr` (`next`'s at a shift,
+/// else `curr`'s own), with the entry this cycle writes forwarded. So `correct` is one
+/// gate from flip-flops and the table's read multiplexer is off the decision's path.
+/// The index may change only at a `shift` (`curr`'s address is a window register).
 #[derive(LogicBlock)]
 pub struct Predictor {
     /// Clock.
@@ -34,6 +41,10 @@ pub struct Predictor {
     /// Bits [`BPRED_MAX_BITS`]`:1` of the current instruction's address (`iaddr`; the
     /// index from `iaddress_lsb_p` = 1).
     pub index_address: Signal<In, Bits<BPRED_MAX_BITS>>,
+    /// The same bits of `next`'s address (`curr`'s after a `shift`).
+    pub next_index_address: Signal<In, Bits<BPRED_MAX_BITS>>,
+    /// The window shifts at the next edge: `next`'s address enters `curr`.
+    pub shift: Signal<In, Bit>,
     /// The current instruction is a branch whose outcome enters the predictor.
     pub update: Signal<In, Bit>,
     /// The branch was taken.
@@ -44,12 +55,17 @@ pub struct Predictor {
     pub correct: Signal<Out, Bit>,
     msb: DFF<Bits<ENTRIES>>,
     lsb: DFF<Bits<ENTRIES>>,
+    // `msb` of `curr`'s entry, read a cycle early (the table's state before this cycle's
+    // update). `correct` reads it alone: the update reads `restart`, which the decision
+    // forms from `correct` (shared signals would be a loop for Verilator).
+    prediction: DFF<Bit>,
     index: Signal<Local, Bits<BPRED_MAX_BITS>>,
-    // The index and entry as `correct` reads them: signals of their own, so that the
-    // prediction does not share signals with the update, which reads `restart` (Verilator
-    // would see a loop from `restart` to `correct` through the packet logic).
-    read_index: Signal<Local, Bits<BPRED_MAX_BITS>>,
-    read_msb: Signal<Local, Bit>,
+    next_index: Signal<Local, Bits<BPRED_MAX_BITS>>,
+    // `next`'s entry `msb` in the table before the update, and whether it is `curr`'s.
+    next_msb: Signal<Local, Bit>,
+    same_entry: Signal<Local, Bit>,
+    // The `msb` of the entry `curr` holds after the edge, after this cycle's update.
+    entered_msb: Signal<Local, Bit>,
     state_msb: Signal<Local, Bit>,
     state_lsb: Signal<Local, Bit>,
     ok: Signal<Local, Bit>,
@@ -80,15 +96,20 @@ impl Predictor {
         Predictor {
             clock: Default::default(),
             index_address: Default::default(),
+            next_index_address: Default::default(),
+            shift: Default::default(),
             update: Default::default(),
             taken: Default::default(),
             restart: Default::default(),
             correct: Default::default(),
             msb: Default::default(),
             lsb: Default::default(),
+            prediction: Default::default(),
             index: Default::default(),
-            read_index: Default::default(),
-            read_msb: Default::default(),
+            next_index: Default::default(),
+            next_msb: Default::default(),
+            same_entry: Default::default(),
+            entered_msb: Default::default(),
             state_msb: Default::default(),
             state_lsb: Default::default(),
             ok: Default::default(),
@@ -117,14 +138,12 @@ impl Default for Predictor {
 impl Logic for Predictor {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, msb, lsb);
+        dff_setup!(self, clock, msb, lsb, prediction);
+        self.correct.next = (self.prediction.q.val() ^ self.fault.val()) == self.taken.val();
         self.index.next = self.index_address.val() & self.index_mask.val();
-        self.state_msb.next = self.msb.q.val().get_bit(self.index.val().index());
+        self.state_msb.next = self.prediction.q.val();
         self.state_lsb.next = self.lsb.q.val().get_bit(self.index.val().index());
         self.ok.next = (self.state_msb.val() ^ self.fault.val()) == self.taken.val();
-        self.read_index.next = self.index_address.val() & self.index_mask.val();
-        self.read_msb.next = self.msb.q.val().get_bit(self.read_index.val().index());
-        self.correct.next = (self.read_msb.val() ^ self.fault.val()) == self.taken.val();
         // The entry after the update: from its state, or from 01 after a restart (then
         // the prediction is "not taken", correct when not taken).
         self.new_msb.next = (self.state_msb.val() && self.state_lsb.val())
@@ -154,6 +173,22 @@ impl Logic for Predictor {
             self.msb.d.next = (self.base_msb.val() & !self.entry.val()) | self.set_msb.val();
             self.lsb.d.next = (self.base_lsb.val() & !self.entry.val()) | self.set_lsb.val();
         }
+        // The early read: the entry that is `curr`'s after the edge, as this cycle's update
+        // leaves it (the updated entry forwarded, 01 after a restart, else the table).
+        self.next_index.next = self.next_index_address.val() & self.index_mask.val();
+        self.next_msb.next = self.msb.q.val().get_bit(self.next_index.val().index());
+        self.same_entry.next = self.next_index.val() == self.index.val();
+        self.entered_msb.next = self.prediction.q.val();
+        if self.shift.val() {
+            self.entered_msb.next = self.next_msb.val();
+        }
+        if self.restart.val() {
+            self.entered_msb.next = false;
+        }
+        self.prediction.d.next = self.entered_msb.val();
+        if self.update.val() && (self.same_entry.val() || !self.shift.val()) {
+            self.prediction.d.next = self.new_msb.val();
+        }
     }
 }
 
@@ -177,21 +212,27 @@ mod tests {
         assert!(simulate(uut, 100), "the predictor does not settle");
     }
 
-    /// Random branches at a few addresses, with restarts (the first one clears the
-    /// table as trace enable does): the block's `correct` equals the model's prediction
-    /// outcome in every cycle.
+    /// Random branches at a few addresses as they pass through `curr` (the window shifts
+    /// in some cycles, not in others, and `next` is often `curr`'s entry, so the early read
+    /// is forwarded), with restarts (the first one clears the table as trace enable does):
+    /// the block's `correct` equals the model's prediction outcome in every cycle.
     #[test]
     fn predictions_are_the_models() {
         let mut uut = Predictor::new(3, false);
         uut.connect_all();
         let mut model = BranchPredictor::new(3, 1);
         let mut rng = Rng::new(22);
-        for step in 0..3000 {
-            let address = 0x8000_0000 + 2 * rng.below(24);
+        let mut address = 0x8000_0000u64;
+        let mut next_address = 0x8000_0000 + 2 * rng.below(24);
+        let index = |a: u64| Bits::<BPRED_MAX_BITS>::from((a >> INDEX_LSB) & 0xff);
+        for step in 0..6000 {
             let taken = !rng.chance(0.3);
             let update = step > 0 && rng.chance(0.8);
             let restart = step == 0 || rng.chance(0.02);
-            uut.index_address.next = ((address >> INDEX_LSB) & 0xff).into();
+            let shift = rng.chance(0.6);
+            uut.index_address.next = index(address);
+            uut.next_index_address.next = index(next_address);
+            uut.shift.next = shift;
             uut.taken.next = taken;
             uut.update.next = update;
             uut.restart.next = restart;
@@ -210,6 +251,10 @@ mod tests {
             settle(&mut uut);
             uut.clock.next = Clock { clk: false };
             settle(&mut uut);
+            if shift {
+                address = next_address;
+                next_address = 0x8000_0000 + 2 * rng.below(24);
+            }
         }
     }
 }
