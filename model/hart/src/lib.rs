@@ -23,6 +23,7 @@ mod fpu;
 mod htif;
 mod memory;
 mod memory_map;
+mod records;
 mod sink;
 mod trap;
 
@@ -33,6 +34,7 @@ use etrace_spec::elf::{parse_elf, ElfImage};
 pub use htif::HTIF_INTERLEAVE;
 pub use memory::{CLINT_BASE, CLINT_SIZE};
 pub use memory_map::{MemoryMap, MemoryMapError, MAX_MAP_REGIONS};
+pub use records::HartRecords;
 pub use sink::{CountingSink, IngressSink, NullSink};
 pub use trap::cause;
 
