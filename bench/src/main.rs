@@ -11,7 +11,7 @@
 //!
 //! ```text
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-//!              [--only parallel-decoding|long-runs|hardware-compression|cosim]
+//!              [--only parallel-decoding|long-runs|hardware-compression|cosim|speed]
 //! ```
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
@@ -39,7 +39,7 @@ use harness::Plan;
 
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-                    [--only parallel-decoding|long-runs|hardware-compression|cosim]
+                    [--only parallel-decoding|long-runs|hardware-compression|cosim|speed]
 
   --quick          tiny programs and sizes, one run, no warm-up, no FPGA reports (a smoke test)
   --long           long runs of `etrace run` / `etrace decode` up to 10^9 instructions (minutes)
@@ -52,7 +52,8 @@ const USAGE: &str =
   --only long-runs only the long runs of `etrace run` / `etrace decode` (with --long: to 10^9)
   --only hardware-compression
                    only the bits per instruction of the RTL's own bytes
-  --only cosim     only the co-simulation rows of the speed section (with the load average)";
+  --only cosim     only the co-simulation rows of the speed section (with the load average)
+  --only speed     only the speed section (hart model, encoder, decoder, co-simulation)";
 
 /// Command-line settings.
 struct Args {
@@ -77,6 +78,8 @@ enum Only {
     LongRuns,
     /// The co-simulation rows of the speed section.
     Cosim,
+    /// The speed section.
+    Speed,
 }
 
 /// A usage error: what, and where.
@@ -120,6 +123,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
                 "hardware-compression" => parsed.only = Some(Only::HardwareCompression),
                 "long-runs" => parsed.only = Some(Only::LongRuns),
                 "cosim" => parsed.only = Some(Only::Cosim),
+                "speed" => parsed.only = Some(Only::Speed),
                 other => {
                     return Err(UsageError(
                         format!("unknown section '{other}'"),
@@ -220,6 +224,10 @@ fn main() -> ExitCode {
     };
     if args.only == Some(Only::Cosim) {
         print!("{}", speed::cosim_section(&args.programs, &timed, plan));
+        return ExitCode::SUCCESS;
+    }
+    if args.only == Some(Only::Speed) {
+        print!("{}", speed::section(&args.programs, &timed, plan));
         return ExitCode::SUCCESS;
     }
     let targets: Vec<String> = compressed

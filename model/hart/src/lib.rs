@@ -200,6 +200,8 @@ pub struct Hart {
     mem: Memory,
     ram_len: u64,
     icache: Vec<CacheEntry>,
+    /// `icache.len() - 1`: the index mask of the decoded-instruction cache.
+    icache_mask: usize,
     entry: u64,
     tohost: Option<u64>,
     fromhost: Option<u64>,
@@ -433,6 +435,7 @@ impl Hart {
             ram_len: size,
             mem,
             icache: vec![CacheEntry::new(0, xlen, config.itype_width); ICACHE_ENTRIES],
+            icache_mask: ICACHE_ENTRIES - 1,
             entry: image.entry,
             tohost: image.tohost,
             fromhost: image.fromhost,
@@ -474,6 +477,16 @@ impl Hart {
     /// XLEN of the program (from the ELF class).
     pub fn xlen(&self) -> Xlen {
         self.xlen
+    }
+
+    /// The hart without its decoded-instruction cache: a cache of one entry, so that every
+    /// fetch decodes its instruction again (unless it repeats the previous one). Runs
+    /// give the same records; the speed bench measures the cache against it (issue 27,
+    /// "Hart model speed").
+    pub fn without_decode_cache(mut self) -> Hart {
+        self.icache.truncate(1);
+        self.icache_mask = 0;
+        self
     }
 
     /// The configuration.
@@ -599,7 +612,7 @@ impl Hart {
             Some(bytes) => u32::from_le_bytes(*bytes),
             None => self.fetch_slow(pc)?,
         };
-        let idx = (pc >> 1) as usize & (ICACHE_ENTRIES - 1);
+        let idx = (pc >> 1) as usize & self.icache_mask;
         if self.icache[idx].word != word {
             self.icache[idx] = CacheEntry::new(word, self.xlen, self.config.itype_width);
         }
