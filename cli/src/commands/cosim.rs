@@ -6,7 +6,7 @@
 //!
 //! It is a pipeline of bounded buffers (issue 27, "streaming everywhere"): the hart model
 //! runs in a thread of its own and hands its records on in chunks
-//! ([`super::hart_records`]); the RTL's bytes are written to `-o`, deframed and decoded as
+//! ([`HartRecords`]); the RTL's bytes are written to `-o`, deframed and decoded as
 //! they come, and checked against the hart's steps, pulled from a second run of the hart
 //! model as the check needs them ([`StreamCheck`]). A first, untraced run of the hart
 //! model gives the record count, the exit code and the trap vectors before the
@@ -14,21 +14,24 @@
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
 use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
-use etrace_hart::{Hart, HartConfig, HartRecords};
+use etrace_hart::{Hart, HartConfig, HartRecords, RecordsTally};
 use etrace_hdl::config::Config;
 use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::isa::Xlen;
-use etrace_tb::cosim::stream_check::{HartSteps, StreamCheck, StreamCheckError};
-use etrace_tb::cosim::{self, CosimConfig, CosimError, CosimStats, StallConfig, TakenItems};
+use etrace_tb::cosim::stream_check::{window_for, HartSteps, StreamCheck};
+use etrace_tb::cosim::{
+    self, CosimConfig, CosimError, CosimStats, StallConfig, TakenDeframer, TakenItems,
+};
 use etrace_tb::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::cosim_output::{Consumer, Deframe, TraceFile};
+use super::cosim_output::{Consumer, TraceFile};
 use super::encoder_args::EncoderArgs;
 use super::hardware_args::{options_text, write_params_files, HardwareArgs};
 use super::hart_args::{add_bootrom_code, HartArgs};
@@ -174,7 +177,7 @@ struct Program {
     exit_code: u64,
     /// Ingress records of a whole run.
     records: u64,
-    elf: std::sync::Arc<Vec<u8>>,
+    elf: Arc<Vec<u8>>,
     hart: HartConfig,
     image: ProgramImage,
     /// Decoder settings (the trap vectors for implicit exception mode).
@@ -182,14 +185,27 @@ struct Program {
 }
 
 impl Program {
-    /// The records of a new run of the hart model, in chunks from its own thread.
-    fn records(&self) -> impl Iterator<Item = IngressRecord> + Send {
-        HartRecords::spawn(self.elf.clone(), self.hart).map(|(rec, _)| rec)
+    /// The records of a new run of the hart model, in chunks from its own thread, counted
+    /// in `tally` (with the error that ends them).
+    fn records(&self, tally: &Arc<RecordsTally>) -> impl Iterator<Item = IngressRecord> + Send {
+        HartRecords::spawn(self.elf.clone(), self.hart)
+            .tallied(tally.clone())
+            .map(|(rec, _)| rec)
     }
 
     /// The steps of a new run (`decoder::pcs::push_record_steps` of every record).
-    fn steps(&self) -> HartSteps<impl Iterator<Item = IngressRecord>> {
-        HartSteps::new(self.records())
+    fn steps(&self, tally: &Arc<RecordsTally>) -> HartSteps<impl Iterator<Item = IngressRecord>> {
+        HartSteps::new(self.records(tally))
+    }
+
+    /// A later run of the hart model ended as the first did: `tally`'s error, or its
+    /// record count differs (`expected`: the first run's, when every record was used).
+    fn check_run(&self, tally: &RecordsTally, expected: Option<u64>) -> Result<(), CliError> {
+        let checked = match expected {
+            Some(n) => tally.check(n),
+            None => tally.error().map_or(Ok(()), Err),
+        };
+        checked.map_err(|e| CliError::check(format!("hart model: {e}"), &self.name))
     }
 }
 
@@ -203,7 +219,7 @@ fn load_program(path: &Path, variant: Variant, hart: &HartArgs) -> Result<Progra
     let params = variant.params();
     let config = hart.config(params.itype_width())?;
     let bootrom = hart.spike_bootrom;
-    let mut model = Hart::from_elf(&bytes, config).at(&name)?;
+    let mut model = Hart::from_elf(&bytes, config).at(&name)?.without_console();
     if bootrom {
         add_bootrom_code(&mut image, model.xlen(), model.entry())?;
     }
@@ -233,7 +249,7 @@ fn load_program(path: &Path, variant: Variant, hart: &HartArgs) -> Result<Progra
         name,
         exit_code,
         records,
-        elf: std::sync::Arc::new(bytes),
+        elf: Arc::new(bytes),
         hart: config,
         image,
         decoder,
@@ -329,16 +345,24 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
         None => None,
     };
     let params = config.params();
+    // Records the co-simulation's run and the check's run of the hart model handed on.
+    let presented = Arc::new(RecordsTally::default());
+    // Where a run after a trace loss may start: grows with the FIFO and the back-pressure.
+    let window = window_for(output.fifo_depth, stall.stall_probability);
+    let stepped = Arc::new(RecordsTally::default());
     let mut consumer = Consumer {
         file,
-        deframe: Deframe::new(&output),
-        check: program
-            .as_ref()
-            .map(|p| StreamCheck::new(&params, &p.image, p.decoder, p.steps())),
+        deframe: TakenDeframer::new(&output),
+        check: program.as_ref().map(|p| {
+            StreamCheck::new(&params, &p.image, p.decoder, p.steps(&stepped)).with_window(window)
+        }),
     };
     let mut take = |items: TakenItems<'_>| consumer.take(items);
     let stats = match &program {
-        Some(p) => cosim::run_streaming(&config, || p.records(), &mut progress, &mut take),
+        Some(p) => {
+            let records = || p.records(&presented);
+            cosim::run_streaming(&config, records, &mut progress, &mut take)
+        }
         None => {
             let stream = RandomStream::new(RandomStreamConfig::for_params(&params), args.seed);
             let records = || stream.clone().take(total as usize);
@@ -352,15 +376,14 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
     );
     let s: CosimStats = match stats {
         Ok(s) => s,
-        Err(e) => {
-            // The RTL's output of a failed run is not kept.
-            if let Some(path) = &args.output {
-                drop(consumer.file.take());
-                let _ = std::fs::remove_file(path);
-            }
-            return Err(cosim_error(e, &source));
-        }
+        // The RTL's output of a failed run is not kept: dropping the consumer's file
+        // removes its `.part` file, and an existing TRACE is left as it was.
+        Err(e) => return Err(cosim_error(e, &source)),
     };
+    if let Some(p) = &program {
+        // Every record of the first run was presented (not a run cut short by an error).
+        p.check_run(&presented, Some(p.records))?;
+    }
     println!("cosim: {source} on RTL {variant}");
     println!("cycles: {}", s.cycles);
     println!(
@@ -388,11 +411,9 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
     }
     if let (Some(p), Some(mut check)) = (&program, consumer.check.take()) {
         check.push(&consumer.deframe.finish());
-        let summary = check.finish().map_err(|e| {
-            let e = match e {
-                StreamCheckError::Mismatch(m) => m.to_string(),
-                other => other.to_string(),
-            };
+        let summary = check.finish();
+        p.check_run(&stepped, None)?;
+        let summary = summary.map_err(|e| {
             CliError::check(
                 format!("the RTL's trace does not decode to the hart's execution: {e}"),
                 &p.name,

@@ -8,43 +8,57 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use etrace_decoder::pcs::Step;
-use etrace_decoder::stream::{PayloadEvent, PayloadStream};
-use etrace_encoder::cycle::output_path::{OutputPathConfig, OutputPort};
-use etrace_spec::framing::atb::{AtbConfig, AtbStream};
-use etrace_spec::framing::Deframer;
+use etrace_encoder::cycle::output_path::OutputPathConfig;
+use etrace_spec::framing::atb::AtbConfig;
+use etrace_tb::cosim::deframe::atb_config;
 use etrace_tb::cosim::stream_check::StreamCheck;
-use etrace_tb::cosim::TakenItems;
+use etrace_tb::cosim::{TakenDeframer, TakenItems};
 
 use crate::error::{CliError, InputContext};
 
-/// ATB's configuration of the RTL's output (beats of one byte for a byte stream).
-fn atb_config(output: &OutputPathConfig) -> AtbConfig {
-    let data_bytes = match output.port {
-        OutputPort::Atb { data_bytes, .. } => data_bytes,
-        OutputPort::ByteStream => 1,
-    };
-    AtbConfig {
-        data_bytes,
-        encap: output.encap(),
-    }
-}
-
 /// The RTL's output written as `etrace encode -o` writes its framing, as it comes: the
 /// bytes, or the beat listing (`docs/cli.md`, "File formats").
+///
+/// A regular file (or a new path) is written as `TRACE.part` beside it and renamed to
+/// `TRACE` by [`TraceFile::finish`]; dropped without it (a failed run), the `.part` file is
+/// removed, so that an existing `TRACE` is never truncated or removed by a failed or
+/// interrupted run. Anything else that exists at the path (a device such as `/dev/null`,
+/// a FIFO) is written directly and never removed.
 pub(super) struct TraceFile {
     path: PathBuf,
+    /// The `.part` file written instead of `path`, until it is renamed.
+    part: Option<PathBuf>,
     out: std::io::BufWriter<std::fs::File>,
     atb: AtbConfig,
     /// The first write error.
     error: Option<std::io::Error>,
 }
 
+/// `TRACE.part`: the file written in place of `path` (in its directory) until the run ends.
+fn part_path(path: &Path) -> Result<PathBuf, CliError> {
+    let Some(name) = path.file_name() else {
+        return Err(CliError::input("not a file name", path.display()));
+    };
+    let mut part = name.to_os_string();
+    part.push(".part");
+    Ok(path.with_file_name(part))
+}
+
 impl TraceFile {
-    /// Creates the file at `path` for the output `output`.
+    /// Creates the file for the output `output` at `path` (through `TRACE.part` for a
+    /// regular file or a new path).
     pub(super) fn create(path: &Path, output: &OutputPathConfig) -> Result<TraceFile, CliError> {
-        let file = std::fs::File::create(path).at(path.display())?;
+        let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+        let part = if special {
+            None
+        } else {
+            Some(part_path(path)?)
+        };
+        let target = part.as_deref().unwrap_or(path);
+        let file = std::fs::File::create(target).at(target.display())?;
         Ok(TraceFile {
             path: path.to_path_buf(),
+            part,
             out: std::io::BufWriter::new(file),
             atb: atb_config(output),
             error: None,
@@ -65,78 +79,31 @@ impl TraceFile {
         self.error = written.err();
     }
 
-    /// Flushes the file; the first write error, naming the file.
+    /// Flushes the file and renames `TRACE.part` to `TRACE`; the first write error, naming
+    /// the file (the `.part` file is then removed).
     pub(super) fn finish(mut self) -> Result<(), CliError> {
         let flushed = self.out.flush();
-        match self.error.take().map_or(flushed, Err) {
-            Ok(()) => Ok(()),
-            Err(e) => Err(e).at(self.path.display()),
+        if let Err(e) = self.error.take().map_or(flushed, Err) {
+            let written = self.part.as_deref().unwrap_or(&self.path);
+            return Err(e).at(written.display());
         }
-    }
-}
-
-/// The RTL's output deframed as it comes (as the model's decoder deframes it).
-pub(super) enum Deframe {
-    /// A byte stream (encap, smi).
-    Bytes(PayloadStream),
-    /// ATB beats.
-    Beats(AtbStream),
-    /// The output path's framing cannot be made: one error event.
-    Failed(Option<String>),
-}
-
-impl Deframe {
-    /// The deframer of `output`'s framing.
-    pub(super) fn new(output: &OutputPathConfig) -> Deframe {
-        match output.port {
-            OutputPort::Atb { .. } => Deframe::Beats(AtbStream::new(atb_config(output), true)),
-            OutputPort::ByteStream => match output.framing_config() {
-                Ok(framing) => Deframe::Bytes(PayloadStream::new(&framing, true)),
-                Err(e) => Deframe::Failed(Some(e.to_string())),
-            },
-        }
-    }
-
-    /// The payload events the next items complete.
-    pub(super) fn push(&mut self, items: TakenItems<'_>) -> Vec<PayloadEvent> {
-        match (self, items) {
-            (Deframe::Bytes(stream), TakenItems::Bytes(bytes)) => stream.push(bytes),
-            (Deframe::Beats(stream), TakenItems::Beats(beats)) => {
-                let mut events = Vec::new();
-                for beat in beats {
-                    stream.push_beat(*beat, &mut events);
-                }
-                events.into_iter().map(PayloadEvent::from).collect()
+        if let Some(part) = self.part.take() {
+            if let Err(e) = std::fs::rename(&part, &self.path) {
+                let _ = std::fs::remove_file(&part);
+                return Err(e).at(self.path.display());
             }
-            (Deframe::Failed(reason), _) => failed(reason),
-            _ => Vec::new(),
         }
-    }
-
-    /// The end of the output: the remaining events.
-    pub(super) fn finish(&mut self) -> Vec<PayloadEvent> {
-        match self {
-            Deframe::Bytes(stream) => stream.finish(),
-            Deframe::Beats(stream) => {
-                let mut events = Vec::new();
-                stream.finish(&mut events);
-                events.into_iter().map(PayloadEvent::from).collect()
-            }
-            Deframe::Failed(reason) => failed(reason),
-        }
+        Ok(())
     }
 }
 
-/// The error event of a framing that cannot be made, once.
-fn failed(reason: &mut Option<String>) -> Vec<PayloadEvent> {
-    reason
-        .take()
-        .map(|reason| PayloadEvent::Error {
-            offset: None,
-            reason,
-        })
-        .into_iter()
-        .collect()
+impl Drop for TraceFile {
+    /// A run that did not finish: its `.part` file is removed (`TRACE` is left as it was).
+    fn drop(&mut self) {
+        if let Some(part) = self.part.take() {
+            let _ = std::fs::remove_file(part);
+        }
+    }
 }
 
 /// What happens to the RTL's output as it comes: written to `-o`, deframed, and decoded
@@ -145,7 +112,7 @@ pub(super) struct Consumer<'p, S> {
     /// `-o`.
     pub(super) file: Option<TraceFile>,
     /// The deframer of the RTL's framing.
-    pub(super) deframe: Deframe,
+    pub(super) deframe: TakenDeframer,
     /// The decode check of a program.
     pub(super) check: Option<StreamCheck<'p, S>>,
 }

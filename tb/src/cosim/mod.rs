@@ -7,6 +7,8 @@
 //! a waveform file). The bytes the consumer took can then be decoded and checked against
 //! the hart ([`verify`]).
 
+mod candidates;
+pub mod deframe;
 mod per_cycle;
 pub mod port;
 mod report;
@@ -18,17 +20,18 @@ use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use etrace_decoder::stream::{atb_payloads, payloads, PayloadEvent};
+use etrace_decoder::stream::PayloadEvent;
 use etrace_encoder::cycle::encoder::{EncoderCycle, EncoderCycleError};
 use etrace_encoder::cycle::output_path::{OutputPathConfig, OutputPort};
 use etrace_encoder::EncoderOptions;
 use etrace_hdl::top::OutputKind;
-use etrace_spec::framing::atb::{AtbBeat, AtbConfig};
+use etrace_spec::framing::atb::AtbBeat;
 use etrace_spec::framing::FramingKind;
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::params::Params;
 
 use crate::{Inputs, Rtl, Variant, VcdError};
+pub use deframe::TakenDeframer;
 pub use per_cycle::run_per_cycle;
 pub use port::PortState;
 pub use report::Mismatch;
@@ -127,36 +130,23 @@ pub enum TakenStream {
 impl TakenStream {
     /// Bytes taken (for ATB: valid bytes of the beats).
     pub fn byte_count(&self) -> u64 {
+        self.items().byte_count()
+    }
+
+    /// The stream as the items the consumer took.
+    pub fn items(&self) -> TakenItems<'_> {
         match self {
-            TakenStream::Bytes(b) => b.len() as u64,
-            TakenStream::Beats(b) => b.iter().map(|x| u64::from(x.atbytes) + 1).sum(),
+            TakenStream::Bytes(b) => TakenItems::Bytes(b),
+            TakenStream::Beats(b) => TakenItems::Beats(b),
         }
     }
 
     /// The payloads of the stream (deframed as the model's decoder does).
     pub fn payloads(&self, output: &OutputPathConfig) -> Vec<PayloadEvent> {
-        match self {
-            TakenStream::Bytes(b) => match output.framing_config() {
-                Ok(framing) => payloads(&framing, b),
-                Err(e) => vec![PayloadEvent::Error {
-                    offset: None,
-                    reason: e.to_string(),
-                }],
-            },
-            TakenStream::Beats(beats) => {
-                let data_bytes = match output.port {
-                    OutputPort::Atb { data_bytes, .. } => data_bytes,
-                    OutputPort::ByteStream => 1,
-                };
-                atb_payloads(
-                    &AtbConfig {
-                        data_bytes,
-                        encap: output.encap(),
-                    },
-                    beats,
-                )
-            }
-        }
+        let mut deframer = TakenDeframer::new(output);
+        let mut events = deframer.push(self.items());
+        events.extend(deframer.finish());
+        events
     }
 }
 
@@ -438,6 +428,16 @@ pub enum TakenItems<'a> {
     Beats(&'a [AtbBeat]),
 }
 
+impl TakenItems<'_> {
+    /// Bytes taken (for ATB: valid bytes of the beats).
+    pub fn byte_count(&self) -> u64 {
+        match self {
+            TakenItems::Bytes(b) => b.len() as u64,
+            TakenItems::Beats(b) => b.iter().map(|x| u64::from(x.atbytes) + 1).sum(),
+        }
+    }
+}
+
 /// [`run`] as a pipeline of bounded buffers (issue 27, "streaming everywhere"): the
 /// records come from `records()` (called once for the run and once more for a mismatch's
 /// report, which repeats the run from reset), and what the consumer takes goes to `taken`
@@ -554,12 +554,7 @@ impl Taken {
 
     /// Bytes taken (for ATB: valid bytes of the beats).
     fn byte_count(&self) -> u64 {
-        self.bytes.len() as u64
-            + self
-                .beats
-                .iter()
-                .map(|x| u64::from(x.atbytes) + 1)
-                .sum::<u64>()
+        TakenItems::Bytes(&self.bytes).byte_count() + TakenItems::Beats(&self.beats).byte_count()
     }
 
     /// Hands the items taken so far to `to` and forgets them; their byte count.

@@ -3,14 +3,17 @@
 //! trace between losses is compared with the hart's steps, which are pulled from an
 //! iterator as they are needed; the first run is compared step by step, so nothing grows
 //! with the length of a run without losses. A run after a loss may start anywhere after
-//! the previous one: its first step is looked for in the next [`SEARCH_WINDOW`] steps of
-//! the hart, and every place found is a candidate that each further step of the run keeps
-//! or drops; the first candidate left at the end of the run is where it is placed (the
-//! first place where the hart's steps continue with the whole run, as `check_decoded`
-//! finds it). Only the hart's steps from the first candidate on are held, never the run.
-//! The result is `check_decoded`'s for the same trace and steps, as long as each run
-//! after a loss starts within [`SEARCH_WINDOW`] steps of the previous run's end; one that
-//! is not found there, when the hart has more steps, is [`StreamCheckError::TooFar`].
+//! the previous one: its first step is looked for in the next steps of the hart (a window
+//! of [`SEARCH_WINDOW`] steps, or [`StreamCheck::with_window`]'s, e.g. [`window_for`] the
+//! output's FIFO and back-pressure), and every place found is a candidate that each
+//! further step of the run keeps or drops ([`super::candidates`]: a few comparisons per
+//! step, however many places there are); the first candidate left at the end of the run
+//! is where it is placed (the first place where the hart's steps continue with the whole
+//! run, as `check_decoded` finds it). Only the hart's steps from the first candidate on are
+//! held, never the run. The result is `check_decoded`'s for the same trace and steps, as
+//! long as each run after a loss starts within the window after the previous run's end; a
+//! run not found there, when the hart has steps past the window, is
+//! [`StreamCheckError::TooFar`].
 
 use std::collections::VecDeque;
 
@@ -20,10 +23,27 @@ use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::params::Params;
 
+use super::candidates::Candidates;
 use super::verify::{DecodeMismatch, DecodeSummary};
 
-/// The hart's steps after the previous run's end in which a run after a loss may start.
+/// The hart's steps after the previous run's end in which a run after a loss may start
+/// (the least window).
 pub const SEARCH_WINDOW: usize = 1 << 16;
+
+/// The largest window [`window_for`] gives (the hart's steps held while a run after a loss
+/// is placed).
+pub const MAX_SEARCH_WINDOW: usize = 1 << 24;
+
+/// The window for the output of a co-simulation with a FIFO of `fifo_bytes` whose consumer
+/// is not ready with probability `stall_probability`: a loss lasts until the FIFO drains,
+/// at about `1 - stall_probability` bytes per cycle, while the hart presents a record (at
+/// most two steps) per cycle; eight times that, at least [`SEARCH_WINDOW`], at most
+/// [`MAX_SEARCH_WINDOW`].
+pub fn window_for(fifo_bytes: usize, stall_probability: f64) -> usize {
+    let drain = (1.0 - stall_probability).max(1e-9);
+    let steps = 8.0 * fifo_bytes.max(1) as f64 / drain;
+    (steps.min(MAX_SEARCH_WINDOW as f64) as usize).clamp(SEARCH_WINDOW, MAX_SEARCH_WINDOW)
+}
 
 /// Why the streamed check stopped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,16 +51,30 @@ pub enum StreamCheckError {
     /// The decoded trace does not match (as [`super::verify::check_decoded`] says).
     #[error("{0}")]
     Mismatch(#[from] DecodeMismatch),
-    /// A run after a trace loss is not in the hart's next [`SEARCH_WINDOW`] steps.
+    /// A run after a trace loss is not in the window of the hart's steps after the
+    /// previous run, and the hart has steps past the window.
     #[error(
-        "run {run} after a trace loss does not continue any of the hart's {SEARCH_WINDOW} \
-         steps after step {after}: the check looks no further"
+        "run {run} after a trace loss ({len} steps, first {first:?}) does not continue any \
+         of the hart's {window} steps after step {after}{why}; the check looks no further",
+        why = if *.first_seen {
+            " (its first step occurs there)"
+        } else {
+            " (its first step does not occur there: most likely a real mismatch)"
+        }
     )]
     TooFar {
         /// Run index.
         run: usize,
+        /// Its length in steps.
+        len: usize,
+        /// Its first step.
+        first: Step,
         /// Where the previous run ended in the hart's steps.
         after: usize,
+        /// The window's length in steps.
+        window: usize,
+        /// Whether the run's first step occurs in the window.
+        first_seen: bool,
     },
 }
 
@@ -68,10 +102,14 @@ struct Runs<S> {
     run: usize,
     len: usize,
     first: Option<Step>,
-    /// After a loss: the places in the hart's steps where the run so far is found, in
-    /// order, and whether the search for them stopped at [`SEARCH_WINDOW`].
-    candidates: Vec<usize>,
+    /// After a loss: the places in the hart's steps where the run so far is found, whether
+    /// the run's first step was found, and whether the search for it stopped at the
+    /// window's end with more hart steps.
+    candidates: Candidates,
+    first_seen: bool,
     cut: bool,
+    /// The window's length in steps.
+    window: usize,
     /// The current run's first difference, replaced by a trace that leaves the program.
     pending: Option<StreamCheckError>,
     /// The first run that did not match ends the comparison.
@@ -102,14 +140,23 @@ impl<'a, S: Iterator<Item = Step>> StreamCheck<'a, S> {
                 run: 0,
                 len: 0,
                 first: None,
-                candidates: Vec::new(),
+                candidates: Candidates::default(),
+                first_seen: false,
                 cut: false,
+                window: SEARCH_WINDOW,
                 pending: None,
                 failed: None,
                 summary: DecodeSummary::default(),
             },
             decode_error: None,
         }
+    }
+
+    /// The check with a window of `steps` hart steps (at least 1) in which a run after a
+    /// loss may start ([`window_for`]; default [`SEARCH_WINDOW`]).
+    pub fn with_window(mut self, steps: usize) -> StreamCheck<'a, S> {
+        self.runs.window = steps.max(1);
+        self
     }
 
     /// The next payload events of the trace.
@@ -179,6 +226,12 @@ impl<'a, S: Iterator<Item = Step>> StreamCheck<'a, S> {
 impl<S: Iterator<Item = Step>> Runs<S> {
     /// The hart's step `index`, pulled as needed (`None` past its end).
     fn hart_step(&mut self, index: usize) -> Option<Step> {
+        // Steps before `held_at` are only passed once no candidate needs them.
+        debug_assert!(
+            index >= self.held_at,
+            "step {index} before {}",
+            self.held_at
+        );
         while self.held_at + self.held.len() <= index {
             self.held.push_back(self.hart.next()?);
         }
@@ -217,7 +270,7 @@ impl<S: Iterator<Item = Step>> Runs<S> {
         }
         let mut candidates = std::mem::take(&mut self.candidates);
         if index == 0 {
-            let end = self.after + SEARCH_WINDOW;
+            let end = self.after + self.window;
             let mut p = self.after;
             while let Some(s) = self.hart_step(p) {
                 if p == end {
@@ -225,24 +278,17 @@ impl<S: Iterator<Item = Step>> Runs<S> {
                     break;
                 }
                 if s == step {
-                    candidates.push(p);
+                    candidates.add_first(p);
+                    self.first_seen = true;
                 }
                 p += 1;
             }
         } else {
-            let mut kept = 0;
-            for i in 0..candidates.len() {
-                let p = candidates[i];
-                if self.hart_step(p + index) == Some(step) {
-                    candidates[kept] = p;
-                    kept += 1;
-                }
-            }
-            candidates.truncate(kept);
+            candidates.extend(step, |p| self.hart_step(p));
         }
         // The candidates need the hart's steps after this one only.
         match candidates.first() {
-            Some(&p) => self.pass(p + index + 1),
+            Some(p) => self.pass(p + index + 1),
             None => self.pass(self.held_at + self.held.len()),
         }
         self.candidates = candidates;
@@ -257,8 +303,10 @@ impl<S: Iterator<Item = Step>> Runs<S> {
         let run = self.run;
         self.run += 1;
         let (len, first) = (std::mem::take(&mut self.len), self.first.take());
-        let candidates = std::mem::take(&mut self.candidates);
+        let start = self.candidates.first();
+        self.candidates.clear();
         let cut = std::mem::take(&mut self.cut);
+        let first_seen = std::mem::take(&mut self.first_seen);
         if let Some(e) = self.pending.take() {
             self.failed = Some(e);
             return;
@@ -269,12 +317,19 @@ impl<S: Iterator<Item = Step>> Runs<S> {
         };
         let start = if run == 0 {
             0
-        } else if let Some(&start) = candidates.first() {
+        } else if let Some(start) = start {
             start
         } else {
             let after = self.after;
             self.failed = Some(if cut {
-                StreamCheckError::TooFar { run, after }
+                StreamCheckError::TooFar {
+                    run,
+                    len,
+                    first,
+                    after,
+                    window: self.window,
+                    first_seen,
+                }
             } else {
                 DecodeMismatch::NotInExecution {
                     run,

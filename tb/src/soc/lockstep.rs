@@ -24,11 +24,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use etrace_decoder::stream::PayloadStream;
 use etrace_decoder::{DecoderConfig, ImageError, ProgramImage};
 use etrace_encoder::cycle::encoder::{CycleInput, EncoderCycle, EncoderCycleError};
 use etrace_encoder::EncoderOptions;
-use etrace_hart::{CountingSink, Hart, HartConfig, HartError, HartRecords};
+use etrace_hart::{
+    CountingSink, Hart, HartConfig, HartError, HartRecords, HartRecordsError, RecordsTally,
+};
 use etrace_hdl::rvfi::picorv32_soc::{PICORV32_RAM_BASE, PICORV32_RAM_BYTES};
 use etrace_spec::elf::{parse_elf, LoadError as ElfError};
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
@@ -37,7 +38,7 @@ use etrace_spec::isa::Xlen;
 use super::{LoadError, Soc, SocInputs, SocOutputs};
 use crate::cosim::stream_check::{HartSteps, StreamCheck, StreamCheckError};
 use crate::cosim::verify::DecodeSummary;
-use crate::cosim::{CosimConfig, PortState};
+use crate::cosim::{CosimConfig, PortState, TakenDeframer, TakenItems};
 use crate::variant::{SocVariant, Variant};
 
 /// Reset cycles after the program is loaded.
@@ -179,6 +180,10 @@ pub enum LockstepError {
     /// The hart model failed to run the program.
     #[error("hart model: {0}")]
     Hart(#[from] HartError),
+    /// A later run of the hart model (its records or its steps) ended otherwise than the
+    /// first, untraced run.
+    #[error("hart model: {0}")]
+    HartRecords(#[from] HartRecordsError),
     /// The encoder model rejected the settings.
     #[error("encoder model: {0}")]
     Model(#[from] EncoderCycleError),
@@ -264,7 +269,7 @@ fn block_of(out: &SocOutputs) -> Option<IngressRecord> {
 
 /// A first, untraced run of `elf` on the hart model: its record count, or its error.
 fn count_records(elf: &[u8]) -> Result<u64, LockstepError> {
-    let mut hart = Hart::from_elf(elf, hart_config())?;
+    let mut hart = Hart::from_elf(elf, hart_config())?.without_console();
     let mut sink = CountingSink::default();
     hart.run(&mut sink)?;
     Ok(sink.records)
@@ -278,17 +283,21 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
     }
     let total = count_records(elf)?;
     let elf = Arc::new(elf.to_vec());
-    let mut records = HartRecords::spawn(elf.clone(), hart_config()).peekable();
+    let presented = Arc::new(RecordsTally::default());
+    let mut records = HartRecords::spawn(elf.clone(), hart_config())
+        .tallied(presented.clone())
+        .peekable();
     let program = ProgramImage::from_elf(&elf)?;
     let encoder = config.encoder();
     let params = encoder.params();
-    let hart_steps = HartSteps::new(HartRecords::spawn(elf, hart_config()).map(|(r, _)| r));
+    let stepped = Arc::new(RecordsTally::default());
+    let hart_steps = HartSteps::new(
+        HartRecords::spawn(elf, hart_config())
+            .tallied(stepped.clone())
+            .map(|(r, _)| r),
+    );
     let mut check = StreamCheck::new(&params, &program, DecoderConfig::default(), hart_steps);
-    let framing = encoder
-        .output()
-        .framing_config()
-        .map_err(EncoderCycleError::from)?;
-    let mut deframer = PayloadStream::new(&framing, true);
+    let mut deframer = TakenDeframer::new(&encoder.output());
     let mut model = EncoderCycle::new(&encoder.params(), config.options, encoder.output())?;
     let mut soc = Soc::new(config.variant);
     soc.load(&image, RESET_CYCLES)?;
@@ -372,7 +381,7 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
             bytes += 1;
             piece.push(data);
             if piece.len() == BYTES_PER_PIECE {
-                check.push(&deframer.push(&piece));
+                check.push(&deframer.push(TakenItems::Bytes(&piece)));
                 piece.clear();
             }
         }
@@ -398,9 +407,15 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
         }
     }
     let seconds = start.elapsed().as_secs_f64();
-    check.push(&deframer.push(&piece));
+    // The records matched are all of the first run's (not a run cut short by an error).
+    presented.check(total)?;
+    check.push(&deframer.push(TakenItems::Bytes(&piece)));
     check.push(&deframer.finish());
-    let decoded = check.finish()?;
+    let decoded = check.finish();
+    if let Some(e) = stepped.error() {
+        return Err(e.into());
+    }
+    let decoded = decoded?;
     Ok(LockstepOutcome {
         cycles: cycle,
         program_cycles: ended_at.unwrap_or(cycle),
