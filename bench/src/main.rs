@@ -227,6 +227,8 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if args.only == Some(Only::Speed) {
+        // The machine the figures come from, then the section.
+        print!("{}", machine::header());
         print!("{}", speed::section(&args.programs, &timed, plan));
         return ExitCode::SUCCESS;
     }

@@ -8,26 +8,19 @@
 use std::time::Duration;
 
 mod common;
-use common::{measured, out_dir, stat};
-
-/// Round counts of the two runs (about 1.6 and 4.7 million instructions; the FIFO
-/// overflows a few times at one record per cycle, so runs after trace losses are placed
-/// too).
-const ROUNDS: [u32; 2] = [1, 3];
-/// Peak memory allowed for any run.
-const MAX_RSS_KIB: i64 = 100 << 10;
-/// Growth allowed from the shorter run to the longer one.
-const GROWTH_KIB: i64 = 8 << 10;
-/// Most time one run may take (a debug build).
-const MAX_TIME: Duration = Duration::from_secs(120);
+use common::{measured, out_dir, scaling_elf, stat};
+// The FIFO overflows a few times at one record per cycle in both runs, so runs after trace
+// losses are placed too.
+use common::{assert_memory_bounded, SCALING_ROUNDS as ROUNDS};
+/// Most time one run may take: generous, a hang guard only (about 40 s for the longer run
+/// on an idle machine with the test profile; CI shares its cores).
+const MAX_TIME: Duration = Duration::from_secs(900);
 
 /// Peak memory (KiB), instructions checked and trace bytes of `etrace cosim` at `rounds`
 /// rounds.
 fn peak(rounds: u32) -> (i64, u64, u64) {
     let dir = out_dir();
-    let base = std::fs::read(etrace_programs::elf_path("scaling-rv32")).expect("scaling ELF");
-    let elf = dir.join(format!("cosim-scaling-{rounds}.elf"));
-    std::fs::write(&elf, etrace_programs::scaling_elf(&base, rounds).unwrap()).unwrap();
+    let elf = scaling_elf("cosim-scaling", rounds);
     let trace = dir.join(format!("cosim-scaling-{rounds}.encap"));
     let out = dir.join(format!("cosim-{rounds}.out"));
     let args = [
@@ -60,22 +53,8 @@ fn peak(rounds: u32) -> (i64, u64, u64) {
 fn cosim_memory_does_not_grow_with_the_run() {
     let (short, long) = (peak(ROUNDS[0]), peak(ROUNDS[1]));
     assert!(
-        2 * long.1 >= 5 * short.1 && long.2 > short.2,
-        "the longer run is not longer: {long:?} vs {short:?}"
+        long.2 > short.2,
+        "the longer run has no more bytes: {long:?} vs {short:?}"
     );
-    assert!(
-        short.0 <= MAX_RSS_KIB && long.0 <= MAX_RSS_KIB,
-        "etrace cosim: peak {} / {} KiB, bound {MAX_RSS_KIB} KiB",
-        short.0,
-        long.0
-    );
-    assert!(
-        long.0 <= short.0 + GROWTH_KIB,
-        "etrace cosim: peak memory grows from {} KiB ({} instructions) to {} KiB ({} \
-         instructions)",
-        short.0,
-        short.1,
-        long.0,
-        long.1
-    );
+    assert_memory_bounded("etrace cosim", (short.0, short.1), (long.0, long.1));
 }
