@@ -11,7 +11,7 @@
 //!
 //! ```text
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-//!              [--only parallel-decoding|long-runs|hardware-compression|cosim]
+//!              [--only parallel-decoding|long-runs|hardware-compression|cosim|speed]
 //! etrace-bench --fpga-flows
 //! ```
 //!
@@ -43,7 +43,7 @@ use harness::Plan;
 
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-                    [--only parallel-decoding|long-runs|hardware-compression|cosim]
+                    [--only parallel-decoding|long-runs|hardware-compression|cosim|speed]
        etrace-bench --fpga-flows
 
   --fpga-flows     print the FPGA flows scripts/bench runs (board, directory, etrace synth
@@ -59,7 +59,8 @@ const USAGE: &str =
   --only long-runs only the long runs of `etrace run` / `etrace decode` (with --long: to 10^9)
   --only hardware-compression
                    only the bits per instruction of the RTL's own bytes
-  --only cosim     only the co-simulation rows of the speed section (with the load average)";
+  --only cosim     only the co-simulation rows of the speed section (with the load average)
+  --only speed     only the speed section (hart model, encoder, decoder, co-simulation)";
 
 /// Command-line settings.
 struct Args {
@@ -86,6 +87,8 @@ enum Only {
     LongRuns,
     /// The co-simulation rows of the speed section.
     Cosim,
+    /// The speed section.
+    Speed,
 }
 
 /// A usage error: what, and where.
@@ -131,6 +134,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
                 "hardware-compression" => parsed.only = Some(Only::HardwareCompression),
                 "long-runs" => parsed.only = Some(Only::LongRuns),
                 "cosim" => parsed.only = Some(Only::Cosim),
+                "speed" => parsed.only = Some(Only::Speed),
                 other => {
                     return Err(UsageError(
                         format!("unknown section '{other}'"),
@@ -235,6 +239,12 @@ fn main() -> ExitCode {
     };
     if args.only == Some(Only::Cosim) {
         print!("{}", speed::cosim_section(&args.programs, &timed, plan));
+        return ExitCode::SUCCESS;
+    }
+    if args.only == Some(Only::Speed) {
+        // The machine the figures come from, then the section.
+        print!("{}", machine::header());
+        print!("{}", speed::section(&args.programs, &timed, plan));
         return ExitCode::SUCCESS;
     }
     let targets: Vec<String> = compressed

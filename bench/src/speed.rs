@@ -218,19 +218,34 @@ pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
             }
         };
         let retired = p.run.retired;
-        // Records consumed as they are produced (the streaming pipeline's case)...
-        let streamed = rate(plan, retired, || {
-            let mut hart =
-                Hart::from_elf(&p.program.elf, p.program.config).map_err(|e| e.to_string())?;
-            let mut sink = CountingSink::default();
-            hart.run(&mut sink).map_err(|e| e.to_string())?;
-            Ok(sink)
-        });
+        // Records consumed as they are produced (the streaming pipeline's case), with the
+        // decoded-instruction cache and without it (every fetch decoded; issue 27's "Hart
+        // model speed" measured beside its baseline in the same run)...
+        let streamed = |cache: bool| {
+            rate(plan, retired, || {
+                let mut hart =
+                    Hart::from_elf(&p.program.elf, p.program.config).map_err(|e| e.to_string())?;
+                if !cache {
+                    hart = hart.without_decode_cache();
+                }
+                let mut sink = CountingSink::default();
+                hart.run(&mut sink).map_err(|e| e.to_string())?;
+                Ok(sink)
+            })
+        };
         row(
             &mut t,
             "hart model (retired, records streamed to a counter)",
             name,
-            streamed,
+            streamed(true),
+            " insn",
+            None,
+        );
+        row(
+            &mut t,
+            "hart model without its decoded-instruction cache (every fetch decoded; counter)",
+            name,
+            streamed(false),
             " insn",
             None,
         );
@@ -293,7 +308,10 @@ pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
     let _ = writeln!(
         s,
         "Default options, {}. The hart model runs the ELF into ingress records, consumed as \
-         they come (a counter) or kept in a growing Vec; the encoder \
+         they come (a counter) or kept in a growing Vec, and once more without its \
+         decoded-instruction cache (`Hart::without_decode_cache`: every fetch decodes the \
+         instruction again; issue 27's target: 100 M \
+         instructions/s with the cache); the encoder \
          turns the records into te_inst payload bytes (riscv-etrace: our records as its \
          generator's steps, its payloads serialised); the decoder starts from unpacked \
          packets (riscv-etrace: its tracer, which yields one item per instruction, on the \

@@ -36,6 +36,7 @@ fn smi_build_writes_its_bytes_and_parameters_for_a_decoder() {
     assert!(stdout.contains("on RTL rv32_smi_ts"), "{stdout}");
     let bytes = std::fs::read(&trace).unwrap();
     assert_eq!(bytes.len() as u64, stat(&stdout, "bytes matched"));
+    assert!(!std::path::Path::new(&format!("{trace_name}.part")).exists());
     assert_eq!(
         (bytes[0] & 0xe0, bytes[1]),
         (0xc0, 0x5a),
@@ -160,6 +161,9 @@ fn injected_fault_is_a_failed_check_with_report_and_waveform() {
     let dir = std::env::temp_dir().join(format!("etrace-cosim-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let wave = dir.join("fault.vcd");
+    // A failed run leaves a file that already exists at -o as it was (docs/cli.md).
+    let trace = dir.join("kept.bin");
+    std::fs::write(&trace, b"an earlier trace").unwrap();
     let out = etrace(&[
         "cosim",
         &elf("fnptr_switch-rv32.elf"),
@@ -167,6 +171,8 @@ fn injected_fault_is_a_failed_check_with_report_and_waveform() {
         "rv32-fault",
         "--wave",
         wave.to_str().unwrap(),
+        "-o",
+        trace.to_str().unwrap(),
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -180,6 +186,9 @@ fn injected_fault_is_a_failed_check_with_report_and_waveform() {
     assert!(stderr.contains("fault.vcd"), "{stderr}");
     let vcd = std::fs::read_to_string(&wave).unwrap();
     assert!(vcd.contains("$enddefinitions"));
+    assert_eq!(std::fs::read(&trace).unwrap(), b"an earlier trace");
+    assert!(!dir.join("kept.bin.part").exists());
+    assert!(!dir.join("kept.bin.params.toml").exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

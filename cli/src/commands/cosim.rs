@@ -3,26 +3,35 @@
 //! by cycle, under optional random idle cycles and output back-pressure; the output ports
 //! must agree in every cycle (`hdl/DESIGN.md`, "Cycle contract"), and for a program the
 //! RTL's bytes are decoded and checked against the hart's execution.
+//!
+//! It is a pipeline of bounded buffers (issue 27, "streaming everywhere"): the hart model
+//! runs in a thread of its own and hands its records on in chunks
+//! ([`HartRecords`]); the RTL's bytes are written to `-o`, deframed and decoded as
+//! they come, and checked against the hart's steps, pulled from a second run of the hart
+//! model as the check needs them ([`StreamCheck`]). A first, untraced run of the hart
+//! model gives the record count, the exit code and the trap vectors before the
+//! co-simulation starts. Memory does not grow with the length of the run.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Instant;
 
 use clap::Args;
-use etrace_decoder::pcs::{push_record_steps, Step};
 use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
-use etrace_encoder::cycle::output_path::{OutputPathConfig, OutputPort};
-use etrace_hart::{Hart, HartConfig};
+use etrace_hart::{Hart, HartConfig, HartRecords, RecordsTally};
 use etrace_hdl::config::Config;
-use etrace_spec::framing::atb::AtbConfig;
 use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::isa::Xlen;
-use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
-use etrace_tb::cosim::{self, CosimConfig, CosimError, Outcome, StallConfig, TakenStream};
+use etrace_tb::cosim::stream_check::{window_for, HartSteps, StreamCheck};
+use etrace_tb::cosim::{
+    self, CosimConfig, CosimError, CosimStats, StallConfig, TakenDeframer, TakenItems,
+};
 use etrace_tb::Variant;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use super::cosim_output::{Consumer, TraceFile};
 use super::encoder_args::EncoderArgs;
 use super::hardware_args::{options_text, write_params_files, HardwareArgs};
 use super::hart_args::{add_bootrom_code, HartArgs};
@@ -96,28 +105,6 @@ pub struct CosimArgs {
     pub hart: HartArgs,
 }
 
-/// The RTL's output as `etrace encode -o` writes its framing: the bytes, or the beat
-/// listing (`docs/cli.md`, "File formats").
-fn trace_file(stream: &TakenStream, output: &OutputPathConfig) -> Vec<u8> {
-    match stream {
-        TakenStream::Bytes(bytes) => bytes.clone(),
-        TakenStream::Beats(beats) => {
-            let data_bytes = match output.port {
-                OutputPort::Atb { data_bytes, .. } => data_bytes,
-                OutputPort::ByteStream => 1,
-            };
-            let atb = AtbConfig {
-                data_bytes,
-                encap: output.encap(),
-            };
-            beats
-                .iter()
-                .flat_map(|b| format!("{}\n", atb.format_beat(b)).into_bytes())
-                .collect()
-        }
-    }
-}
-
 fn probability(p: f64, option: &str) -> Result<f64, CliError> {
     if (0.0..1.0).contains(&p) {
         Ok(p)
@@ -183,31 +170,60 @@ fn xlen_bits(xlen: Xlen) -> u32 {
     }
 }
 
-/// The program's ingress records and what its decoded trace must reproduce.
+/// The program, what a first run of the hart model found, and how to run it again.
 struct Program {
     name: String,
     /// The program's exit code (`tohost`).
     exit_code: u64,
-    records: Vec<IngressRecord>,
-    expected: ExpectedExecution,
+    /// Ingress records of a whole run.
+    records: u64,
+    elf: Arc<Vec<u8>>,
+    hart: HartConfig,
+    image: ProgramImage,
+    /// Decoder settings (the trap vectors for implicit exception mode).
+    decoder: DecoderConfig,
 }
 
-fn load_program(
-    path: &std::path::Path,
-    variant: Variant,
-    hart: &HartArgs,
-) -> Result<Program, CliError> {
+impl Program {
+    /// The records of a new run of the hart model, in chunks from its own thread, counted
+    /// in `tally` (with the error that ends them).
+    fn records(&self, tally: &Arc<RecordsTally>) -> impl Iterator<Item = IngressRecord> + Send {
+        HartRecords::spawn(self.elf.clone(), self.hart)
+            .tallied(tally.clone())
+            .map(|(rec, _)| rec)
+    }
+
+    /// The steps of a new run (`decoder::pcs::push_record_steps` of every record).
+    fn steps(&self, tally: &Arc<RecordsTally>) -> HartSteps<impl Iterator<Item = IngressRecord>> {
+        HartSteps::new(self.records(tally))
+    }
+
+    /// A later run of the hart model ended as the first did: `tally`'s error, or its
+    /// record count differs (`expected`: the first run's, when every record was used).
+    fn check_run(&self, tally: &RecordsTally, expected: Option<u64>) -> Result<(), CliError> {
+        let checked = match expected {
+            Some(n) => tally.check(n),
+            None => tally.error().map_or(Ok(()), Err),
+        };
+        checked.map_err(|e| CliError::check(format!("hart model: {e}"), &self.name))
+    }
+}
+
+/// Loads the program and runs it once on the hart model, untraced: its record count,
+/// exit code and trap vectors (`mtvec` / `stvec` as the run leaves them); an error of the
+/// run is reported before the co-simulation starts.
+fn load_program(path: &Path, variant: Variant, hart: &HartArgs) -> Result<Program, CliError> {
     let name = path.display().to_string();
     let bytes = read_elf(path)?;
     let mut image = ProgramImage::from_elf(&bytes).at(&name)?;
     let params = variant.params();
     let config = hart.config(params.itype_width())?;
     let bootrom = hart.spike_bootrom;
-    let mut hart = Hart::from_elf(&bytes, config).at(&name)?;
+    let mut model = Hart::from_elf(&bytes, config).at(&name)?.without_console();
     if bootrom {
-        add_bootrom_code(&mut image, hart.xlen(), hart.entry())?;
+        add_bootrom_code(&mut image, model.xlen(), model.entry())?;
     }
-    let bits = xlen_bits(hart.xlen());
+    let bits = xlen_bits(model.xlen());
     if bits != variant.config().address_width() {
         return Err(CliError::input(
             format!(
@@ -217,17 +233,15 @@ fn load_program(
             &name,
         ));
     }
-    let mut records = Vec::new();
-    let mut steps: Vec<Step> = Vec::new();
-    let mut sink = |rec: &IngressRecord, _insn: u32| {
-        push_record_steps(&mut steps, rec);
-        records.push(*rec);
-    };
-    let exit_code = hart.run(&mut sink).at(&name)?.exit_code;
+    let mut records = 0u64;
+    let exit_code = model
+        .run(&mut |_: &IngressRecord, _: u32| records += 1)
+        .at(&name)?
+        .exit_code;
     let decoder = DecoderConfig {
         trap_vectors: Some(TrapVectors {
-            mtvec: hart.read_csr(0x305).unwrap_or(0),
-            stvec: hart.read_csr(0x105).unwrap_or(0),
+            mtvec: model.read_csr(0x305).unwrap_or(0),
+            stvec: model.read_csr(0x105).unwrap_or(0),
         }),
         ..DecoderConfig::default()
     };
@@ -235,11 +249,10 @@ fn load_program(
         name,
         exit_code,
         records,
-        expected: ExpectedExecution {
-            image,
-            steps,
-            decoder,
-        },
+        elf: Arc::new(bytes),
+        hart: config,
+        image,
+        decoder,
     })
 }
 
@@ -311,7 +324,7 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
     };
     let hart_seconds = start.elapsed().as_secs_f64();
     let total = match (&program, args.random) {
-        (Some(p), _) => p.records.len() as u64,
+        (Some(p), _) => p.records,
         (None, Some(n)) => n,
         (None, None) => 0,
     };
@@ -326,12 +339,34 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
         bar.set_position(blocks);
         bar.set_message(format!("{cycles} cycles"));
     };
-    let outcome = match &program {
-        Some(p) => cosim::run(&config, p.records.iter().copied(), &mut progress),
+    let output = config.output();
+    let file = match &args.output {
+        Some(path) => Some(TraceFile::create(path, &output)?),
+        None => None,
+    };
+    let params = config.params();
+    // Records the co-simulation's run and the check's run of the hart model handed on.
+    let presented = Arc::new(RecordsTally::default());
+    // Where a run after a trace loss may start: grows with the FIFO and the back-pressure.
+    let window = window_for(output.fifo_depth, stall.stall_probability);
+    let stepped = Arc::new(RecordsTally::default());
+    let mut consumer = Consumer {
+        file,
+        deframe: TakenDeframer::new(&output),
+        check: program.as_ref().map(|p| {
+            StreamCheck::new(&params, &p.image, p.decoder, p.steps(&stepped)).with_window(window)
+        }),
+    };
+    let mut take = |items: TakenItems<'_>| consumer.take(items);
+    let stats = match &program {
+        Some(p) => {
+            let records = || p.records(&presented);
+            cosim::run_streaming(&config, records, &mut progress, &mut take)
+        }
         None => {
-            let stream =
-                RandomStream::new(RandomStreamConfig::for_params(&config.params()), args.seed);
-            cosim::run(&config, stream.take(total as usize), &mut progress)
+            let stream = RandomStream::new(RandomStreamConfig::for_params(&params), args.seed);
+            let records = || stream.clone().take(total as usize);
+            cosim::run_streaming(&config, records, &mut progress, &mut take)
         }
     };
     bar.finish_and_clear();
@@ -339,25 +374,16 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
         || format!("random stream, seed {}", args.seed),
         |p| p.name.clone(),
     );
-    let outcome: Outcome = match outcome {
-        Ok(o) => o,
-        Err(CosimError::Mismatch(m)) => {
-            let mut err = CliError::check(
-                format!("the RTL differs from the model at cycle {}", m.cycle),
-                &source,
-            );
-            for line in m.to_string().lines().skip(1) {
-                err = err.with_context(line.trim_start());
-            }
-            return Err(err);
-        }
-        // Settings the model cannot run, or a waveform that cannot be written.
-        Err(e @ (CosimError::Model(_) | CosimError::Wave(_))) => {
-            return Err(CliError::input(e, &source))
-        }
-        Err(e) => return Err(CliError::check(e, &source)),
+    let s: CosimStats = match stats {
+        Ok(s) => s,
+        // The RTL's output of a failed run is not kept: dropping the consumer's file
+        // removes its `.part` file, and an existing TRACE is left as it was.
+        Err(e) => return Err(cosim_error(e, &source)),
     };
-    let s = outcome.stats;
+    if let Some(p) = &program {
+        // Every record of the first run was presented (not a run cut short by an error).
+        p.check_run(&presented, Some(p.records))?;
+    }
     println!("cosim: {source} on RTL {variant}");
     println!("cycles: {}", s.cycles);
     println!(
@@ -371,8 +397,8 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
         s.packets, s.dropped
     );
     println!("bytes matched: {}", s.bytes);
-    if let Some(path) = &args.output {
-        std::fs::write(path, trace_file(&outcome.stream, &config.output())).at(path.display())?;
+    if let (Some(path), Some(file)) = (&args.output, consumer.file.take()) {
+        file.finish()?;
         println!("RTL output: {}", path.display());
         let top = variant.top_options();
         let description = format!(
@@ -383,10 +409,11 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
             println!("its parameters: {}", file.display());
         }
     }
-    if let Some(p) = &program {
-        let params = config.params();
-        let events = outcome.stream.payloads(&config.output());
-        let summary = check_decoded(&params, &events, &p.expected).map_err(|e| {
+    if let (Some(p), Some(mut check)) = (&program, consumer.check.take()) {
+        check.push(&consumer.deframe.finish());
+        let summary = check.finish();
+        p.check_run(&stepped, None)?;
+        let summary = summary.map_err(|e| {
             CliError::check(
                 format!("the RTL's trace does not decode to the hart's execution: {e}"),
                 &p.name,
@@ -410,4 +437,24 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
         ));
     }
     Ok(())
+}
+
+/// The error of a co-simulation that stopped: a mismatch names its cycle, with the
+/// report's lines as context.
+fn cosim_error(e: CosimError, source: &str) -> CliError {
+    match e {
+        CosimError::Mismatch(m) => {
+            let mut err = CliError::check(
+                format!("the RTL differs from the model at cycle {}", m.cycle),
+                source,
+            );
+            for line in m.to_string().lines().skip(1) {
+                err = err.with_context(line.trim_start());
+            }
+            err
+        }
+        // Settings the model cannot run, or a waveform that cannot be written.
+        e @ (CosimError::Model(_) | CosimError::Wave(_)) => CliError::input(e, source),
+        e => CliError::check(e, source),
+    }
 }

@@ -58,7 +58,7 @@ pub fn run(elf: &Path, core: &str, options: EncoderOptions) -> Result<(), CliErr
     println!("wall time: {:.3} s", outcome.seconds);
     println!("cycles per second: {:.0}", outcome.cycles_per_second());
     println!("retirements checked: {}", outcome.retired);
-    println!("bytes matched: {}", outcome.bytes.len());
+    println!("bytes matched: {}", outcome.bytes);
     println!(
         "trace bits per core cycle: {:.4}, per instruction: {:.4}",
         outcome.bits_per_cycle(),

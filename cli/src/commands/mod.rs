@@ -5,6 +5,7 @@ pub mod capture;
 pub mod convert;
 pub mod cosim;
 pub mod cosim_core;
+mod cosim_output;
 pub mod decode;
 mod decode_output;
 pub mod dump;

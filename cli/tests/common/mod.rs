@@ -36,6 +36,51 @@ pub fn out_dir() -> PathBuf {
     dir
 }
 
+/// Round counts of the memory tests' two runs of the scaling program (about 1.6 and 4.7
+/// million instructions).
+pub const SCALING_ROUNDS: [u32; 2] = [1, 3];
+/// Peak memory allowed for any run of a memory test.
+pub const MAX_RSS_KIB: i64 = 100 << 10;
+/// Growth allowed from a memory test's shorter run to its longer one.
+pub const GROWTH_KIB: i64 = 8 << 10;
+
+/// The memory tests' bounds for `command`: the peak memory (KiB) of its shorter and its
+/// longer run (each with its instruction count) at most [`MAX_RSS_KIB`], the longer run
+/// (at least 2.5 times as many instructions) at most [`GROWTH_KIB`] above the shorter.
+pub fn assert_memory_bounded(command: &str, short: (i64, u64), long: (i64, u64)) {
+    assert!(
+        2 * long.1 >= 5 * short.1,
+        "{command}: the longer run is not longer: {} vs {} instructions",
+        long.1,
+        short.1
+    );
+    assert!(
+        short.0 <= MAX_RSS_KIB && long.0 <= MAX_RSS_KIB,
+        "{command}: peak {} / {} KiB, bound {MAX_RSS_KIB} KiB",
+        short.0,
+        long.0
+    );
+    assert!(
+        long.0 <= short.0 + GROWTH_KIB,
+        "{command}: peak memory grows from {} KiB ({} instructions) to {} KiB ({} \
+         instructions)",
+        short.0,
+        short.1,
+        long.0,
+        long.1
+    );
+}
+
+/// A copy of the scaling program's RV32 ELF with `rounds` rounds
+/// (`etrace_programs::scaling_elf`), written in the scratch folder as
+/// `<stem>-<rounds>.elf`.
+pub fn scaling_elf(stem: &str, rounds: u32) -> PathBuf {
+    let base = std::fs::read(etrace_programs::elf_path("scaling-rv32")).expect("scaling ELF");
+    let elf = out_dir().join(format!("{stem}-{rounds}.elf"));
+    std::fs::write(&elf, etrace_programs::scaling_elf(&base, rounds).unwrap()).unwrap();
+    elf
+}
+
 /// The number of the statistics line `key: N ...` of a command's output.
 pub fn stat(stdout: &str, key: &str) -> u64 {
     let rest = stdout
@@ -128,6 +173,9 @@ pub fn measured(args: &[&str], stdout: &Path, max_time: Duration) -> Cost {
     let started = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_etrace"))
         .args(args)
+        // Two malloc arenas, however many threads: the peak no longer varies by a few
+        // MiB with the threads' arenas from one run to the next.
+        .env("MALLOC_ARENA_MAX", "2")
         .stdout(File::create(stdout).unwrap())
         .stderr(File::create(stdout.with_extension("err")).unwrap())
         .spawn()

@@ -6,6 +6,12 @@ use thiserror::Error;
 /// Why a run stopped without the program exiting through `tohost`.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum HartError {
+    /// The run was stopped from outside ([`crate::Hart::with_stop`]).
+    #[error("run stopped on request (at pc {pc:#x})")]
+    Stopped {
+        /// Address of the next instruction.
+        pc: u64,
+    },
     /// The retired-instruction limit was reached.
     #[error("program did not exit within {limit} retired instructions (stopped at pc {pc:#x})")]
     MaxInstructions {

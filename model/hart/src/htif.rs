@@ -40,6 +40,9 @@ fn is_exit_request(value: u64) -> bool {
 impl Hart {
     /// Append program output, decoding UTF-8 across writes (invalid bytes become U+FFFD).
     fn push_console(&mut self, bytes: &[u8]) {
+        if !self.keep_console {
+            return;
+        }
         self.console_pending.extend_from_slice(bytes);
         loop {
             match std::str::from_utf8(&self.console_pending) {

@@ -23,6 +23,7 @@ mod fpu;
 mod htif;
 mod memory;
 mod memory_map;
+mod records;
 mod sink;
 mod trap;
 
@@ -33,6 +34,7 @@ use etrace_spec::elf::{parse_elf, ElfImage};
 pub use htif::HTIF_INTERLEAVE;
 pub use memory::{CLINT_BASE, CLINT_SIZE};
 pub use memory_map::{MemoryMap, MemoryMapError, MAX_MAP_REGIONS};
+pub use records::{HartRecords, HartRecordsError, RecordsTally};
 pub use sink::{CountingSink, IngressSink, NullSink};
 pub use trap::cause;
 
@@ -61,6 +63,7 @@ pub(crate) const EV_TOHOST: u8 = 1;
 pub(crate) const EV_WFI: u8 = 2;
 pub(crate) const EV_LIMIT: u8 = 4;
 pub(crate) const EV_HTIF: u8 = 8;
+pub(crate) const EV_STOP: u8 = 16;
 
 /// How the hart runs (CLI options of `etrace iss`, see `docs/cli.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -198,6 +201,8 @@ pub struct Hart {
     mem: Memory,
     ram_len: u64,
     icache: Vec<CacheEntry>,
+    /// `icache.len() - 1`: the index mask of the decoded-instruction cache.
+    icache_mask: usize,
     entry: u64,
     tohost: Option<u64>,
     fromhost: Option<u64>,
@@ -221,6 +226,11 @@ pub struct Hart {
     last_lui_rd: u8,
     console: String,
     console_pending: Vec<u8>,
+    /// Whether program output is kept in `console` (off: dropped, see
+    /// [`Hart::without_console`]).
+    keep_console: bool,
+    /// Set by another thread to stop the run ([`Hart::with_stop`]); polled with the timer.
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     exit: Option<(u64, u64)>,
     exceptions: [u64; 64],
     interrupts: [u64; 64],
@@ -431,6 +441,7 @@ impl Hart {
             ram_len: size,
             mem,
             icache: vec![CacheEntry::new(0, xlen, config.itype_width); ICACHE_ENTRIES],
+            icache_mask: ICACHE_ENTRIES - 1,
             entry: image.entry,
             tohost: image.tohost,
             fromhost: image.fromhost,
@@ -452,6 +463,8 @@ impl Hart {
             last_lui_rd: 0,
             console: String::new(),
             console_pending: Vec::new(),
+            keep_console: true,
+            stop: None,
             exit: None,
             exceptions: [0; 64],
             interrupts: [0; 64],
@@ -472,6 +485,35 @@ impl Hart {
     /// XLEN of the program (from the ELF class).
     pub fn xlen(&self) -> Xlen {
         self.xlen
+    }
+
+    /// The hart without its decoded-instruction cache: a cache of one entry, so that every
+    /// fetch decodes its instruction again (unless it repeats the previous one). Runs
+    /// give the same records; the speed bench measures the cache against it (issue 27,
+    /// "Hart model speed").
+    pub fn without_decode_cache(mut self) -> Hart {
+        self.icache.truncate(1);
+        self.icache.shrink_to_fit();
+        self.icache_mask = 0;
+        self
+    }
+
+    /// The hart with a stop signal: once `stop` is set, the run ends with
+    /// [`HartError::Stopped`] within [`INSNS_PER_RTC_TICK`] retired instructions (with
+    /// `spike_bootrom`: within one of spike's chunks). The flag is polled where the timer and
+    /// the instruction limit are looked at, so it costs nothing per instruction (issue 27,
+    /// "streaming everywhere": a hart run whose consumer stopped listening).
+    pub fn with_stop(mut self, stop: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Hart {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// The hart without its console: program output (HTIF console and `write` syscalls) is
+    /// dropped instead of kept for [`Hart::console`], so that a long run that prints does
+    /// not grow (issue 27, "streaming everywhere").
+    pub fn without_console(mut self) -> Hart {
+        self.keep_console = false;
+        self
     }
 
     /// The configuration.
@@ -597,7 +639,7 @@ impl Hart {
             Some(bytes) => u32::from_le_bytes(*bytes),
             None => self.fetch_slow(pc)?,
         };
-        let idx = (pc >> 1) as usize & (ICACHE_ENTRIES - 1);
+        let idx = (pc >> 1) as usize & self.icache_mask;
         if self.icache[idx].word != word {
             self.icache[idx] = CacheEntry::new(word, self.xlen, self.config.itype_width);
         }
@@ -617,6 +659,11 @@ impl Hart {
         let limit = self.config.max_instructions;
         if self.retired >= limit {
             self.events |= EV_LIMIT;
+        }
+        if let Some(stop) = &self.stop {
+            if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                self.events |= EV_STOP;
+            }
         }
         if self.retired >= self.chunk_end {
             self.events |= EV_HTIF;
@@ -770,6 +817,10 @@ impl Hart {
             if self.exit.is_some() {
                 return Ok(true);
             }
+        }
+        if self.events & EV_STOP != 0 {
+            self.events &= !EV_STOP;
+            return Err(HartError::Stopped { pc: self.pc });
         }
         if self.events & EV_LIMIT != 0 {
             self.events &= !EV_LIMIT;

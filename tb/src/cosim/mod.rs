@@ -7,27 +7,31 @@
 //! a waveform file). The bytes the consumer took can then be decoded and checked against
 //! the hart ([`verify`]).
 
+mod candidates;
+pub mod deframe;
 mod per_cycle;
 pub mod port;
 mod report;
 pub mod stimulus;
+pub mod stream_check;
 pub mod verify;
 
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use etrace_decoder::stream::{atb_payloads, payloads, PayloadEvent};
+use etrace_decoder::stream::PayloadEvent;
 use etrace_encoder::cycle::encoder::{EncoderCycle, EncoderCycleError};
 use etrace_encoder::cycle::output_path::{OutputPathConfig, OutputPort};
 use etrace_encoder::EncoderOptions;
 use etrace_hdl::top::OutputKind;
-use etrace_spec::framing::atb::{AtbBeat, AtbConfig};
+use etrace_spec::framing::atb::AtbBeat;
 use etrace_spec::framing::FramingKind;
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::params::Params;
 
 use crate::{Inputs, Rtl, Variant, VcdError};
+pub use deframe::TakenDeframer;
 pub use per_cycle::run_per_cycle;
 pub use port::PortState;
 pub use report::Mismatch;
@@ -126,36 +130,23 @@ pub enum TakenStream {
 impl TakenStream {
     /// Bytes taken (for ATB: valid bytes of the beats).
     pub fn byte_count(&self) -> u64 {
+        self.items().byte_count()
+    }
+
+    /// The stream as the items the consumer took.
+    pub fn items(&self) -> TakenItems<'_> {
         match self {
-            TakenStream::Bytes(b) => b.len() as u64,
-            TakenStream::Beats(b) => b.iter().map(|x| u64::from(x.atbytes) + 1).sum(),
+            TakenStream::Bytes(b) => TakenItems::Bytes(b),
+            TakenStream::Beats(b) => TakenItems::Beats(b),
         }
     }
 
     /// The payloads of the stream (deframed as the model's decoder does).
     pub fn payloads(&self, output: &OutputPathConfig) -> Vec<PayloadEvent> {
-        match self {
-            TakenStream::Bytes(b) => match output.framing_config() {
-                Ok(framing) => payloads(&framing, b),
-                Err(e) => vec![PayloadEvent::Error {
-                    offset: None,
-                    reason: e.to_string(),
-                }],
-            },
-            TakenStream::Beats(beats) => {
-                let data_bytes = match output.port {
-                    OutputPort::Atb { data_bytes, .. } => data_bytes,
-                    OutputPort::ByteStream => 1,
-                };
-                atb_payloads(
-                    &AtbConfig {
-                        data_bytes,
-                        encap: output.encap(),
-                    },
-                    beats,
-                )
-            }
-        }
+        let mut deframer = TakenDeframer::new(output);
+        let mut events = deframer.push(self.items());
+        events.extend(deframer.finish());
+        events
     }
 }
 
@@ -302,6 +293,21 @@ struct ModelTotals {
     dropped: u64,
 }
 
+impl ModelTotals {
+    /// The figures of a matching run of `cycles` cycles in `seconds` that handed on `bytes`.
+    fn stats(self, cycles: u64, seconds: f64, bytes: u64) -> CosimStats {
+        CosimStats {
+            cycles,
+            seconds,
+            blocks: self.blocks,
+            instructions: self.instructions,
+            packets: self.packets,
+            dropped: self.dropped,
+            bytes,
+        }
+    }
+}
+
 /// The two simulators and the stimulus, stepped together in one thread (the mismatch
 /// report's re-run).
 struct Bench<I> {
@@ -406,14 +412,57 @@ pub fn run<I>(
 where
     I: Iterator<Item = IngressRecord> + Clone + Send,
 {
-    let side = ModelSide::new(config, records.clone())?;
+    let mut taken = Taken::default();
+    let stats = run_streaming(config, || records.clone(), progress, &mut |items| {
+        taken.extend(items)
+    })?;
+    Ok(taken.outcome(config.variant.is_atb(), stats))
+}
+
+/// The items the consumer took in a batch of cycles, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TakenItems<'a> {
+    /// Bytes of the byte stream.
+    Bytes(&'a [u8]),
+    /// ATB beats.
+    Beats(&'a [AtbBeat]),
+}
+
+impl TakenItems<'_> {
+    /// Bytes taken (for ATB: valid bytes of the beats).
+    pub fn byte_count(&self) -> u64 {
+        match self {
+            TakenItems::Bytes(b) => b.len() as u64,
+            TakenItems::Beats(b) => b.iter().map(|x| u64::from(x.atbytes) + 1).sum(),
+        }
+    }
+}
+
+/// [`run`] as a pipeline of bounded buffers (issue 27, "streaming everywhere"): the
+/// records come from `records()` (called once for the run and once more for a mismatch's
+/// report, which repeats the run from reset), and what the consumer takes goes to `taken`
+/// after each batch of cycles whose ports agreed, instead of being kept; nothing grows with
+/// the length of the run. The statistics of the run, or the first difference as
+/// [`run`] reports it.
+pub fn run_streaming<I, R>(
+    config: &CosimConfig,
+    records: R,
+    progress: &mut dyn FnMut(u64, u64),
+    taken: &mut dyn FnMut(TakenItems<'_>),
+) -> Result<CosimStats, CosimError>
+where
+    I: Iterator<Item = IngressRecord> + Send,
+    R: Fn() -> I,
+{
+    let side = ModelSide::new(config, records())?;
     let mut rtl = Rtl::new(config.variant);
     rtl.reset(RESET_CYCLES);
     if let Some(path) = &config.wave {
         rtl.open_vcd(path)?;
     }
     let atb = config.variant.is_atb();
-    let mut taken = Taken::default();
+    let mut batch_taken = Taken::default();
+    let mut bytes = 0u64;
     let mut outputs = Vec::with_capacity(BATCH);
     let start = Instant::now();
     let mut cycle = 0u64;
@@ -433,17 +482,20 @@ where
             // The whole batch in one call into the RTL; compared cycle by cycle after it
             // (a mismatch is reported at its own cycle: the RTL's later cycles are unused).
             rtl.run(&batch.inputs, &mut outputs);
+            let mut differ = None;
             for ((out, want), inputs) in outputs.iter().zip(&batch.wants).zip(&batch.inputs) {
                 let got = PortState::of_rtl(out, atb);
                 if got != *want {
-                    return Checked::Differ {
-                        cycle,
-                        got,
-                        want: *want,
-                    };
+                    differ = Some((got, *want));
+                    break;
                 }
-                taken.take(inputs.ready, want);
+                batch_taken.take(inputs.ready, want);
                 cycle += 1;
+            }
+            // What was taken before a difference is handed on too (it agreed).
+            bytes += batch_taken.hand_on(taken);
+            if let Some((got, want)) = differ {
+                return Checked::Differ { cycle, got, want };
             }
             if cycle % PROGRESS_PERIOD < BATCH as u64 {
                 progress(cycle, batch.presented);
@@ -460,11 +512,16 @@ where
         Checked::Differ { cycle, got, want } => {
             drop(rtl);
             return Err(CosimError::Mismatch(Box::new(report::mismatch(
-                config, records, cycle, got, want, seconds,
+                config,
+                records(),
+                cycle,
+                got,
+                want,
+                seconds,
             )?)));
         }
     };
-    Ok(taken.outcome(atb, cycle, seconds, totals))
+    Ok(totals.stats(cycle, seconds, bytes))
 }
 
 /// What the consumer took so far (equal on both sides once the ports agree).
@@ -487,24 +544,40 @@ impl Taken {
         }
     }
 
-    /// The outcome of a matching run of `cycles` cycles in `seconds`.
-    fn outcome(self, atb: bool, cycles: u64, seconds: f64, totals: ModelTotals) -> Outcome {
+    /// Appends the items of a batch.
+    fn extend(&mut self, items: TakenItems<'_>) {
+        match items {
+            TakenItems::Bytes(b) => self.bytes.extend_from_slice(b),
+            TakenItems::Beats(b) => self.beats.extend_from_slice(b),
+        }
+    }
+
+    /// Bytes taken (for ATB: valid bytes of the beats).
+    fn byte_count(&self) -> u64 {
+        TakenItems::Bytes(&self.bytes).byte_count() + TakenItems::Beats(&self.beats).byte_count()
+    }
+
+    /// Hands the items taken so far to `to` and forgets them; their byte count.
+    fn hand_on(&mut self, to: &mut dyn FnMut(TakenItems<'_>)) -> u64 {
+        let count = self.byte_count();
+        if !self.bytes.is_empty() {
+            to(TakenItems::Bytes(&self.bytes));
+        }
+        if !self.beats.is_empty() {
+            to(TakenItems::Beats(&self.beats));
+        }
+        self.bytes.clear();
+        self.beats.clear();
+        count
+    }
+
+    /// The outcome of a matching run with these statistics.
+    fn outcome(self, atb: bool, stats: CosimStats) -> Outcome {
         let stream = if atb {
             TakenStream::Beats(self.beats)
         } else {
             TakenStream::Bytes(self.bytes)
         };
-        Outcome {
-            stats: CosimStats {
-                cycles,
-                seconds,
-                blocks: totals.blocks,
-                instructions: totals.instructions,
-                packets: totals.packets,
-                dropped: totals.dropped,
-                bytes: stream.byte_count(),
-            },
-            stream,
-        }
+        Outcome { stats, stream }
     }
 }

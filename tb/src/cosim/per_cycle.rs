@@ -33,7 +33,11 @@ where
         cycle += 1;
         if bench.side.finished()? {
             let seconds = start.elapsed().as_secs_f64();
-            return Ok(taken.outcome(atb, cycle, seconds, bench.side.totals()));
+            let stats = bench
+                .side
+                .totals()
+                .stats(cycle, seconds, taken.byte_count());
+            return Ok(taken.outcome(atb, stats));
         }
     }
 }

@@ -111,17 +111,21 @@ pub fn check_decoded(
             }
             0
         } else {
-            (after..all.len())
-                .find(|&p| all[p] == got[0] && all[p..].starts_with(&got))
-                .ok_or(DecodeMismatch::NotInExecution {
-                    run,
-                    len: got.len(),
-                    first: got[0],
-                    after,
-                })?
+            first_place(all, after, &got).ok_or(DecodeMismatch::NotInExecution {
+                run,
+                len: got.len(),
+                first: got[0],
+                after,
+            })?
         };
         after = start + got.len();
         summary.steps += got.len() as u64;
     }
     Ok(summary)
+}
+
+/// The first place at or after `after` where the hart's steps `all` continue with the
+/// whole run `got` (not empty): where a run after a trace loss is placed.
+pub(crate) fn first_place(all: &[Step], after: usize, got: &[Step]) -> Option<usize> {
+    (after..all.len()).find(|&p| all[p] == got[0] && all[p..].starts_with(got))
 }

@@ -14,22 +14,31 @@
 //! out of reset until the hart's last record (the exit store to `tohost`) has been
 //! matched; the encoder then drains with trace disabled while the core spins (those
 //! blocks reach both sides as the front end made them).
+//!
+//! Nothing grows with the length of the run (issue 27, "streaming everywhere"): the
+//! hart's records come from a thread of its own ([`HartRecords`]); the bytes taken are
+//! deframed and decoded as they come and checked against the steps of a second run of
+//! the hart model ([`StreamCheck`]); a first, untraced run counts the records and reports
+//! the hart's errors before the SoC starts.
 
+use std::sync::Arc;
 use std::time::Instant;
 
-use etrace_decoder::pcs::push_record_steps;
 use etrace_decoder::{DecoderConfig, ImageError, ProgramImage};
 use etrace_encoder::cycle::encoder::{CycleInput, EncoderCycle, EncoderCycleError};
 use etrace_encoder::EncoderOptions;
-use etrace_hart::{Hart, HartConfig, HartError};
+use etrace_hart::{
+    CountingSink, Hart, HartConfig, HartError, HartRecords, HartRecordsError, RecordsTally,
+};
 use etrace_hdl::rvfi::picorv32_soc::{PICORV32_RAM_BASE, PICORV32_RAM_BYTES};
 use etrace_spec::elf::{parse_elf, LoadError as ElfError};
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::isa::Xlen;
 
 use super::{LoadError, Soc, SocInputs, SocOutputs};
-use crate::cosim::verify::{check_decoded, DecodeMismatch, DecodeSummary, ExpectedExecution};
-use crate::cosim::{CosimConfig, PortState, TakenStream};
+use crate::cosim::stream_check::{HartSteps, StreamCheck, StreamCheckError};
+use crate::cosim::verify::DecodeSummary;
+use crate::cosim::{CosimConfig, PortState, TakenDeframer, TakenItems};
 use crate::variant::{SocVariant, Variant};
 
 /// Reset cycles after the program is loaded.
@@ -38,6 +47,8 @@ const RESET_CYCLES: u32 = 4;
 const CYCLES_PER_RECORD: u64 = 64;
 /// Cycles allowed for the output to drain after the last record.
 const DRAIN_LIMIT: u64 = 1 << 16;
+/// Bytes taken between two hand-overs to the deframer and the decode check.
+const BYTES_PER_PIECE: usize = 4096;
 
 /// The hart model's profile of the PicoRV32 SoC (`etrace_hdl::rvfi::picorv32_soc`): its
 /// RAM window, `itype` width 4 as the front end's.
@@ -169,6 +180,10 @@ pub enum LockstepError {
     /// The hart model failed to run the program.
     #[error("hart model: {0}")]
     Hart(#[from] HartError),
+    /// A later run of the hart model (its records or its steps) ended otherwise than the
+    /// first, untraced run.
+    #[error("hart model: {0}")]
+    HartRecords(#[from] HartRecordsError),
     /// The encoder model rejected the settings.
     #[error("encoder model: {0}")]
     Model(#[from] EncoderCycleError),
@@ -195,7 +210,7 @@ pub enum LockstepError {
     NoDrain(u64),
     /// The decoded trace does not reproduce the hart's execution.
     #[error("decoded trace: {0}")]
-    Decode(#[from] DecodeMismatch),
+    Decode(#[from] StreamCheckError),
 }
 
 /// Figures of a matching run.
@@ -209,8 +224,8 @@ pub struct LockstepOutcome {
     pub retired: u64,
     /// Wall time of the cycle loop, seconds.
     pub seconds: f64,
-    /// The encoder's bytes (equal on both sides).
-    pub bytes: Vec<u8>,
+    /// The encoder's bytes (equal on both sides), counted.
+    pub bytes: u64,
     /// The decoded trace against the hart.
     pub decoded: DecodeSummary,
 }
@@ -223,12 +238,12 @@ impl LockstepOutcome {
 
     /// Trace bits per core cycle of the program.
     pub fn bits_per_cycle(&self) -> f64 {
-        self.bytes.len() as f64 * 8.0 / self.program_cycles.max(1) as f64
+        self.bytes as f64 * 8.0 / self.program_cycles.max(1) as f64
     }
 
     /// Trace bits per retired instruction.
     pub fn bits_per_instruction(&self) -> f64 {
-        self.bytes.len() as f64 * 8.0 / self.retired.max(1) as f64
+        self.bytes as f64 * 8.0 / self.retired.max(1) as f64
     }
 }
 
@@ -252,23 +267,12 @@ fn block_of(out: &SocOutputs) -> Option<IngressRecord> {
     })
 }
 
-/// The hart's run of `elf`: its records with the instruction bits, and what the decoded
-/// trace must reproduce.
-fn hart_run(elf: &[u8]) -> Result<(Vec<(IngressRecord, u32)>, ExpectedExecution), LockstepError> {
-    let mut hart = Hart::from_elf(elf, hart_config())?;
-    let mut records = Vec::new();
-    hart.run(&mut records)?;
-    let mut steps = Vec::new();
-    for (r, _) in &records {
-        push_record_steps(&mut steps, r);
-    }
-    let image = ProgramImage::from_elf(elf)?;
-    let expected = ExpectedExecution {
-        image,
-        steps,
-        decoder: DecoderConfig::default(),
-    };
-    Ok((records, expected))
+/// A first, untraced run of `elf` on the hart model: its record count, or its error.
+fn count_records(elf: &[u8]) -> Result<u64, LockstepError> {
+    let mut hart = Hart::from_elf(elf, hart_config())?.without_console();
+    let mut sink = CountingSink::default();
+    hart.run(&mut sink)?;
+    Ok(sink.records)
 }
 
 /// Runs `elf` on the SoC and the models in lock step (module documentation).
@@ -277,8 +281,23 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
     if image.xlen != Xlen::X32 {
         return Err(LockstepError::NotRv32);
     }
-    let (records, expected) = hart_run(elf)?;
+    let total = count_records(elf)?;
+    let elf = Arc::new(elf.to_vec());
+    let presented = Arc::new(RecordsTally::default());
+    let mut records = HartRecords::spawn(elf.clone(), hart_config())
+        .tallied(presented.clone())
+        .peekable();
+    let program = ProgramImage::from_elf(&elf)?;
     let encoder = config.encoder();
+    let params = encoder.params();
+    let stepped = Arc::new(RecordsTally::default());
+    let hart_steps = HartSteps::new(
+        HartRecords::spawn(elf, hart_config())
+            .tallied(stepped.clone())
+            .map(|(r, _)| r),
+    );
+    let mut check = StreamCheck::new(&params, &program, DecoderConfig::default(), hart_steps);
+    let mut deframer = TakenDeframer::new(&encoder.output());
     let mut model = EncoderCycle::new(&encoder.params(), config.options, encoder.output())?;
     let mut soc = Soc::new(config.variant);
     soc.load(&image, RESET_CYCLES)?;
@@ -291,9 +310,10 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
     inputs.implicit_exception = config.options.implicit_exception;
     inputs.sijump_option = config.options.sijump;
     inputs.resync_max = u16::try_from(config.options.resync_max).unwrap_or(u16::MAX);
-    let limit = records.len() as u64 * CYCLES_PER_RECORD + 10_000;
-    let mut matched = 0usize;
-    let mut bytes = Vec::new();
+    let limit = total * CYCLES_PER_RECORD + 10_000;
+    let mut matched = 0u64;
+    let mut bytes = 0u64;
+    let mut piece = Vec::with_capacity(BYTES_PER_PIECE);
     let mut cycle = 0u64;
     let mut ended_at: Option<u64> = None;
     let start = Instant::now();
@@ -308,8 +328,8 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
             trap: out.rvfi_trap != 0,
             block,
         };
-        let hart = records.get(matched).copied();
-        let retirement = matched as u64;
+        let hart = records.peek().copied();
+        let retirement = matched;
         let diverged = move |kind, ports| {
             LockstepError::Diverged(Box::new(Divergence {
                 kind,
@@ -332,7 +352,8 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
             if block != Some(want) {
                 return Err(diverged(DivergenceKind::Block, None));
             }
-            if let Some((next, _)) = records.get(matched + 1) {
+            records.next();
+            if let Some((next, _)) = records.peek() {
                 if !trapped && rtl.next_pc != next.iaddr {
                     return Err(diverged(DivergenceKind::NextPc, None));
                 }
@@ -357,18 +378,23 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
             return Err(diverged(DivergenceKind::Output, Some((got, want))));
         }
         if let Some((data, _)) = got.byte {
-            bytes.push(data);
+            bytes += 1;
+            piece.push(data);
+            if piece.len() == BYTES_PER_PIECE {
+                check.push(&deframer.push(TakenItems::Bytes(&piece)));
+                piece.clear();
+            }
         }
         cycle += 1;
         match ended_at {
-            None if matched == records.len() => {
+            None if records.peek().is_none() => {
                 ended_at = Some(cycle);
                 inputs.trace_enable = false;
             }
             None if cycle > limit || (out.core_trap != 0 && cycle > 16) => {
                 return Err(LockstepError::Stalled {
-                    retired: matched as u64,
-                    records: records.len() as u64,
+                    retired: matched,
+                    records: total,
                     cycles: cycle,
                     halted: out.core_trap != 0,
                 });
@@ -381,19 +407,19 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
         }
     }
     let seconds = start.elapsed().as_secs_f64();
-    let stream = TakenStream::Bytes(bytes);
-    let decoded = check_decoded(
-        &encoder.params(),
-        &stream.payloads(&encoder.output()),
-        &expected,
-    )?;
-    let TakenStream::Bytes(bytes) = stream else {
-        unreachable!("a byte stream")
-    };
+    // The records matched are all of the first run's (not a run cut short by an error).
+    presented.check(total)?;
+    check.push(&deframer.push(TakenItems::Bytes(&piece)));
+    check.push(&deframer.finish());
+    let decoded = check.finish();
+    if let Some(e) = stepped.error() {
+        return Err(e.into());
+    }
+    let decoded = decoded?;
     Ok(LockstepOutcome {
         cycles: cycle,
         program_cycles: ended_at.unwrap_or(cycle),
-        retired: matched as u64,
+        retired: matched,
         seconds,
         bytes,
         decoded,

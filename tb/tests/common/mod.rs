@@ -22,6 +22,7 @@ use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
 use etrace_spec::ingress::{IngressRecord, ItypeWidth};
 use etrace_spec::packet::{pack, TeInst};
 use etrace_spec::params::Params;
+use etrace_tb::cosim::stream_check::StreamCheck;
 use etrace_tb::cosim::verify::{check_decoded, ExpectedExecution};
 use etrace_tb::cosim::{run, CosimConfig, CosimStats, StallConfig};
 use etrace_tb::Variant;
@@ -407,6 +408,21 @@ pub fn cosim_program(
     let events = outcome.stream.payloads(&config.output());
     let summary = check_decoded(&variant.params(), &events, &expected)
         .unwrap_or_else(|e| panic!("{name} on {variant}: {e}"));
+    // The streamed check, fed in pieces, agrees (trace losses under back-pressure included).
+    let mut streamed = StreamCheck::new(
+        &variant.params(),
+        &expected.image,
+        expected.decoder,
+        expected.steps.iter().copied(),
+    );
+    for piece in events.chunks(7) {
+        streamed.push(piece);
+    }
+    assert_eq!(
+        streamed.finish().ok(),
+        Some(summary),
+        "{name} on {variant}: the streamed check"
+    );
     if s.dropped == 0 {
         assert_eq!(
             summary.steps as usize,
