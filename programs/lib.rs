@@ -42,9 +42,11 @@ pub enum ProgramError {
         /// What is wrong.
         reason: String,
     },
-    /// The scaling program's round count variable is not where it should be.
-    #[error("{reason} (scaling_rounds)")]
+    /// One of the scaling program's run-time counts is not where it should be.
+    #[error("{reason} ({symbol})")]
     Rounds {
+        /// The variable (`scaling_rounds` or `scaling_steps`).
+        symbol: &'static str,
         /// What is wrong.
         reason: String,
     },
@@ -60,24 +62,35 @@ pub enum ProgramError {
     },
 }
 
-/// The run-time round count of the scaling program (`src/scaling.c`): about 1.7 million
-/// instructions per round.
+/// The run-time round count of the scaling program (`src/scaling.c`): the workload's four
+/// parts, about 1.6 million instructions per round.
 pub const SCALING_ROUNDS: &str = "scaling_rounds";
+
+/// The run-time step count of the scaling program (`src/scaling.c`): small steps after the
+/// rounds, about 2 * 10^4 instructions each, for runs shorter than a round.
+pub const SCALING_STEPS: &str = "scaling_steps";
 
 /// Where [`SCALING_ROUNDS`] lies in an ELF file of the scaling program: its address and
 /// the offset of its four bytes in the file.
 pub fn scaling_rounds_location(elf: &[u8]) -> Result<(u64, usize), ProgramError> {
+    variable_location(elf, SCALING_ROUNDS)
+}
+
+/// Where the 32-bit variable `symbol` lies in an ELF file: its address and the offset of
+/// its four bytes in the file.
+fn variable_location(elf: &[u8], symbol: &'static str) -> Result<(u64, usize), ProgramError> {
     use object::{Object, ObjectSection, ObjectSymbol};
     let fail = |reason: &str| ProgramError::Rounds {
+        symbol,
         reason: reason.to_string(),
     };
     let file = object::File::parse(elf).map_err(|e| fail(&e.to_string()))?;
-    let symbol = file
+    let found = file
         .symbols()
-        .find(|s| s.name() == Ok(SCALING_ROUNDS))
+        .find(|s| s.name() == Ok(symbol))
         .ok_or_else(|| fail("no such symbol in the ELF"))?;
-    let address = symbol.address();
-    let section = symbol
+    let address = found.address();
+    let section = found
         .section_index()
         .and_then(|i| file.section_by_index(i).ok())
         .ok_or_else(|| fail("in no section"))?;
@@ -93,11 +106,19 @@ pub fn scaling_rounds_location(elf: &[u8]) -> Result<(u64, usize), ProgramError>
 
 /// A copy of a scaling program's ELF file with [`SCALING_ROUNDS`] set to `rounds` (the
 /// file's bytes patched, as a debugger would set the variable), so that the command line
-/// runs it for as long as wanted: one round is about 1.7 million instructions.
+/// runs it for as long as wanted: one round is about 1.6 million instructions.
 pub fn scaling_elf(elf: &[u8], rounds: u32) -> Result<Vec<u8>, ProgramError> {
-    let offset = scaling_rounds_location(elf)?.1;
+    scaling_elf_sized(elf, rounds, 0)
+}
+
+/// A copy of a scaling program's ELF file with [`SCALING_ROUNDS`] set to `rounds` and
+/// [`SCALING_STEPS`] to `steps` (about 1.6 * 10^6 and 2 * 10^4 instructions each).
+pub fn scaling_elf_sized(elf: &[u8], rounds: u32, steps: u32) -> Result<Vec<u8>, ProgramError> {
     let mut patched = elf.to_vec();
-    patched[offset..offset + 4].copy_from_slice(&rounds.to_le_bytes());
+    for (symbol, value) in [(SCALING_ROUNDS, rounds), (SCALING_STEPS, steps)] {
+        let offset = variable_location(elf, symbol)?.1;
+        patched[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+    }
     Ok(patched)
 }
 
@@ -354,6 +375,49 @@ pub mod replay {
                     );
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use etrace_hart::{Hart, HartConfig, NullSink};
+
+    use super::{elf, scaling_elf_sized};
+
+    /// Runs `scaling-<target>` with `rounds` rounds and `steps` steps: the instructions it
+    /// retires, after checking that it exits with 0 and prints "scaling ok".
+    fn retired(target: &str, rounds: u32, steps: u32) -> u64 {
+        let stem = format!("scaling-{target}");
+        let bytes = scaling_elf_sized(&elf(&stem).unwrap(), rounds, steps).unwrap();
+        let mut hart = Hart::from_elf(&bytes, HartConfig::default()).unwrap();
+        let outcome = hart.run(&mut NullSink).unwrap();
+        assert_eq!(
+            outcome.exit_code, 0,
+            "{stem}, {rounds} rounds, {steps} steps"
+        );
+        assert_eq!(hart.console(), "scaling ok\n");
+        outcome.retired
+    }
+
+    /// The steps of `src/scaling.c` are about 2 * 10^4 instructions each, so that the
+    /// benchmark's long-run table reaches down to 10^5 instructions; rounds and steps add.
+    #[test]
+    fn scaling_steps_and_rounds_set_the_length() {
+        for target in ["rv32", "rv64"] {
+            let base = retired(target, 0, 0);
+            let step = (retired(target, 0, 10) - base) / 10;
+            assert!(
+                (10_000..40_000).contains(&step),
+                "{target}: {step} per step"
+            );
+            let round = retired(target, 1, 0) - base;
+            assert!((1_000_000..2_500_000).contains(&round), "{target}: {round}");
+            let both = retired(target, 1, 10) - base;
+            assert!(
+                both.abs_diff(round + 10 * step) < 10_000,
+                "{target}: {both}"
+            );
         }
     }
 }

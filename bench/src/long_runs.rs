@@ -1,74 +1,54 @@
 //! Long runs from the command line (issue 27, "Done when"): `etrace run` and `etrace decode`
-//! (the release binary beside `etrace-bench`, run as a child process) on the scaling
-//! program with its round count patched into a copy of the ELF, with the time and the peak
-//! resident memory (`wait4`'s `ru_maxrss`) of each, and verdicts on how both grow.
+//! (the release binary beside `etrace-bench`, run as a child process through the runner of
+//! [`crate::child_cost`]) on the scaling program with its round and step counts patched
+//! into a copy of the ELF, from 10^5 to 10^9 instructions, with the time and the peak
+//! resident memory of each, and verdicts on how both grow.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::Instant;
 
+use crate::child_cost::{measured, Cost};
 use crate::programs::{Program, SCALING};
-use crate::speed::verdict;
 use crate::table::{duration, short, sig3, Table};
 
-/// Instructions one round of the scaling program retires (about; the rows give the count
-/// of each run).
-const PER_ROUND: u64 = 1_566_000;
+/// Instructions one round of the scaling program (`programs/src/scaling.c`) retires on
+/// RV32, about (the rows give the count of each run).
+const PER_ROUND: u64 = 1_566_600;
+/// Instructions one step retires on RV32, about.
+const PER_STEP: u64 = 23_300;
+/// Instructions of a run with no rounds and no steps (start-up, exit) on RV32, about.
+const BASE: u64 = 47_900;
 
 /// Memory is "flat" when the largest peak is within this factor of the smallest.
 const FLAT_FACTOR: f64 = 1.25;
+/// Time is "linear" when every size's time lies within this fraction of the fitted line
+/// (or within [`LINEAR_SLACK_S`] of it).
+const LINEAR_TOLERANCE: f64 = 0.2;
+/// Absolute slack of the linearity check, for the runs of a few milliseconds whose time is
+/// mostly the process's start-up and its scheduling noise.
+const LINEAR_SLACK_S: f64 = 0.005;
 
-/// What one child process cost.
-struct Cost {
-    seconds: f64,
-    max_rss_kib: u64,
-    stdout: String,
+/// The scaling program's run-time counts for about `n` instructions: whole rounds from
+/// three quarters of a round up, else steps (at least one).
+fn rounds_and_steps(n: u64) -> (u32, u32) {
+    let clamp = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
+    if 4 * n >= 3 * PER_ROUND {
+        (clamp((n + PER_ROUND / 2) / PER_ROUND), 0)
+    } else {
+        (
+            0,
+            clamp((n.saturating_sub(BASE) + PER_STEP / 2) / PER_STEP).max(1),
+        )
+    }
 }
 
-/// Runs `bin args`, its standard output captured; its time and peak resident memory (from
-/// `wait4`), or why it failed.
-// The child is reaped by `wait4` (which also gives its resource usage), not `Child::wait`.
-#[allow(clippy::zombie_processes)]
-fn measured(bin: &Path, args: &[&str]) -> Result<Cost, String> {
-    let out = std::env::temp_dir().join(format!("etrace-bench-{}.out", std::process::id()));
-    let file = std::fs::File::create(&out).map_err(|e| format!("{e} ({})", out.display()))?;
-    let started = Instant::now();
-    let child = Command::new(bin)
-        .args(args)
-        .stdout(file)
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("{e} ({})", bin.display()))?;
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: `pid` is our child, not yet reaped; the pointers are valid.
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    let seconds = started.elapsed().as_secs_f64();
-    let stdout = std::fs::read_to_string(&out).unwrap_or_default();
-    let _ = std::fs::remove_file(&out);
-    if r != pid {
-        return Err(format!("wait4 failed for etrace {}", args.join(" ")));
+/// "N rounds" or "N steps".
+fn size_text((rounds, steps): (u32, u32)) -> String {
+    match (rounds, steps) {
+        (r, 0) => format!("{r} rounds"),
+        (0, st) => format!("{st} steps"),
+        (r, st) => format!("{r} rounds, {st} steps"),
     }
-    if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
-        let mut stderr = String::new();
-        if let Some(mut e) = child.stderr {
-            use std::io::Read;
-            let _ = e.read_to_string(&mut stderr);
-        }
-        return Err(format!(
-            "etrace {} failed: {}",
-            args.first().unwrap_or(&""),
-            stderr.lines().next().unwrap_or("no message")
-        ));
-    }
-    Ok(Cost {
-        seconds,
-        max_rss_kib: usage.ru_maxrss.max(0) as u64,
-        stdout,
-    })
 }
 
 /// The measurements at one size: instructions retired, `run`, `decode`.
@@ -79,12 +59,18 @@ struct Point {
     trace_bytes: u64,
 }
 
-/// `etrace run` on the program with `rounds` rounds, then `etrace encode` of it and
-/// `etrace decode` of that trace (elements to /dev/null).
-fn point(bin: &Path, program: &Program, rounds: u32, dir: &Path) -> Result<Point, String> {
-    let elf = dir.join(format!("{}-{rounds}.elf", program.name));
-    let trace = dir.join(format!("{}-{rounds}.encap", program.name));
-    let patched = etrace_programs::scaling_elf(&program.elf, rounds).map_err(|e| e.to_string())?;
+/// `etrace run` on the program with `rounds` rounds and `steps` steps, then `etrace encode`
+/// of it and `etrace decode` of that trace (elements to /dev/null).
+fn point(
+    bin: &Path,
+    program: &Program,
+    (rounds, steps): (u32, u32),
+    dir: &Path,
+) -> Result<Point, String> {
+    let elf = dir.join(format!("{}-{rounds}-{steps}.elf", program.name));
+    let trace = dir.join(format!("{}-{rounds}-{steps}.encap", program.name));
+    let patched = etrace_programs::scaling_elf_sized(&program.elf, rounds, steps)
+        .map_err(|e| e.to_string())?;
     std::fs::write(&elf, patched).map_err(|e| format!("{e} ({})", elf.display()))?;
     let (elf_s, trace_s) = (path_str(&elf)?, path_str(&trace)?);
     let limit = "--max-instructions=1000000000000";
@@ -137,36 +123,51 @@ fn path_str(p: &Path) -> Result<&str, String> {
         .ok_or_else(|| format!("not a UTF-8 path: {}", p.display()))
 }
 
-/// "flat in memory" when the peaks lie within [`FLAT_FACTOR`] of each other, else how
-/// they grow.
-pub fn memory_verdict(peaks_kib: &[u64]) -> String {
-    let (Some(&min), Some(&max)) = (peaks_kib.iter().min(), peaks_kib.iter().max()) else {
+/// "flat in memory" when the peaks (instructions, KiB, in increasing size) lie within
+/// [`FLAT_FACTOR`] of each other; "flat from N instructions on" when that holds for the
+/// larger sizes (two at least) and only the smaller ones, where start-up and the first
+/// allocations dominate, lie below; else how the peak grows.
+fn memory_verdict(peaks: &[(u64, u64)]) -> String {
+    if peaks.len() < 2 {
         return "not measured".to_string();
-    };
+    }
     let mib = |k: u64| format!("{:.1} MiB", k as f64 / 1024.0);
-    let first = peaks_kib[0];
-    let last = peaks_kib[peaks_kib.len() - 1];
-    if peaks_kib.len() >= 2 && max as f64 <= min.max(1) as f64 * FLAT_FACTOR {
-        format!(
-            "flat in memory: peak resident memory {} to {} (within {:.0} %)",
-            mib(min),
-            mib(max),
-            100.0 * (max as f64 / min.max(1) as f64 - 1.0)
-        )
-    } else if peaks_kib.len() < 2 {
-        "not measured".to_string()
-    } else {
-        format!(
-            "not flat in memory: peak resident memory {} at the smallest size, {} at the \
-             largest",
-            mib(first),
-            mib(last)
-        )
+    let within = |part: &[(u64, u64)]| {
+        let min = part.iter().map(|p| p.1).min().unwrap_or(0).max(1);
+        let max = part.iter().map(|p| p.1).max().unwrap_or(0);
+        (max as f64 <= min as f64 * FLAT_FACTOR).then(|| {
+            format!(
+                "peak resident memory {} to {} (within {:.0} %)",
+                mib(min),
+                mib(max),
+                100.0 * (max as f64 / min as f64 - 1.0)
+            )
+        })
+    };
+    let below_all = |from: usize| {
+        let least = peaks[from..].iter().map(|p| p.1).min().unwrap_or(0);
+        peaks[..from].iter().all(|p| p.1 <= least)
+    };
+    match (0..peaks.len() - 1).find_map(|i| within(&peaks[i..]).map(|w| (i, w))) {
+        Some((0, w)) => format!("flat in memory: {w}"),
+        Some((i, w)) if below_all(i) => format!(
+            "flat in memory from {} instructions on: {w}; {} at {} instructions",
+            peaks[i].0,
+            mib(peaks[0].1),
+            peaks[0].0
+        ),
+        _ => format!(
+            "not flat in memory: peak resident memory {} at {} instructions, {} at {}",
+            mib(peaks[0].1),
+            peaks[0].0,
+            mib(peaks[peaks.len() - 1].1),
+            peaks[peaks.len() - 1].0
+        ),
     }
 }
 
 /// The section: `etrace run` and `etrace decode` at about `sizes` instructions (the
-/// scaling program of `target` with enough rounds; the smallest run is one round).
+/// scaling program of `target` with enough rounds, or steps below a round).
 pub fn section(programs: &Path, target: &str, sizes: &[u64], dir: &Path) -> String {
     let name = format!("{SCALING}-{target}");
     let bin: PathBuf = std::env::current_exe()
@@ -176,26 +177,26 @@ pub fn section(programs: &Path, target: &str, sizes: &[u64], dir: &Path) -> Stri
     let _ = std::fs::create_dir_all(dir);
     let mut t = Table::new(&[
         "command",
-        "rounds",
+        "size",
         "instructions",
         "time",
         "per instruction",
         "peak memory",
     ]);
     let mut points = Vec::new();
-    let mut rounds_done = Vec::new();
+    let mut sizes_done = Vec::new();
     for &n in sizes {
-        let rounds = u32::try_from(((n + PER_ROUND / 2) / PER_ROUND).max(1)).unwrap_or(u32::MAX);
-        if rounds_done.contains(&rounds) {
+        let size = rounds_and_steps(n);
+        if sizes_done.contains(&size) {
             continue;
         }
-        rounds_done.push(rounds);
-        eprintln!("bench: long runs: {name}, {rounds} rounds");
-        match Program::load(programs, &name).and_then(|p| point(&bin, &p, rounds, dir)) {
-            Ok(p) => points.push((rounds, p)),
+        sizes_done.push(size);
+        eprintln!("bench: long runs: {name}, {}", size_text(size));
+        match Program::load(programs, &name).and_then(|p| point(&bin, &p, size, dir)) {
+            Ok(p) => points.push((size, p)),
             Err(e) => t.row(vec![
                 "run / decode".into(),
-                rounds.to_string(),
+                size_text(size),
                 String::new(),
                 format!("fails: {}", short(&e)),
                 String::new(),
@@ -208,11 +209,11 @@ pub fn section(programs: &Path, target: &str, sizes: &[u64], dir: &Path) -> Stri
         ("etrace run", (|p: &Point| &p.run) as fn(&Point) -> &Cost),
         ("etrace decode", |p: &Point| &p.decode),
     ] {
-        for (rounds, p) in &points {
+        for (size, p) in &points {
             let c = cost(p);
             t.row(vec![
                 format!("`{what}`"),
-                rounds.to_string(),
+                size_text(*size),
                 p.instructions.to_string(),
                 duration(c.seconds),
                 format!(
@@ -226,7 +227,10 @@ pub fn section(programs: &Path, target: &str, sizes: &[u64], dir: &Path) -> Stri
             .iter()
             .map(|(_, p)| (p.instructions, cost(p).seconds))
             .collect();
-        let peaks: Vec<u64> = points.iter().map(|(_, p)| cost(p).max_rss_kib).collect();
+        let peaks: Vec<(u64, u64)> = points
+            .iter()
+            .map(|(_, p)| (p.instructions, cost(p).max_rss_kib))
+            .collect();
         verdicts.push(format!(
             "- `{what}`: {}; {}",
             memory_verdict(&peaks),
@@ -240,11 +244,13 @@ pub fn section(programs: &Path, target: &str, sizes: &[u64], dir: &Path) -> Stri
         "`etrace run` (hart, encoder, encap framing, decoder and the step check, streamed) \
          and `etrace decode` (of the trace `etrace encode` writes for the same run, \
          elements to /dev/null) as child processes on `programs/elf/{name}.elf` with \
-         `scaling_rounds` patched in a copy of the file; one run each; peak memory is the \
-         child's peak resident set (`wait4`). Trace sizes: {}.\n",
+         `scaling_rounds` (about 1.6 million instructions each) or `scaling_steps` (about \
+         23 thousand each) patched in a copy of the file; one run each; peak memory is the \
+         command's peak resident set (`wait4`, from a small runner process so that \
+         `etrace-bench`'s own memory is not counted). Trace sizes: {}.\n",
         points
             .iter()
-            .map(|(r, p)| format!("{} bytes at {r} rounds", p.trace_bytes))
+            .map(|(size, p)| format!("{} bytes at {}", p.trace_bytes, size_text(*size)))
             .collect::<Vec<_>>()
             .join(", ")
     );
@@ -256,25 +262,137 @@ pub fn section(programs: &Path, target: &str, sizes: &[u64], dir: &Path) -> Stri
     s
 }
 
-/// "linear in time" with the verdict of [`verdict`] when it finds the growth linear.
+/// The line `seconds = fixed + per_instruction * n` fitted to `points` (instructions,
+/// seconds) by least squares on the relative errors (each size counts alike, however
+/// long it ran): `(fixed, per_instruction)`, or `None` for fewer than two sizes.
+fn fit_line(points: &[(u64, f64)]) -> Option<(f64, f64)> {
+    if points.len() < 2 || points.iter().any(|&(_, t)| t <= 0.0) {
+        return None;
+    }
+    // Weighted least squares with weights 1 / t^2.
+    let (mut sw, mut sx, mut sy, mut sxx, mut sxy) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for &(n, t) in points {
+        let (x, w) = (n as f64, 1.0 / (t * t));
+        sw += w;
+        sx += w * x;
+        sy += w * t;
+        sxx += w * x * x;
+        sxy += w * x * t;
+    }
+    let det = sw * sxx - sx * sx;
+    if det <= 0.0 {
+        return None;
+    }
+    let per = (sw * sxy - sx * sy) / det;
+    Some(((sy - per * sx) / sw, per))
+}
+
+/// "linear in time" when every size's time lies on the fitted line `fixed + per * n`
+/// ([`fit_line`]) within [`LINEAR_TOLERANCE`] (or [`LINEAR_SLACK_S`]), with the line; else
+/// the size that lies furthest off it.
 fn time_verdict(points: &[(u64, f64)]) -> String {
-    let v = verdict(points);
-    if v.starts_with("linear") {
-        format!("linear in time: {v}")
+    let Some((fixed, per)) = fit_line(points) else {
+        return "time not measured".to_string();
+    };
+    let off = |&(n, t): &(u64, f64)| {
+        let line = fixed + per * n as f64;
+        ((t - line) / t, (t - line).abs())
+    };
+    let worst = points
+        .iter()
+        .map(|p| (p, off(p)))
+        .max_by(|a, b| a.1 .0.abs().total_cmp(&b.1 .0.abs()))
+        .expect("two points or more");
+    let within = points
+        .iter()
+        .all(|p| off(p).0.abs() <= LINEAR_TOLERANCE || off(p).1 <= LINEAR_SLACK_S);
+    let line = format!(
+        "{} ns per instruction plus {} of start-up",
+        sig3(per * 1e9),
+        duration(fixed.max(0.0))
+    );
+    // A negative start-up would hide growth faster than linear behind the line.
+    if within && per > 0.0 && fixed > -LINEAR_SLACK_S {
+        format!(
+            "linear in time: {line} (every size within {:.0} % of that line, or within {})",
+            100.0 * LINEAR_TOLERANCE,
+            duration(LINEAR_SLACK_S)
+        )
     } else {
-        v
+        let ((n, t), (rel, _)) = worst;
+        format!(
+            "not linear in time: the best line is {line}, and the run of {n} instructions \
+             took {} ({:+.0} % off it)",
+            duration(*t),
+            100.0 * rel
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::memory_verdict;
+    use super::{fit_line, memory_verdict, rounds_and_steps, time_verdict};
 
     #[test]
     fn memory_verdicts() {
-        assert!(memory_verdict(&[10_000, 11_000, 12_000]).starts_with("flat in memory"));
-        assert!(memory_verdict(&[10_000, 20_000, 40_000]).starts_with("not flat in memory"));
-        assert_eq!(memory_verdict(&[10_000]), "not measured");
+        let at = |kib: [u64; 4]| -> Vec<(u64, u64)> {
+            [100_000, 1_000_000, 10_000_000, 100_000_000]
+                .into_iter()
+                .zip(kib)
+                .collect()
+        };
+        assert!(memory_verdict(&at([10_000, 11_000, 12_000, 11_500]))
+            .starts_with("flat in memory: peak resident memory 9.8 MiB to 11.7 MiB"));
+        // Smaller at the small sizes, then flat: flat from there on.
+        let v = memory_verdict(&at([8_000, 12_000, 14_000, 14_100]));
+        assert!(
+            v.starts_with("flat in memory from 1000000 instructions on"),
+            "{v}"
+        );
+        // Growing at every size, or flat only at the last one: not flat.
+        assert!(
+            memory_verdict(&at([10_000, 20_000, 40_000, 80_000])).starts_with("not flat in memory")
+        );
+        assert!(
+            memory_verdict(&at([10_000, 10_000, 10_000, 40_000])).starts_with("not flat in memory")
+        );
+        // Larger at a small size than later: a spike, not start-up.
+        assert!(
+            memory_verdict(&at([40_000, 10_000, 10_000, 10_000])).starts_with("not flat in memory")
+        );
+        assert_eq!(memory_verdict(&at([10_000, 0, 0, 0])[..1]), "not measured");
         assert_eq!(memory_verdict(&[]), "not measured");
+    }
+
+    #[test]
+    fn sizes_become_rounds_or_steps() {
+        assert_eq!(rounds_and_steps(100_000), (0, 2));
+        assert_eq!(rounds_and_steps(1_000_000), (0, 41));
+        assert_eq!(rounds_and_steps(10_000_000), (6, 0));
+        assert_eq!(rounds_and_steps(1_000_000_000), (638, 0));
+        assert_eq!(rounds_and_steps(0), (0, 1));
+    }
+
+    #[test]
+    fn time_verdicts() {
+        // 20 ms of start-up and 50 ns per instruction, exactly: the line is found.
+        let exact: Vec<(u64, f64)> = [100_000u64, 1_000_000, 10_000_000, 1_000_000_000]
+            .iter()
+            .map(|&n| (n, 0.02 + 50e-9 * n as f64))
+            .collect();
+        let (fixed, per) = fit_line(&exact).unwrap();
+        assert!((fixed - 0.02).abs() < 1e-6 && (per - 50e-9).abs() < 1e-12);
+        let v = time_verdict(&exact);
+        assert!(
+            v.starts_with("linear in time: 50.0 ns per instruction"),
+            "{v}"
+        );
+        // n log n growth is not a line.
+        let nlogn: Vec<(u64, f64)> = [100_000u64, 1_000_000, 10_000_000, 1_000_000_000]
+            .iter()
+            .map(|&n| (n, 1e-9 * n as f64 * (n as f64).ln()))
+            .collect();
+        assert!(time_verdict(&nlogn).starts_with("not linear in time"));
+        assert_eq!(time_verdict(&exact[..1]), "time not measured");
     }
 }

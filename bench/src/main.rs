@@ -13,10 +13,12 @@
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
 //!              [--only parallel-decoding|long-runs|hardware-compression|cosim|speed]
 //! etrace-bench --fpga-flows
+//! etrace-bench --run-child OUT BIN ARGS...
 //! ```
 //!
 //! `--fpga-flows` prints the FPGA flows `scripts/bench` runs (board, flow directory,
-//! `etrace synth` options), one a line, and exits.
+//! `etrace synth` options), one a line, and exits. `--run-child` is the small runner that
+//! measures one child process of the long-run table (`child_cost`).
 //!
 //! Exit codes: 0 (failures of a measurement are reported in its table cell), 2 for bad
 //! usage (`error: <what> (<where>)`).
@@ -24,6 +26,7 @@
 #[path = "../../model/decoder/tests/support/riscv_etrace_glue.rs"]
 mod glue;
 
+mod child_cost;
 mod compression;
 mod fpga;
 mod hardware;
@@ -155,7 +158,11 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
 }
 
 fn main() -> ExitCode {
-    let args = match parse(std::env::args().skip(1)) {
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    if all.first().map(String::as_str) == Some(child_cost::RUNNER_FLAG) {
+        return child_cost::runner(&all[1..]);
+    }
+    let args = match parse(all) {
         Ok(Some(a)) => a,
         Ok(None) => {
             println!("{USAGE}");
