@@ -76,6 +76,9 @@ pub struct Predictor {
     entry: Signal<Local, Bits<ENTRIES>>,
     set_msb: Signal<Local, Bits<ENTRIES>>,
     set_lsb: Signal<Local, Bits<ENTRIES>>,
+    // The build has a predictor (`bpred_size_p` > 0): without one, the table logic is
+    // constant (nothing for a simulator to evaluate; synthesis removed it anyway).
+    present: Constant<Bit>,
     // Test only (`Fault::Predictor`): XORed into the prediction.
     fault: Constant<Bit>,
     index_mask: Constant<Bits<BPRED_MAX_BITS>>,
@@ -120,6 +123,7 @@ impl Predictor {
             entry: Default::default(),
             set_msb: Default::default(),
             set_lsb: Default::default(),
+            present: Constant::new(bpred_size > 0),
             fault: Constant::new(fault),
             index_mask: Constant::new(((1u64 << bpred_size) - 1).into()),
             one: Constant::new(1.into()),
@@ -129,7 +133,8 @@ impl Predictor {
 }
 
 impl Default for Predictor {
-    /// The predictor of `bpred_size_p` 0: one entry, never read (synthesis removes it).
+    /// The predictor of `bpred_size_p` 0: no table (every term constant), `correct`
+    /// never read.
     fn default() -> Self {
         Predictor::new(0, false)
     }
@@ -140,54 +145,75 @@ impl Logic for Predictor {
     fn update(&mut self) {
         dff_setup!(self, clock, msb, lsb, prediction);
         self.correct.next = (self.prediction.q.val() ^ self.fault.val()) == self.taken.val();
-        self.index.next = self.index_address.val() & self.index_mask.val();
-        self.state_msb.next = self.prediction.q.val();
-        self.state_lsb.next = self.lsb.q.val().get_bit(self.index.val().index());
-        self.ok.next = (self.state_msb.val() ^ self.fault.val()) == self.taken.val();
-        // The entry after the update: from its state, or from 01 after a restart (then
-        // the prediction is "not taken", correct when not taken).
-        self.new_msb.next = (self.state_msb.val() && self.state_lsb.val())
-            || (self.state_msb.val() && self.ok.val())
-            || (!self.state_msb.val() && self.state_lsb.val() && !self.ok.val());
-        self.new_lsb.next = self.state_msb.val() == self.ok.val();
-        self.base_msb.next = self.msb.q.val();
-        self.base_lsb.next = self.lsb.q.val();
-        if self.restart.val() {
-            self.new_msb.next = self.taken.val();
-            self.new_lsb.next = self.taken.val();
-            self.base_msb.next = 0.into();
-            self.base_lsb.next = self.ones.val();
-        }
-        self.entry.next = self.one.val() << self.index.val();
+        // Without a predictor: every term constant, the table and the prediction 0.
+        self.index.next = 0.into();
+        self.next_index.next = 0.into();
+        self.state_msb.next = false;
+        self.state_lsb.next = false;
+        self.ok.next = false;
+        self.new_msb.next = false;
+        self.new_lsb.next = false;
+        self.base_msb.next = 0.into();
+        self.base_lsb.next = 0.into();
+        self.entry.next = 0.into();
         self.set_msb.next = 0.into();
-        if self.new_msb.val() {
-            self.set_msb.next = self.entry.val();
-        }
         self.set_lsb.next = 0.into();
-        if self.new_lsb.val() {
-            self.set_lsb.next = self.entry.val();
-        }
-        self.msb.d.next = self.base_msb.val();
-        self.lsb.d.next = self.base_lsb.val();
-        if self.update.val() {
-            self.msb.d.next = (self.base_msb.val() & !self.entry.val()) | self.set_msb.val();
-            self.lsb.d.next = (self.base_lsb.val() & !self.entry.val()) | self.set_lsb.val();
-        }
-        // The early read: the entry that is `curr`'s after the edge, as this cycle's update
-        // leaves it (the updated entry forwarded, 01 after a restart, else the table).
-        self.next_index.next = self.next_index_address.val() & self.index_mask.val();
-        self.next_msb.next = self.msb.q.val().get_bit(self.next_index.val().index());
-        self.same_entry.next = self.next_index.val() == self.index.val();
-        self.entered_msb.next = self.prediction.q.val();
-        if self.shift.val() {
-            self.entered_msb.next = self.next_msb.val();
-        }
-        if self.restart.val() {
-            self.entered_msb.next = false;
-        }
-        self.prediction.d.next = self.entered_msb.val();
-        if self.update.val() && (self.same_entry.val() || !self.shift.val()) {
-            self.prediction.d.next = self.new_msb.val();
+        self.next_msb.next = false;
+        self.same_entry.next = false;
+        self.entered_msb.next = false;
+        self.msb.d.next = 0.into();
+        self.lsb.d.next = 0.into();
+        self.prediction.d.next = false;
+        if self.present.val() {
+            self.index.next = self.index_address.val() & self.index_mask.val();
+            self.state_msb.next = self.prediction.q.val();
+            self.state_lsb.next = self.lsb.q.val().get_bit(self.index.val().index());
+            self.ok.next = (self.state_msb.val() ^ self.fault.val()) == self.taken.val();
+            // The entry after the update: from its state, or from 01 after a restart (then
+            // the prediction is "not taken", correct when not taken).
+            self.new_msb.next = (self.state_msb.val() && self.state_lsb.val())
+                || (self.state_msb.val() && self.ok.val())
+                || (!self.state_msb.val() && self.state_lsb.val() && !self.ok.val());
+            self.new_lsb.next = self.state_msb.val() == self.ok.val();
+            self.base_msb.next = self.msb.q.val();
+            self.base_lsb.next = self.lsb.q.val();
+            if self.restart.val() {
+                self.new_msb.next = self.taken.val();
+                self.new_lsb.next = self.taken.val();
+                self.base_msb.next = 0.into();
+                self.base_lsb.next = self.ones.val();
+            }
+            self.entry.next = self.one.val() << self.index.val();
+            self.set_msb.next = 0.into();
+            if self.new_msb.val() {
+                self.set_msb.next = self.entry.val();
+            }
+            self.set_lsb.next = 0.into();
+            if self.new_lsb.val() {
+                self.set_lsb.next = self.entry.val();
+            }
+            self.msb.d.next = self.base_msb.val();
+            self.lsb.d.next = self.base_lsb.val();
+            if self.update.val() {
+                self.msb.d.next = (self.base_msb.val() & !self.entry.val()) | self.set_msb.val();
+                self.lsb.d.next = (self.base_lsb.val() & !self.entry.val()) | self.set_lsb.val();
+            }
+            // The early read: the entry that is `curr`'s after the edge, as this cycle's update
+            // leaves it (the updated entry forwarded, 01 after a restart, else the table).
+            self.next_index.next = self.next_index_address.val() & self.index_mask.val();
+            self.next_msb.next = self.msb.q.val().get_bit(self.next_index.val().index());
+            self.same_entry.next = self.next_index.val() == self.index.val();
+            self.entered_msb.next = self.prediction.q.val();
+            if self.shift.val() {
+                self.entered_msb.next = self.next_msb.val();
+            }
+            if self.restart.val() {
+                self.entered_msb.next = false;
+            }
+            self.prediction.d.next = self.entered_msb.val();
+            if self.update.val() && (self.same_entry.val() || !self.shift.val()) {
+                self.prediction.d.next = self.new_msb.val();
+            }
         }
     }
 }

@@ -31,8 +31,8 @@ pub const IRDEPTH_BITS: usize = 8;
 ///
 /// The stack is one vector, the top in the low `A` bits: a push shifts it up by `A` bits
 /// (the oldest entry falls off above 2^`return_stack_size_p` entries), a pop down, so the
-/// top is read from flip-flops. Built with `return_stack_size_p` 0 ([`Default`]) it never
-/// holds an entry and synthesis removes it.
+/// top is read from flip-flops. Built with `return_stack_size_p` 0 ([`Default`]) its state
+/// is constant 0 (synthesis removes it; a simulator has nothing to evaluate).
 ///
 /// The outputs the decision reads (`inferred`, `depth`, `must_report` and the flags of
 /// `prev`) do not depend on `restart`, which the decision forms: the next state alone
@@ -288,6 +288,15 @@ impl<const A: usize> Logic for ReturnStack<A> {
             self.return_since_call.d.next = false;
             self.branch_since_return.d.next =
                 self.available.val() && self.option.val() && self.update.val() && self.branch.val();
+            self.inferred_q.d.next = false;
+            self.mispredicted_q.d.next = false;
+        }
+        if !self.available.val() {
+            // No stack: the state constant (nothing for a simulator to evaluate).
+            self.stack.d.next = 0.into();
+            self.count.d.next = 0.into();
+            self.return_since_call.d.next = false;
+            self.branch_since_return.d.next = false;
             self.inferred_q.d.next = false;
             self.mispredicted_q.d.next = false;
         }

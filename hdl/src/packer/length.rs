@@ -76,7 +76,6 @@ pub struct SentLength<const P: usize> {
     pub sent: Signal<In, Bits<P>>,
     /// Payload bytes after sign compression.
     pub length: Signal<Out, Bits<5>>,
-    lowest: Constant<Bits<P>>,
 }
 
 impl<const P: usize> Default for SentLength<P> {
@@ -84,7 +83,6 @@ impl<const P: usize> Default for SentLength<P> {
         SentLength {
             sent: Signal::default(),
             length: Signal::default(),
-            lowest: Constant::new(bits::<P>(1)),
         }
     }
 }
@@ -93,9 +91,12 @@ impl<const P: usize> Logic for SentLength<P> {
     #[hdl_gen]
     fn update(&mut self) {
         self.length.next = 1.into();
-        for b in 1u64..(P as u64 / 8) {
-            if ((self.sent.val() >> (8 * b - 1)) & self.lowest.val()).any() {
-                self.length.next = (b + 1).into();
+        // Byte `b - 1` of `sent` holds the flag of byte `b` (its top bit; the others are
+        // 0): constant slices, one word each for a simulator. The top byte holds no flag
+        // (read so that every bit of `sent` is used; its term is never true).
+        for b in 1usize..(P / 8 + 1) {
+            if self.sent.val().get_bits::<8>(8 * b - 8).any() {
+                self.length.next = (b + 1).to_bits();
             }
         }
     }
