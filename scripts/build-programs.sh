@@ -24,6 +24,14 @@
 # package pythondata-cpu-picorv32 where scripts/setup.sh installed it (not copied
 # into the repository) with programs/dhrystone/dhry_runtime.c (their configuration:
 # -O3 -DTIME -DRISCV -DUSE_MYSTDLIB: its own C-library functions, 100 runs).
+#
+# SERV builds (rv32i_zicsr: the SoC's SERV has no C extension and no multiply / divide
+# unit; libgcc of the rv32i multilib does multiplication and division; linked with
+# common/link-serv.ld, RAM at 0 as the SERV SoC's): the same programs as
+# <name>-serv.elf (-DSERV -DNO_CONSOLE: the normal start-up code, as SERV has the
+# M-mode trap CSRs; console output dropped, as the SoC has no HTIF host), with
+# traps (without the illegal instructions SERV does not detect) and timer (machine
+# timer interrupts only, no mip), and Dhrystone as dhrystone-serv.elf.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -60,8 +68,9 @@ ORDER=(minimal recursion tailcall fnptr_switch loops traps privilege timer workl
 declare -A LINK_SCRIPT=(
 	[lowbase]="link-low.ld"
 )
-# Programs that need no CSRs, traps or console, also built for PicoRV32.
+# Programs that need no CSRs, traps or console, also built for PicoRV32 and SERV.
 PICORV32=(recursion tailcall fnptr_switch loops)
+SERV=(recursion tailcall fnptr_switch loops traps timer)
 
 check=0
 names=()
@@ -69,7 +78,7 @@ for arg in "$@"; do
 	case "$arg" in
 	--check) check=1 ;;
 	-h | --help)
-		sed -n '2,26p' "$self" | sed 's/^# \{0,1\}//'
+		sed -n '2,35p' "$self" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	-*)
@@ -107,16 +116,22 @@ LINK_FLAGS=(
 	-Wl,--build-id=none -Wl,--no-warn-rwx-segments -Wl,-z,max-page-size=0x1000
 )
 
-build() { # name xlen|picorv32
+# The -march, -mabi and libgcc multilib of a target (32, 64, picorv32, serv).
+target_flags() { # target
+	case $1 in
+	64) march=rv64imac_zicsr mabi=lp64 multilib="-march=rv64imac -mabi=lp64" ;;
+	serv) march=rv32i_zicsr mabi=ilp32 multilib="-march=rv32i -mabi=ilp32" ;;
+	*) march=rv32imc_zicsr mabi=ilp32 multilib="-march=rv32im -mabi=ilp32" ;;
+	esac
+}
+
+build() { # name 32|64|picorv32|serv
 	local name=$1 xlen=$2 march mabi multilib srcs objs=() src obj defs=()
-	if [[ $xlen == picorv32 ]]; then
-		defs=(-DPICORV32)
-	fi
-	if [[ $xlen != 64 ]]; then
-		march=rv32imc_zicsr mabi=ilp32 multilib="-march=rv32im -mabi=ilp32"
-	else
-		march=rv64imac_zicsr mabi=lp64 multilib="-march=rv64imac -mabi=lp64"
-	fi
+	case $xlen in
+	picorv32) defs=(-DPICORV32) ;;
+	serv) defs=(-DSERV -DNO_CONSOLE) ;;
+	esac
+	target_flags "$xlen"
 	local libgcc
 	# shellcheck disable=SC2086
 	libgcc=$("$CC" $multilib -print-libgcc-file-name)
@@ -127,8 +142,9 @@ build() { # name xlen|picorv32
 		srcs=(common/crt0.S common/runtime.c "${srcs[@]}")
 	fi
 	local target=rv$xlen
-	[[ $xlen != picorv32 ]] || target=picorv32
-	local objdir="$tmp/obj/$name-$target"
+	[[ $xlen != picorv32 && $xlen != serv ]] || target=$xlen
+	local objdir="$tmp/obj/$name-$target" script=${LINK_SCRIPT[$name]:-link.ld}
+	[[ $xlen != serv ]] || script=link-serv.ld
 	mkdir -p "$objdir"
 	for src in "${srcs[@]}"; do
 		obj="$objdir/$(basename "${src%.*}").o"
@@ -136,39 +152,43 @@ build() { # name xlen|picorv32
 		objs+=("$obj")
 	done
 	"$CC" -march=$march -mabi=$mabi "${COMMON_FLAGS[@]}" "${LINK_FLAGS[@]}" \
-		-T "common/${LINK_SCRIPT[$name]:-link.ld}" "${objs[@]}" "$libgcc" -o "$out/$name-$target.elf"
+		-T "common/$script" "${objs[@]}" "$libgcc" -o "$out/$name-$target.elf"
 	[[ $check -eq 1 ]] || echo "built programs/elf/$name-$target.elf"
 }
 
-# Dhrystone for PicoRV32 from the installed package's sources (see the header).
-build_dhrystone() {
-	local pkg objdir="$tmp/obj/dhrystone-picorv32" objs=() src obj libgcc
+# Dhrystone for PicoRV32 or SERV from the installed package's sources (see the header).
+build_dhrystone() { # picorv32|serv
+	local target=$1 pkg objdir="$tmp/obj/dhrystone-$1" objs=() src obj libgcc march mabi multilib
+	local defs=(-DSERV -DNO_CONSOLE) script=link-serv.ld
+	[[ $target != picorv32 ]] || defs=(-DPICORV32) script=link.ld
+	target_flags "$target"
 	pkg=$(python3 -c 'import pythondata_cpu_picorv32 as p; print(p.data_location)' 2>/dev/null) || {
 		echo "error: pythondata-cpu-picorv32 is not installed (run scripts/setup.sh)" >&2
 		exit 2
 	}
-	libgcc=$("$CC" -march=rv32im -mabi=ilp32 -print-libgcc-file-name)
+	# shellcheck disable=SC2086
+	libgcc=$("$CC" $multilib -print-libgcc-file-name)
 	mkdir -p "$objdir"
 	for src in common/crt0.S common/runtime.c dhrystone/dhry_runtime.c \
 		"$pkg/dhrystone/dhry_1.c" "$pkg/dhrystone/dhry_2.c"; do
 		obj="$objdir/$(basename "${src%.*}").o"
 		case "$src" in
 		"$pkg"/*)
-			"$CC" -march=rv32imc_zicsr -mabi=ilp32 -O3 -g0 -std=gnu89 -w \
+			"$CC" -march=$march -mabi=$mabi -O3 -g0 -std=gnu89 -w \
 				-ffreestanding -fno-builtin -fno-pic -fno-stack-protector \
 				-fno-asynchronous-unwind-tables -fno-unwind-tables -mcmodel=medany \
 				-DTIME -DRISCV -DUSE_MYSTDLIB -Idhrystone/include -c "$src" -o "$obj"
 			;;
 		*)
-			"$CC" -march=rv32imc_zicsr -mabi=ilp32 "${COMMON_FLAGS[@]}" -DPICORV32 \
+			"$CC" -march=$march -mabi=$mabi "${COMMON_FLAGS[@]}" "${defs[@]}" \
 				-c "$src" -o "$obj"
 			;;
 		esac
 		objs+=("$obj")
 	done
-	"$CC" -march=rv32imc_zicsr -mabi=ilp32 "${COMMON_FLAGS[@]}" "${LINK_FLAGS[@]}" \
-		-T common/link.ld "${objs[@]}" "$libgcc" -o "$out/dhrystone-picorv32.elf"
-	[[ $check -eq 1 ]] || echo "built programs/elf/dhrystone-picorv32.elf"
+	"$CC" -march=$march -mabi=$mabi "${COMMON_FLAGS[@]}" "${LINK_FLAGS[@]}" \
+		-T "common/$script" "${objs[@]}" "$libgcc" -o "$out/dhrystone-$target.elf"
+	[[ $check -eq 1 ]] || echo "built programs/elf/dhrystone-$target.elf"
 }
 
 # Fails the check if programs/elf/FILE differs from the one just built.
@@ -189,10 +209,16 @@ for name in "${names[@]}"; do
 		build "$name" picorv32
 		compare "$name-picorv32.elf"
 	fi
+	if [[ " ${SERV[*]} " == *" $name "* ]]; then
+		build "$name" serv
+		compare "$name-serv.elf"
+	fi
 done
 if [[ $# -eq 0 || ($# -eq 1 && $check -eq 1) ]]; then
-	build_dhrystone
-	compare dhrystone-picorv32.elf
+	for target in picorv32 serv; do
+		build_dhrystone $target
+		compare dhrystone-$target.elf
+	done
 fi
 if [[ $check -eq 1 && $status -eq 0 ]]; then
 	echo "programs: ${#names[@]} programs x 2 targets up to date"

@@ -235,21 +235,35 @@ impl Model {
                 }
             }
             Model::Soc(v) => {
-                let g = etrace_hdl::rvfi::picorv32_soc::picorv32_soc(v.front_end())
-                    .unwrap_or_else(|e| fail(&e));
-                let core = pythondata::data_location(CorePackage::PicoRv32)
-                    .unwrap_or_else(|e| fail(&e))
-                    .join("picorv32.v");
-                let waivers = dir.join("picorv32.vlt");
-                write_if_changed(
-                    &waivers,
-                    &format!("`verilator_config\nlint_off -file \"{}\"\n", core.display()),
-                );
+                let dir_of = |core| pythondata::data_location(core).unwrap_or_else(|e| fail(&e));
+                let (g, sources) = match v.core() {
+                    CorePackage::PicoRv32 => (
+                        etrace_hdl::rvfi::picorv32_soc::picorv32_soc(v.front_end()),
+                        vec![dir_of(CorePackage::PicoRv32).join("picorv32.v")],
+                    ),
+                    CorePackage::Serv => {
+                        let rtl = dir_of(CorePackage::Serv).join("rtl");
+                        (
+                            etrace_hdl::rvfi::serv_soc::serv_soc(v.front_end()),
+                            etrace_hdl::rvfi::serv_soc::SERV_SOURCES
+                                .iter()
+                                .map(|f| rtl.join(f))
+                                .collect(),
+                        )
+                    }
+                };
+                let g = g.unwrap_or_else(|e| fail(&e));
+                let waivers = dir.join("core.vlt");
+                let mut vlt = String::from("`verilator_config\n");
+                for source in &sources {
+                    vlt.push_str(&format!("lint_off -file \"{}\"\n", source.display()));
+                }
+                write_if_changed(&waivers, &vlt);
                 Generated {
-                    top: etrace_hdl::rvfi::picorv32_soc::SOC_TOP.to_string(),
+                    top: etrace_hdl::rvfi::soc::SOC_TOP.to_string(),
                     verilog: g.verilog,
                     ports: g.ports,
-                    sources: vec![waivers, core],
+                    sources: std::iter::once(waivers).chain(sources).collect(),
                     args: vec!["-DRISCV_FORMAL".to_string()],
                 }
             }

@@ -259,8 +259,9 @@ fn program_of_the_wrong_width_is_a_usage_error() {
     );
 }
 
-/// Issue 23: `--core picorv32` runs Dhrystone in lock step; the swapped front end is a
-/// failed check naming the retirement; an RV64 program is a usage error.
+/// Issue 23: `--core picorv32` runs Dhrystone in lock step, `--core serv` a program built
+/// for SERV; the swapped front end is a failed check naming the retirement; an RV64
+/// program is a usage error.
 #[test]
 fn core_lock_step_runs_and_reports_divergence() {
     let stdout = etrace_ok(&[
@@ -271,6 +272,11 @@ fn core_lock_step_runs_and_reports_divergence() {
     ]);
     assert!(stat(&stdout, "retirements checked") > 80_000, "{stdout}");
     assert!(stat(&stdout, "cycles") > stat(&stdout, "retirements checked"));
+    assert!(stdout.contains("equal the hart's"), "{stdout}");
+    let stdout = etrace_ok(&["cosim", &elf("tailcall-serv.elf"), "--core", "serv"]);
+    assert!(stdout.contains("on core serv"), "{stdout}");
+    // SERV is bit-serial: tens of cycles per instruction.
+    assert!(stat(&stdout, "cycles") > 30 * stat(&stdout, "retirements checked"));
     assert!(stdout.contains("equal the hart's"), "{stdout}");
     let out = etrace(&[
         "cosim",

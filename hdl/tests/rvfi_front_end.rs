@@ -2,7 +2,8 @@
 //! classification (`etrace_spec::isa`: `Decoded::itype`, `is_sequential_jump`) and the
 //! hart's trap conventions (`etrace_spec::ingress`): a stream of retirements (every
 //! compressed encoding, every `jal` / `jalr` link-register combination, branches on edge
-//! operands, `lui` / `auipc` + `jalr` pairs, random words, traps and idle cycles) is
+//! operands, `lui` / `auipc` + `jalr` pairs, random words, traps (misaligned loads and
+//! stores among them) and idle cycles) is
 //! simulated and each cycle's ingress block compared with the model's record.
 
 use etrace_hart::cause;
@@ -39,9 +40,20 @@ fn condition(d: &Decoded, a: u32, b: u32) -> bool {
     }
 }
 
+/// Whether the load / store `d` at `address` is misaligned for its size.
+fn misaligned(d: &Decoded, address: u32) -> bool {
+    match d.op {
+        Op::Lh | Op::Lhu | Op::Sh => address & 1 != 0,
+        Op::Lw | Op::Sw => address & 3 != 0,
+        _ => false,
+    }
+}
+
 /// The model's block for `r` after `prev` (the previous retirement without trap, if the
-/// one before was one), or `None` when no block is on the port.
-fn expected(r: &Retirement, prev: Option<&Decoded>) -> Option<IngressRecord> {
+/// one before was one), or `None` when no block is on the port; `timer`: a trap that is
+/// no exception is the machine timer interrupt (SERV's profile), else an illegal
+/// instruction.
+fn expected(r: &Retirement, prev: Option<&Decoded>, timer: bool) -> Option<IngressRecord> {
     if !r.valid {
         return None;
     }
@@ -63,6 +75,23 @@ fn expected(r: &Retirement, prev: Option<&Decoded>) -> Option<IngressRecord> {
             Op::Ebreak => {
                 rec.cause = cause::BREAKPOINT;
                 rec.tval = u64::from(r.pc);
+            }
+            Op::Lb | Op::Lh | Op::Lw | Op::Lbu | Op::Lhu
+                if misaligned(&d, r.rs1.wrapping_add(d.imm as u32)) =>
+            {
+                rec.iretire = 0;
+                rec.cause = cause::MISALIGNED_LOAD;
+                rec.tval = u64::from(r.rs1.wrapping_add(d.imm as u32));
+            }
+            Op::Sb | Op::Sh | Op::Sw if misaligned(&d, r.rs1.wrapping_add(d.imm as u32)) => {
+                rec.iretire = 0;
+                rec.cause = cause::MISALIGNED_STORE;
+                rec.tval = u64::from(r.rs1.wrapping_add(d.imm as u32));
+            }
+            _ if timer => {
+                rec.iretire = 0;
+                rec.itype = Itype::Interrupt;
+                rec.cause = cause::IRQ_M_TIMER;
             }
             _ => {
                 rec.iretire = 0;
@@ -149,7 +178,9 @@ fn stream() -> Vec<Retirement> {
 }
 
 /// The block the simulated front end shows, `None` without one.
-fn block_of<const SWAP: u64>(uut: &RvfiFrontEnd<SWAP>) -> Option<IngressRecord> {
+fn block_of<const SWAP: u64, const TIMER: u64>(
+    uut: &RvfiFrontEnd<SWAP, TIMER>,
+) -> Option<IngressRecord> {
     let b = &uut.block;
     let iretire = b.iretire.val();
     let itype = b.itype.val().index() as u64;
@@ -179,15 +210,15 @@ type Difference = (
     Option<IngressRecord>,
 );
 
-/// Runs `stream` through a front end built with `SWAP`: the first cycle whose block
-/// differs from the model's, or the model's blocks of every cycle.
-fn first_difference<const SWAP: u64>(
+/// Runs `stream` through a front end built with `SWAP` and `TIMER`: the first cycle whose
+/// block differs from the model's, or the model's blocks of every cycle.
+fn first_difference<const SWAP: u64, const TIMER: u64>(
     stream: &[Retirement],
 ) -> Result<Vec<IngressRecord>, Difference>
 where
-    RvfiFrontEnd<SWAP>: Block,
+    RvfiFrontEnd<SWAP, TIMER>: Block,
 {
-    let mut uut = RvfiFrontEnd::<SWAP>::default();
+    let mut uut = RvfiFrontEnd::<SWAP, TIMER>::default();
     uut.connect_all();
     uut.reset.next = true;
     for clock in [false, true, false] {
@@ -207,7 +238,7 @@ where
         uut.rvfi.mode.next = u64::from(r.mode).into();
         assert!(simulate(&mut uut, 100));
         let got = block_of(&uut);
-        let want = expected(r, prev.as_ref());
+        let want = expected(r, prev.as_ref(), TIMER == 1);
         if got != want {
             return Err((i, *r, got, want));
         }
@@ -227,7 +258,7 @@ where
 fn front_end_classifies_as_the_model_does() {
     let stream = stream();
     assert!(stream.len() > 70_000);
-    let blocks = match first_difference::<0>(&stream) {
+    let blocks = match first_difference::<0, 0>(&stream) {
         Ok(blocks) => blocks,
         Err((i, r, got, want)) => {
             panic!("retirement {i} {r:x?}: front end {got:?}, model {want:?}")
@@ -244,12 +275,30 @@ fn front_end_classifies_as_the_model_does() {
     assert!(blocks
         .iter()
         .any(|b| b.itype == Itype::Exception && b.iretire == 1));
+    for c in [cause::MISALIGNED_LOAD, cause::MISALIGNED_STORE] {
+        assert!(blocks.iter().any(|b| b.cause == c), "cause {c}");
+    }
+}
+
+#[test]
+fn serv_profile_traces_other_traps_as_the_timer_interrupt() {
+    let stream = stream();
+    let blocks = match first_difference::<0, 1>(&stream) {
+        Ok(blocks) => blocks,
+        Err((i, r, got, want)) => {
+            panic!("retirement {i} {r:x?}: front end {got:?}, model {want:?}")
+        }
+    };
+    assert!(blocks
+        .iter()
+        .any(|b| b.itype == Itype::Interrupt && b.cause == cause::IRQ_M_TIMER));
+    assert!(!blocks.iter().any(|b| b.cause == cause::ILLEGAL_INSTRUCTION));
 }
 
 #[test]
 fn swapped_branch_itypes_differ_from_the_model() {
     let stream = stream();
-    let (_, r, got, want) = first_difference::<1>(&stream).expect_err("the swap is seen");
+    let (_, r, got, want) = first_difference::<1, 0>(&stream).expect_err("the swap is seen");
     let d = decode(r.insn, Xlen::X32);
     assert!(d.is_branch() && !r.trap, "{r:x?}");
     let (got, want) = (got.unwrap().itype, want.unwrap().itype);

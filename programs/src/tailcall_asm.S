@@ -132,7 +132,12 @@ asm_coroutine:
 	mv t3, ra               /* our own return address */
 	li a1, 0                /* sum */
 	lla t0, producer        /* the producer's resume point */
-1:	c.jalr t0                /* jalr ra, 0(t0): swap to the producer */
+1:
+#ifdef __riscv_compressed
+	c.jalr t0                /* jalr ra, 0(t0): swap to the producer */
+#else
+	jalr ra, 0(t0)           /* builds without C (SERV) */
+#endif
 	add a1, a1, a2
 	addi a0, a0, -1
 	bnez a0, 1b

@@ -235,8 +235,8 @@ impl FromStr for Variant {
     }
 }
 
-/// One verilated PicoRV32 SoC build (`etrace_hdl::rvfi::picorv32_soc`): the core, its RVFI
-/// front end and the `rv32` encoder.
+/// One verilated SoC build (`etrace_hdl::rvfi::soc`): a core, its RVFI front end and the
+/// `rv32` encoder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SocVariant {
     /// The SoC as a user builds it.
@@ -245,17 +245,53 @@ pub enum SocVariant {
     /// (`FrontEndOptions::swap_branch_itypes`), the wrong front end the lock-step
     /// co-simulation must catch.
     PicoRv32Swapped,
+    /// SERV (`etrace_hdl::rvfi::serv_soc`).
+    Serv,
 }
 
 impl SocVariant {
     /// Every SoC build.
-    pub const ALL: [SocVariant; 2] = [SocVariant::PicoRv32, SocVariant::PicoRv32Swapped];
+    pub const ALL: [SocVariant; 3] = [
+        SocVariant::PicoRv32,
+        SocVariant::PicoRv32Swapped,
+        SocVariant::Serv,
+    ];
 
     /// The name: the Verilator `--prefix` (`V<name>`) and the C symbol prefix.
     pub fn name(self) -> &'static str {
         match self {
             SocVariant::PicoRv32 => "picorv32",
             SocVariant::PicoRv32Swapped => "picorv32_swapped",
+            SocVariant::Serv => "serv",
+        }
+    }
+
+    /// The core's package.
+    pub fn core(self) -> crate::pythondata::CorePackage {
+        match self {
+            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped => {
+                crate::pythondata::CorePackage::PicoRv32
+            }
+            SocVariant::Serv => crate::pythondata::CorePackage::Serv,
+        }
+    }
+
+    /// The base address of the SoC's RAM (its reset address).
+    pub fn ram_base(self) -> u64 {
+        match self {
+            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped => {
+                etrace_hdl::rvfi::picorv32_soc::PICORV32_RAM_BASE
+            }
+            SocVariant::Serv => etrace_hdl::rvfi::serv_soc::SERV_RAM_BASE,
+        }
+    }
+
+    /// Clock cycles the core may take per retired instruction (a bound for a stalled core:
+    /// PicoRV32 needs 3-6, division ~40; bit-serial SERV 35-70, shifts up to ~100).
+    pub fn cycles_per_instruction_max(self) -> u64 {
+        match self {
+            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped => 64,
+            SocVariant::Serv => 256,
         }
     }
 
@@ -263,6 +299,10 @@ impl SocVariant {
     pub fn front_end(self) -> etrace_hdl::rvfi::FrontEndOptions {
         etrace_hdl::rvfi::FrontEndOptions {
             swap_branch_itypes: self == SocVariant::PicoRv32Swapped,
+            core_traps: match self {
+                SocVariant::Serv => etrace_hdl::rvfi::CoreTraps::TimerInterrupt,
+                _ => etrace_hdl::rvfi::CoreTraps::IllegalInstruction,
+            },
         }
     }
 }

@@ -61,7 +61,7 @@ pub struct CosimArgs {
     /// Hardware generation options: the verilated build of the configuration with them.
     #[command(flatten)]
     pub hardware: HardwareArgs,
-    /// Run the program on a soft core in lock step with the hart model: picorv32
+    /// Run the program on a soft core in lock step with the hart model: picorv32 or serv
     /// (picorv32-swapped: the deliberately wrong front end).
     #[arg(
         long,

@@ -1,4 +1,4 @@
-//! `etrace cosim PROG.elf --core picorv32` (issue 23): the lock-step co-simulation of a
+//! `etrace cosim PROG.elf --core picorv32|serv` (issue 23): the lock-step co-simulation of a
 //! soft core (`etrace_tb::soc::lockstep`): the verilated SoC (core, RVFI front end,
 //! encoder) runs the program while the hart model runs it with the SoC's memory map; each
 //! retirement, the encoder's output port and the decoded trace are checked.
@@ -19,7 +19,7 @@ fn soc_variant(name: &str) -> Result<SocVariant, CliError> {
         .find(|v| v.name() == name.replace('-', "_"))
         .ok_or_else(|| {
             CliError::input(
-                format!("unknown core `{name}` (expected picorv32 or picorv32-swapped)"),
+                format!("unknown core `{name}` (expected picorv32, serv or picorv32-swapped)"),
                 "--core",
             )
         })

@@ -20,16 +20,27 @@
 //!   / `c.lui` (one register holds that `rd`, cleared by a trap);
 //! * a retirement with `rvfi_trap`: `itype = 1`; `ecall` / `ebreak` / `c.ebreak` retire
 //!   (`iretire = 1`) with `cause` 8 + `priv` (environment call) or 3 (breakpoint, `tval`
-//!   = the pc); any other trapping instruction does not retire (`iretire = 0`) and is
-//!   reported with `cause` 2 (illegal instruction) and `tval` = the instruction bits.
+//!   = the pc); a trapping load / store (RV32I and RV32C integer loads and stores) whose
+//!   address (`rvfi_rs1_rdata` + the offset) is misaligned for its size does not retire
+//!   and is a misaligned access: `cause` 4 (load) / 6 (store), `tval` = that address
+//!   (the only trap of a load or store on cores without PMP and bus errors: PicoRV32
+//!   with `CATCH_MISALIGN`, SERV); any other trapping instruction does not retire
+//!   (`iretire = 0`) and is, by the core's profile ([`FrontEndOptions::core_traps`]),
+//!   an illegal instruction (`itype` 1, `cause` 2, `tval` = the instruction bits) or the
+//!   machine timer interrupt (`itype` 2, `cause` 7, `tval` 0) taken in place of that
+//!   instruction.
 //!
 //! What a core does not provide, the trace cannot show: RVFI has no `mcause` and PicoRV32
-//! has no standard trap CSRs, so a misaligned access or a bus error on such a core is
-//! traced as an illegal instruction (cause 2) at the faulting instruction; interrupts
+//! has no standard trap CSRs, so a bus error on such a core is traced as an illegal
+//! instruction (cause 2) at the faulting instruction; PicoRV32's interrupts
 //! (`rvfi_intr` marks the first instruction of a handler, after the interrupted one has
 //! gone) are not traced as `itype` 2: the handler's first instruction appears as an
-//! uninferable discontinuity the decoder cannot follow, so cores are traced with their
-//! non-standard interrupts disabled (PicoRV32's `ENABLE_IRQ = 0`).
+//! uninferable discontinuity the decoder cannot follow, so PicoRV32 is traced with its
+//! non-standard interrupts disabled (`ENABLE_IRQ = 0`). SERV reports its timer interrupt
+//! as a trap of the instruction it replaces (it has no illegal-instruction exception and
+//! does not drive `rvfi_intr`): [`CoreTraps::TimerInterrupt`]. An interrupt that
+//! replaces an `ecall` / `ebreak` looks like that instruction's exception on RVFI and is
+//! traced as one.
 //!
 //! The outputs are combinational from the RVFI signals (which a core drives from
 //! flip-flops); the encoder's input stage registers them (`hdl/DESIGN.md`, item 0).
@@ -50,18 +61,33 @@ const E: usize = 5;
 /// `itype_width_p` (4: jumps fully classified).
 const IT: usize = 4;
 
-/// Build-time options of the front end (the `SWAP` generic of [`RvfiFrontEnd`]).
+/// What a trap that is no environment call, breakpoint or misaligned access is on a core
+/// (module documentation).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CoreTraps {
+    /// An illegal instruction (PicoRV32).
+    #[default]
+    IllegalInstruction,
+    /// The machine timer interrupt, taken in place of the instruction (SERV).
+    TimerInterrupt,
+}
+
+/// Build-time options of the front end (the `SWAP` and `TIMER` generics of
+/// [`RvfiFrontEnd`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FrontEndOptions {
     /// Test only: report taken branches as not taken and the reverse (`itype` 4 and 5
     /// swapped), the known fault the lock-step co-simulation must catch.
     pub swap_branch_itypes: bool,
+    /// The core's other traps.
+    pub core_traps: CoreTraps,
 }
 
 /// RVFI in, ingress block out (module documentation); `SWAP` = 1 (test only) swaps the
-/// branch codes 4 and 5 ([`FrontEndOptions::swap_branch_itypes`]).
+/// branch codes 4 and 5 ([`FrontEndOptions::swap_branch_itypes`]); `TIMER` = 1: other
+/// traps are the timer interrupt ([`CoreTraps::TimerInterrupt`]).
 #[derive(LogicBlock, Default)]
-pub struct RvfiFrontEnd<const SWAP: u64> {
+pub struct RvfiFrontEnd<const SWAP: u64, const TIMER: u64> {
     /// Clock (the `rd` of the last `lui` / `auipc`, for `sijump`).
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high (clears that register).
@@ -72,6 +98,7 @@ pub struct RvfiFrontEnd<const SWAP: u64> {
     /// instruction is 2^`ilastsize` half-words.
     pub block: IngressSource<A, E, IT>,
     swap: LocalParam<1, SWAP>,
+    timer: LocalParam<1, TIMER>,
     lui_rd: DFF<Bits<5>>,
     // The instruction's fields.
     wide: Signal<Local, Bit>,
@@ -99,6 +126,14 @@ pub struct RvfiFrontEnd<const SWAP: u64> {
     lui: Signal<Local, Bit>,
     ecall: Signal<Local, Bit>,
     ebreak: Signal<Local, Bit>,
+    // Loads and stores, and the offset of their address.
+    load: Signal<Local, Bit>,
+    store: Signal<Local, Bit>,
+    offset: Signal<Local, Bits<32>>,
+    address: Signal<Local, Bits<32>>,
+    misaligned: Signal<Local, Bit>,
+    /// The bits a negative 12-bit immediate sets when sign-extended.
+    imm_sign: LocalParam<32, 0xffff_f000>,
     // The branch condition.
     equal: Signal<Local, Bit>,
     less_unsigned: Signal<Local, Bit>,
@@ -108,7 +143,7 @@ pub struct RvfiFrontEnd<const SWAP: u64> {
     code: Signal<Local, Bits<4>>,
 }
 
-impl<const SWAP: u64> Logic for RvfiFrontEnd<SWAP> {
+impl<const SWAP: u64, const TIMER: u64> Logic for RvfiFrontEnd<SWAP, TIMER> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, lui_rd);
@@ -141,6 +176,55 @@ impl<const SWAP: u64> Logic for RvfiFrontEnd<SWAP> {
         self.ecall.next = self.rvfi.insn.val() == 0x0000_0073;
         self.ebreak.next = (self.rvfi.insn.val() == 0x0010_0073)
             || (!self.wide.val() && (self.rvfi.insn.val().get_bits::<16>(0) == 0x9002));
+        // Integer loads (LB LH LW LBU LHU, C.LW, C.LWSP with rd != 0) and stores (SB SH SW,
+        // C.SW, C.SWSP), and their offsets: I / S immediates sign-extended, the scaled
+        // unsigned offsets of the compressed forms.
+        self.load.next = (self.wide.val()
+            && (self.opcode.val() == 0x03)
+            && (self.funct3.val() != 3)
+            && (self.funct3.val() < 6))
+            || (!self.wide.val()
+                && (self.c_funct3.val() == 2)
+                && ((self.c_quadrant.val() == 0)
+                    || ((self.c_quadrant.val() == 2) && self.c_rd.val().any())));
+        self.store.next =
+            (self.wide.val() && (self.opcode.val() == 0x23) && (self.funct3.val() < 3))
+                || (!self.wide.val()
+                    && (self.c_funct3.val() == 6)
+                    && ((self.c_quadrant.val() == 0) || (self.c_quadrant.val() == 2)));
+        if self.wide.val() {
+            if self.opcode.val() == 0x23 {
+                self.offset.next =
+                    ((self.rvfi.insn.val() >> 20) & 0xfe0) | ((self.rvfi.insn.val() >> 7) & 0x1f);
+            } else {
+                self.offset.next = self.rvfi.insn.val() >> 20;
+            }
+            if self.rvfi.insn.val().get_bit(31) {
+                self.offset.next = self.offset.val() | self.imm_sign.val();
+            }
+        } else if self.c_quadrant.val() == 0 {
+            // C.LW / C.SW: uimm[5:3] = insn[12:10], uimm[2] = insn[6], uimm[6] = insn[5].
+            self.offset.next = ((self.rvfi.insn.val() >> 7) & 0x38)
+                | ((self.rvfi.insn.val() >> 4) & 0x04)
+                | ((self.rvfi.insn.val() << 1) & 0x40);
+        } else if self.c_funct3.val() == 2 {
+            // C.LWSP: uimm[5] = insn[12], uimm[4:2] = insn[6:4], uimm[7:6] = insn[3:2].
+            self.offset.next = ((self.rvfi.insn.val() >> 7) & 0x20)
+                | ((self.rvfi.insn.val() >> 2) & 0x1c)
+                | ((self.rvfi.insn.val() << 4) & 0xc0);
+        } else {
+            // C.SWSP: uimm[5:2] = insn[12:9], uimm[7:6] = insn[8:7].
+            self.offset.next =
+                ((self.rvfi.insn.val() >> 7) & 0x3c) | ((self.rvfi.insn.val() >> 1) & 0xc0);
+        }
+        // The address, misaligned for the access size: a word (LW, SW and the compressed
+        // forms) or a half-word (LH, LHU, SH; funct3 bit 1 clear, bit 0 set).
+        self.address.next = self.rvfi.rs1_rdata.val() + self.offset.val();
+        if !self.wide.val() || (self.funct3.val().get_bits::<2>(0) == 2) {
+            self.misaligned.next = self.address.val().get_bits::<2>(0).any();
+        } else {
+            self.misaligned.next = self.funct3.val().get_bit(0) && self.address.val().get_bit(0);
+        }
         // `lui`, `auipc`, `c.lui` (rd != x2, nonzero immediate): the `rd` of `sijump`.
         self.lui.next = (self.wide.val()
             && ((self.opcode.val() == 0x37) || (self.opcode.val() == 0x17)))
@@ -299,6 +383,20 @@ impl<const SWAP: u64> Logic for RvfiFrontEnd<SWAP> {
             } else if self.ebreak.val() {
                 self.block.cause.next = 3.into();
                 self.block.tval.next = self.rvfi.pc_rdata.val();
+            } else if (self.load.val() || self.store.val()) && self.misaligned.val() {
+                // Misaligned load / store address.
+                self.block.iretire.next = false;
+                if self.store.val() {
+                    self.block.cause.next = 6.into();
+                } else {
+                    self.block.cause.next = 4.into();
+                }
+                self.block.tval.next = self.address.val();
+            } else if self.timer.val().any() {
+                // The machine timer interrupt in place of the instruction.
+                self.block.iretire.next = false;
+                self.block.itype.next = 2.into();
+                self.block.cause.next = 7.into();
             } else {
                 self.block.iretire.next = false;
                 self.block.cause.next = 2.into();
@@ -323,14 +421,14 @@ mod tests {
 
     #[test]
     fn front_end_verilog() {
-        for v in [verilog::<0>(), verilog::<1>()] {
+        for v in [verilog::<0, 0>(), verilog::<1, 0>(), verilog::<0, 1>()] {
             yosys_check("rvfi_front_end", &v).unwrap();
             lint("rvfi_front_end", &v).unwrap();
         }
     }
 
-    fn verilog<const SWAP: u64>() -> String {
-        let mut uut = RvfiFrontEnd::<SWAP>::default();
+    fn verilog<const SWAP: u64, const TIMER: u64>() -> String {
+        let mut uut = RvfiFrontEnd::<SWAP, TIMER>::default();
         uut.connect_all();
         generate(&uut)
     }

@@ -1,11 +1,14 @@
 //! Tracing a real CPU (issue 23): the RISC-V Formal Interface (RVFI) retirement port of a
 //! soft core turned into the encoder's ingress port (`ingressPort.adoc`,
-//! `sec:single-retire`) by [`RvfiFrontEnd`], and the PicoRV32 SoC of the
-//! lock-step co-simulation ([`picorv32_soc`]).
+//! `sec:single-retire`) by [`RvfiFrontEnd`], and the SoCs of the lock-step
+//! co-simulation: what they share ([`soc`]), PicoRV32 ([`picorv32_soc`]) and SERV
+//! ([`serv_soc`]).
 
 pub mod front_end;
 pub mod picorv32_soc;
 pub mod port;
+pub mod serv_soc;
+pub mod soc;
 
-pub use front_end::{FrontEndOptions, RvfiFrontEnd};
+pub use front_end::{CoreTraps, FrontEndOptions, RvfiFrontEnd};
 pub use port::Rvfi;

@@ -1,4 +1,4 @@
-//! The lock-step co-simulation of a core (issue 23): the verilated PicoRV32 SoC runs an
+//! The lock-step co-simulation of a core (issue 23): a verilated SoC (PicoRV32, SERV) runs an
 //! ELF while the hart model runs the same ELF with the SoC's memory map ([`hart_config`]);
 //!
 //! 1. each RVFI retirement is checked against the hart's next record: the pc, the
@@ -30,7 +30,7 @@ use etrace_encoder::EncoderOptions;
 use etrace_hart::{
     CountingSink, Hart, HartConfig, HartError, HartRecords, HartRecordsError, RecordsTally,
 };
-use etrace_hdl::rvfi::picorv32_soc::{PICORV32_RAM_BASE, PICORV32_RAM_BYTES};
+use etrace_hdl::rvfi::soc::SOC_RAM_BYTES;
 use etrace_spec::elf::{parse_elf, LoadError as ElfError};
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::isa::Xlen;
@@ -43,20 +43,19 @@ use crate::variant::{SocVariant, Variant};
 
 /// Reset cycles after the program is loaded.
 const RESET_CYCLES: u32 = 4;
-/// Cycles allowed per hart record (PicoRV32 needs 3-6 per instruction, division ~40).
-const CYCLES_PER_RECORD: u64 = 64;
 /// Cycles allowed for the output to drain after the last record.
 const DRAIN_LIMIT: u64 = 1 << 16;
 /// Bytes taken between two hand-overs to the deframer and the decode check.
 const BYTES_PER_PIECE: usize = 4096;
 
-/// The hart model's profile of the PicoRV32 SoC (`etrace_hdl::rvfi::picorv32_soc`): its
-/// RAM window, `itype` width 4 as the front end's.
-pub fn hart_config() -> HartConfig {
+/// The hart model's profile of the SoC `variant` (`etrace_hdl::rvfi::soc`): its RAM
+/// window, `itype` width 4 as the front end's (the CLINT is the hart's own, which the
+/// SERV SoC's timer follows).
+pub fn hart_config(variant: SocVariant) -> HartConfig {
     HartConfig {
         itype_width: ItypeWidth::W4,
-        ram_base: PICORV32_RAM_BASE,
-        ram_size: PICORV32_RAM_BYTES,
+        ram_base: variant.ram_base(),
+        ram_size: SOC_RAM_BYTES,
         ..HartConfig::default()
     }
 }
@@ -169,7 +168,7 @@ pub enum LockstepError {
     #[error("ELF: {0}")]
     Elf(#[from] ElfError),
     /// The program is not RV32.
-    #[error("the program is RV64; the PicoRV32 SoC runs RV32 programs")]
+    #[error("the program is RV64; the SoCs run RV32 programs")]
     NotRv32,
     /// The decoder's image of the program could not be made.
     #[error("program image: {0}")]
@@ -260,7 +259,7 @@ fn block_of(out: &SocOutputs) -> Option<IngressRecord> {
         privilege: Privilege::from_code(u64::from(out.privilege)).unwrap_or_default(),
         cause: out.cause,
         tval: out.tval,
-        interrupt: false,
+        interrupt: out.itype == 2,
         context: 0,
         ctype: 0,
         sijump: out.sijump != 0,
@@ -268,8 +267,8 @@ fn block_of(out: &SocOutputs) -> Option<IngressRecord> {
 }
 
 /// A first, untraced run of `elf` on the hart model: its record count, or its error.
-fn count_records(elf: &[u8]) -> Result<u64, LockstepError> {
-    let mut hart = Hart::from_elf(elf, hart_config())?.without_console();
+fn count_records(elf: &[u8], variant: SocVariant) -> Result<u64, LockstepError> {
+    let mut hart = Hart::from_elf(elf, hart_config(variant))?.without_console();
     let mut sink = CountingSink::default();
     hart.run(&mut sink)?;
     Ok(sink.records)
@@ -281,10 +280,10 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
     if image.xlen != Xlen::X32 {
         return Err(LockstepError::NotRv32);
     }
-    let total = count_records(elf)?;
+    let total = count_records(elf, config.variant)?;
     let elf = Arc::new(elf.to_vec());
     let presented = Arc::new(RecordsTally::default());
-    let mut records = HartRecords::spawn(elf.clone(), hart_config())
+    let mut records = HartRecords::spawn(elf.clone(), hart_config(config.variant))
         .tallied(presented.clone())
         .peekable();
     let program = ProgramImage::from_elf(&elf)?;
@@ -292,7 +291,7 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
     let params = encoder.params();
     let stepped = Arc::new(RecordsTally::default());
     let hart_steps = HartSteps::new(
-        HartRecords::spawn(elf, hart_config())
+        HartRecords::spawn(elf, hart_config(config.variant))
             .tallied(stepped.clone())
             .map(|(r, _)| r),
     );
@@ -310,7 +309,7 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
     inputs.implicit_exception = config.options.implicit_exception;
     inputs.sijump_option = config.options.sijump;
     inputs.resync_max = u16::try_from(config.options.resync_max).unwrap_or(u16::MAX);
-    let limit = total * CYCLES_PER_RECORD + 10_000;
+    let limit = total * config.variant.cycles_per_instruction_max() + 10_000;
     let mut matched = 0u64;
     let mut bytes = 0u64;
     let mut piece = Vec::with_capacity(BYTES_PER_PIECE);
@@ -345,7 +344,7 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
             let Some((want, insn)) = hart else {
                 return Err(diverged(DivergenceKind::Retirement, None));
             };
-            let trapped = want.itype == Itype::Exception;
+            let trapped = matches!(want.itype, Itype::Exception | Itype::Interrupt);
             if !rtl.valid || rtl.pc != want.iaddr || rtl.insn != insn || rtl.trap != trapped {
                 return Err(diverged(DivergenceKind::Retirement, None));
             }

@@ -1,4 +1,4 @@
-//! The PicoRV32 SoC (`etrace_hdl::rvfi::picorv32_soc`) built with Verilator ([`Soc`]) and
+//! The SoCs of a core (`etrace_hdl::rvfi::soc`: PicoRV32, SERV) built with Verilator ([`Soc`]) and
 //! the lock-step co-simulation that checks it against the hart model ([`lockstep`]).
 
 pub mod lockstep;

@@ -1,11 +1,11 @@
-//! One verilated PicoRV32 SoC ([`Soc`]): a Verilator model with its own context, stepped
+//! One verilated SoC ([`Soc`]): a Verilator model with its own context, stepped
 //! one clock cycle per call as the encoder variants are (`crate::rtl`), and its program
 //! RAM filled from an ELF through the SoC's load port.
 
 use std::os::raw::c_void;
 use std::ptr::NonNull;
 
-use etrace_hdl::rvfi::picorv32_soc::{PICORV32_RAM_BASE, PICORV32_RAM_BYTES};
+use etrace_hdl::rvfi::soc::SOC_RAM_BYTES;
 use etrace_spec::elf::ElfImage;
 
 use crate::ffi::{soc_vtable, VTable};
@@ -92,16 +92,16 @@ impl Soc {
             reset: true,
             ..SocInputs::default()
         };
+        let base = self.variant.ram_base();
         for seg in &image.segments {
-            let inside = seg.addr >= PICORV32_RAM_BASE
-                && seg.addr + seg.mem_size <= PICORV32_RAM_BASE + PICORV32_RAM_BYTES;
+            let inside = seg.addr >= base && seg.addr + seg.mem_size <= base + SOC_RAM_BYTES;
             if !inside {
                 return Err(LoadError {
                     index: seg.index,
                     addr: seg.addr,
                     size: seg.mem_size,
-                    base: PICORV32_RAM_BASE,
-                    ram: PICORV32_RAM_BYTES,
+                    base,
+                    ram: SOC_RAM_BYTES,
                 });
             }
             let first = seg.addr & !3;

@@ -1,0 +1,294 @@
+//! What the SoCs of the lock-step co-simulation share (issue 23): the memory map, the
+//! pins, and the Verilog around the core: the RVFI front end ([`RvfiFrontEnd`]), the
+//! `rv32` encoder (`crate::top::generate`, byte stream), and the cycle and retirement
+//! counters the host reads. Each core's SoC ([`super::picorv32_soc`],
+//! [`super::serv_soc`]) adds the core and its bus to the program RAM.
+//!
+//! Every SoC has the same top module name ([`SOC_TOP`]) and the same pins ([`PINS`]), so
+//! that one simulator binding steps any of them. The core's RVFI signals the front end
+//! reads are the wires `rvfi_valid`, `rvfi_insn`, `rvfi_pc_rdata`, `rvfi_pc_wdata`,
+//! `rvfi_trap` (pins) and `rvfi_rs1_rdata`, `rvfi_rs2_rdata`, `rvfi_mode` (declared
+//! here), which the core's part drives.
+//!
+//! Memory map (the hart's profile of the SoCs): [`SOC_RAM_BYTES`] of RAM at the core's
+//! reset address ([`CorePart::ram_base`]); an access outside it reads 0 and writes
+//! nothing.
+//! The host loads the RAM through the `load_*` pins while the core is in reset and sees
+//! every store on the `store_*` pins (the `tohost` convention is kept by the host).
+//!
+//! [`RvfiFrontEnd`]: super::RvfiFrontEnd
+
+use crate::config::Config;
+use crate::top::{generate, TopError, TopOptions};
+use crate::verilog::{flatten_ports, generate_named, top_ports, Port};
+
+use super::front_end::CoreTraps;
+use super::{FrontEndOptions, RvfiFrontEnd};
+use rust_hdl::prelude::Block;
+
+/// log2 of the RAM size in bytes.
+pub const SOC_RAM_BITS: u32 = 18;
+/// The RAM size in bytes (256 KiB).
+pub const SOC_RAM_BYTES: u64 = 1 << SOC_RAM_BITS;
+
+/// The SoC's top module name (every core).
+pub const SOC_TOP: &str = "etrace_soc";
+/// The front end's module name in the SoC's Verilog.
+const FRONT_END_TOP: &str = "etrace_rvfi_front_end";
+
+/// The Verilog of a SoC (without the core's sources) and its pins.
+#[derive(Debug, Clone)]
+pub struct SocVerilog {
+    /// Top module [`SOC_TOP`], the front end and the encoder.
+    pub verilog: String,
+    /// The top's pins, in order.
+    pub ports: Vec<Port>,
+}
+
+/// The SoC's pins, as (name, width, input); `resync_max` takes the encoder's width.
+pub const PINS: [(&str, usize, bool); 35] = [
+    ("clock", 1, true),
+    ("reset", 1, true),
+    ("load_enable", 1, true),
+    ("load_addr", 32, true),
+    ("load_data", 32, true),
+    ("trace_enable", 1, true),
+    ("full_address", 1, true),
+    ("implicit_exception", 1, true),
+    ("sijump_option", 1, true),
+    ("resync_max", 16, true),
+    ("out_ready", 1, true),
+    ("core_trap", 1, false),
+    ("rvfi_valid", 1, false),
+    ("rvfi_insn", 32, false),
+    ("rvfi_pc_rdata", 32, false),
+    ("rvfi_pc_wdata", 32, false),
+    ("rvfi_trap", 1, false),
+    ("iretire", 1, false),
+    ("itype", 4, false),
+    ("iaddr", 32, false),
+    ("privilege", 2, false),
+    ("cause", 5, false),
+    ("tval", 32, false),
+    ("sijump", 1, false),
+    ("ilastsize", 1, false),
+    ("store_valid", 1, false),
+    ("store_addr", 32, false),
+    ("store_data", 32, false),
+    ("store_strobe", 4, false),
+    ("out_valid", 1, false),
+    ("out_data", 8, false),
+    ("out_last", 1, false),
+    ("trace_lost", 1, false),
+    ("cycle_low", 32, false),
+    ("retired_low", 32, false),
+];
+
+/// A core's part of a SoC: what [`soc_verilog`] puts between the pins and the shared
+/// instances.
+pub struct CorePart<'a> {
+    /// The core, for the module's header comment.
+    pub name: &'a str,
+    /// Lint waivers of the module's header: why some signals are unused.
+    pub unused: &'a str,
+    /// The RAM's base address (a multiple of its size), the core's reset address.
+    pub ram_base: u64,
+    /// The core instance, its bus and the RAM ([`ram_declaration`]), driving the RVFI
+    /// wires (module documentation), `core_trap` and the `store_*` pins.
+    pub body: String,
+}
+
+/// The SoC of `core` with a front end built with `options`.
+pub fn soc_verilog(core: &CorePart, options: FrontEndOptions) -> Result<SocVerilog, TopError> {
+    let encoder = generate(Config::Rv32, &TopOptions::default())?;
+    let fe = match (options.swap_branch_itypes, options.core_traps) {
+        (false, CoreTraps::IllegalInstruction) => front_end::<0, 0>(),
+        (true, CoreTraps::IllegalInstruction) => front_end::<1, 0>(),
+        (false, CoreTraps::TimerInterrupt) => front_end::<0, 1>(),
+        (true, CoreTraps::TimerInterrupt) => front_end::<1, 1>(),
+    };
+    let width = |name: &str| {
+        encoder
+            .ports
+            .iter()
+            .find(|p| p.name == name)
+            .map(|p| p.width)
+    };
+    let resync_width = width("resync_max").unwrap_or(16);
+    // The srcID of the framed packets: none (0 bits sent) unless the encoder has the pin.
+    let src_id = width("src_id").map_or(String::new(), |w| format!(".src_id({w}'d0), "));
+    // The run-time branch prediction and implicit return options: off (the SoC's encoder
+    // has no predictor and no return stack).
+    let run_time = ["branch_prediction", "implicit_return"]
+        .iter()
+        .filter(|name| width(name).is_some())
+        .map(|name| format!(".{name}(1'b0), "))
+        .collect::<String>();
+    let mut v = String::new();
+    v.push_str(&fe);
+    v.push_str(&encoder.verilog);
+    v.push_str(&format!(
+        "\n// The {} SoC of the lock-step co-simulation (etrace-hdl, rvfi).\n\
+         // Unused: {}.\n/* verilator lint_off UNUSEDSIGNAL */\nmodule {SOC_TOP}(\n",
+        core.name, core.unused
+    ));
+    v.push_str(&pin_declarations(resync_width));
+    v.push_str("\n);\n");
+    v.push_str("    wire [31:0] rvfi_rs1_rdata, rvfi_rs2_rdata;\n    wire [1:0] rvfi_mode;\n");
+    v.push_str(&core.body);
+    v.push_str(&shared_instances(
+        &encoder.top,
+        &format!("{run_time}{src_id}"),
+    ));
+    let ports = PINS
+        .iter()
+        .map(|&(name, width, input)| Port {
+            name: name.to_string(),
+            width: if name == "resync_max" {
+                resync_width
+            } else {
+                width
+            },
+            input,
+        })
+        .collect();
+    Ok(SocVerilog { verilog: v, ports })
+}
+
+/// The program RAM `ram` ([`SOC_RAM_BYTES`] as 32-bit words at `base`), and
+/// `in_ram_<name>` for each bus address `<name>` in `buses`: the address is in the RAM.
+pub fn ram_declaration(base: u64, buses: &[&str]) -> String {
+    let words = SOC_RAM_BYTES / 4;
+    let mut v = format!(
+        "    // The program RAM: {words} words at 0x{base:08x}.\n    \
+         reg [31:0] ram [0:{}];\n",
+        words - 1
+    );
+    for bus in buses {
+        v.push_str(&format!(
+            "    wire in_ram_{bus} = {bus}[31:{SOC_RAM_BITS}] == {}'h{:x};\n",
+            32 - SOC_RAM_BITS,
+            base >> SOC_RAM_BITS
+        ));
+    }
+    v
+}
+
+/// The RAM word index of the byte address `addr` (a Verilog expression).
+pub fn ram_word(addr: &str) -> String {
+    format!("{addr}[{}:2]", SOC_RAM_BITS - 1)
+}
+
+/// The Verilog statements of one write of `data` with byte strobes `strobe` to the RAM
+/// word of `addr`.
+pub fn ram_write(addr: &str, data: &str, strobe: &str) -> String {
+    let word = ram_word(addr);
+    (0..4)
+        .map(|b| {
+            let (hi, lo) = (8 * b + 7, 8 * b);
+            format!("            if ({strobe}[{b}]) ram[{word}][{hi}:{lo}] <= {data}[{hi}:{lo}];\n")
+        })
+        .collect()
+}
+
+/// The front end's module [`FRONT_END_TOP`], its pins named as their signals.
+fn front_end<const SWAP: u64, const TIMER: u64>() -> String {
+    let mut front_end = RvfiFrontEnd::<SWAP, TIMER>::default();
+    front_end.connect_all();
+    let ports = top_ports(&front_end);
+    flatten_ports(
+        &generate_named(&front_end, FRONT_END_TOP),
+        FRONT_END_TOP,
+        &ports,
+    )
+}
+
+/// Declarations of [`PINS`] (`resync_max` is `resync_width` bits).
+fn pin_declarations(resync_width: usize) -> String {
+    let decls: Vec<String> = PINS
+        .iter()
+        .map(|&(name, width, input)| {
+            let width = if name == "resync_max" {
+                resync_width
+            } else {
+                width
+            };
+            let dir = if input { "input wire" } else { "output wire" };
+            if width == 1 {
+                format!("    {dir} {name}")
+            } else {
+                format!("    {dir} [{}:0] {name}", width - 1)
+            }
+        })
+        .collect();
+    decls.join(",\n")
+}
+
+/// The counters, the front end and the encoder `encoder` (`optional_pins`: the
+/// connections of the pins that not every encoder build has, the srcID and run-time
+/// options), and the end of the module.
+fn shared_instances(encoder: &str, optional_pins: &str) -> String {
+    format!(
+        r#"    /* verilator lint_on UNUSEDSIGNAL */
+    // Cycles and retirements since reset (the host's figures).
+    reg [31:0] cycles, retired;
+    always @(posedge clock) begin
+        cycles <= reset ? 32'd0 : cycles + 32'd1;
+        retired <= reset ? 32'd0 : retired + {{31'd0, rvfi_valid}};
+    end
+    assign cycle_low = cycles;
+    assign retired_low = retired;
+    wire [1:0] fe_context_ctype;
+    {FRONT_END_TOP} front_end (
+        .clock(clock), .reset(reset),
+        .valid(rvfi_valid), .insn(rvfi_insn), .pc_rdata(rvfi_pc_rdata),
+        .rs1_rdata(rvfi_rs1_rdata), .rs2_rdata(rvfi_rs2_rdata), .trap(rvfi_trap),
+        .mode(rvfi_mode),
+        .iretire(iretire), .itype(itype), .iaddr(iaddr), .privilege(privilege),
+        .cause(cause), .tval(tval), .hart_context(fe_context_ctype[0]),
+        .ctype(fe_context_ctype[1]), .sijump(sijump), .ilastsize(ilastsize)
+    );
+    {encoder} encoder (
+        .clock(clock), .reset(reset),
+        .iretire(iretire), .itype(itype), .iaddr(iaddr), .privilege(privilege),
+        .cause(cause), .tval(tval), .hart_context(fe_context_ctype[0]),
+        .ctype(fe_context_ctype[1]), .sijump(sijump), .ilastsize(ilastsize),
+        .trace_enable(trace_enable), .trigger(3'd0), .halted(1'b0),
+        .full_address(full_address), .implicit_exception(implicit_exception),
+        .sijump_option(sijump_option), .resync_max(resync_max),
+        {optional_pins}.out_ready(out_ready), .out_valid(out_valid), .out_data(out_data),
+        .out_last(out_last), .trace_lost(trace_lost)
+    );
+endmodule // {SOC_TOP}
+"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_encoder_pin_is_connected_by_name() {
+        let core = CorePart {
+            name: "test",
+            unused: "nothing",
+            ram_base: 0x8000_0000,
+            body: String::new(),
+        };
+        let soc = soc_verilog(&core, FrontEndOptions::default()).unwrap();
+        let encoder = generate(Config::Rv32, &TopOptions::default()).unwrap();
+        // Every pin of the encoder but its clock is connected by name.
+        for p in &encoder.ports {
+            assert!(soc.verilog.contains(&format!(".{}(", p.name)), "{}", p.name);
+        }
+        assert_eq!(soc.ports.len(), PINS.len());
+    }
+
+    #[test]
+    fn ram_write_has_one_strobe_per_byte() {
+        let w = ram_write("a", "d", "s");
+        assert_eq!(w.lines().count(), 4);
+        assert!(w.contains("if (s[3]) ram[a[17:2]][31:24] <= d[31:24];"));
+    }
+}
