@@ -3,7 +3,8 @@
 //! beside riscv-etrace's encoder; bits per instruction of the RTL's own bytes for each
 //! hardware build (workload programs); N-Trace beside E-Trace (compression and the speed of
 //! both encoders and decoders); speed of the hart model, encoder, decoder and
-//! co-simulation beside riscv-etrace's encoder and tracer; FPGA cost from the flow reports;
+//! co-simulation beside riscv-etrace's encoder and tracer; the soft cores PicoRV32 and
+//! SERV in lock step on Dhrystone (speed, bits per core cycle); FPGA cost from the flow reports;
 //! decoder and co-simulation time for runs of 10^5, 10^6 and 10^7 instructions; time and
 //! peak memory of `etrace run` and `etrace decode` up to 10^7 instructions (to 10^9 with
 //! `--long`); the parallel decoder beside the sequential one on the 10^7-instruction run.
@@ -11,7 +12,7 @@
 //!
 //! ```text
 //! etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-//!              [--only parallel-decoding|long-runs|hardware-compression|cosim|speed]
+//!              [--only parallel-decoding|long-runs|hardware-compression|cosim|speed|cores]
 //! etrace-bench --fpga-flows
 //! etrace-bench --run-child OUT BIN ARGS...
 //! ```
@@ -28,6 +29,7 @@ mod glue;
 
 mod child_cost;
 mod compression;
+mod cores;
 mod fpga;
 mod hardware;
 mod harness;
@@ -46,7 +48,7 @@ use harness::Plan;
 
 const USAGE: &str =
     "usage: etrace-bench [--quick] [--long] [--runs N] [--warmup N] [--fpga DIR] [--programs DIR]
-                    [--only parallel-decoding|long-runs|hardware-compression|cosim|speed]
+                    [--only parallel-decoding|long-runs|hardware-compression|cosim|speed|cores]
        etrace-bench --fpga-flows
 
   --fpga-flows     print the FPGA flows scripts/bench runs (board, directory, etrace synth
@@ -63,7 +65,8 @@ const USAGE: &str =
   --only hardware-compression
                    only the bits per instruction of the RTL's own bytes
   --only cosim     only the co-simulation rows of the speed section (with the load average)
-  --only speed     only the speed section (hart model, encoder, decoder, co-simulation)";
+  --only speed     only the speed section (hart model, encoder, decoder, co-simulation)
+  --only cores     only the soft cores in lock step (PicoRV32, SERV on Dhrystone)";
 
 /// Command-line settings.
 struct Args {
@@ -92,6 +95,8 @@ enum Only {
     Cosim,
     /// The speed section.
     Speed,
+    /// The soft cores in lock step.
+    Cores,
 }
 
 /// A usage error: what, and where.
@@ -138,6 +143,7 @@ fn parse(args: impl IntoIterator<Item = String>) -> Result<Option<Args>, UsageEr
                 "long-runs" => parsed.only = Some(Only::LongRuns),
                 "cosim" => parsed.only = Some(Only::Cosim),
                 "speed" => parsed.only = Some(Only::Speed),
+                "cores" => parsed.only = Some(Only::Cores),
                 other => {
                     return Err(UsageError(
                         format!("unknown section '{other}'"),
@@ -248,6 +254,12 @@ fn main() -> ExitCode {
         print!("{}", speed::cosim_section(&args.programs, &timed, plan));
         return ExitCode::SUCCESS;
     }
+    // Dhrystone on each core; the shortest program in quick mode.
+    let core_program = if args.quick { "tailcall" } else { "dhrystone" };
+    if args.only == Some(Only::Cores) {
+        print!("{}", cores::section(&args.programs, core_program, plan));
+        return ExitCode::SUCCESS;
+    }
     if args.only == Some(Only::Speed) {
         // The machine the figures come from, then the section.
         print!("{}", machine::header());
@@ -278,6 +290,8 @@ fn main() -> ExitCode {
     out.push_str(&ntrace::speed_section(&args.programs, &timed, plan));
     out.push('\n');
     out.push_str(&speed::section(&args.programs, &timed, plan));
+    out.push('\n');
+    out.push_str(&cores::section(&args.programs, core_program, plan));
     out.push('\n');
     let fpga_dir = args.fpga.as_deref();
     out.push_str(&fpga::section(fpga_dir.ok_or(if args.quick {

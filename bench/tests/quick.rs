@@ -51,6 +51,7 @@ fn quick_run_prints_every_section_with_plausible_numbers() {
     for heading in [
         "### Compression",
         "### Speed",
+        "### Soft cores in lock step",
         "### FPGA cost",
         "### How cost grows",
     ] {
@@ -103,6 +104,15 @@ fn quick_run_prints_every_section_with_plausible_numbers() {
         let r = row(&text, "### Speed", what);
         assert!(number(r[3]) > 1e3 && number(r[4]) > 0.0, "{what}: {r:?}");
     }
+
+    // Soft cores: both in lock step, SERV tens of cycles per instruction.
+    for core in ["picorv32", "serv"] {
+        let r = row(&text, "### Soft cores in lock step", core);
+        assert!(number(r[6]) > 1e3, "{core}: {r:?}");
+        assert!(number(r[8]) > 0.1, "{core}: {r:?}");
+    }
+    let serv = row(&text, "### Soft cores in lock step", "serv");
+    assert!(number(serv[4]) > 20.0, "{serv:?}");
 
     // FPGA: not run in quick mode, and saying so.
     assert!(row(&text, "### FPGA cost", "icebreaker")[2].starts_with("not run: --quick"));

@@ -1,0 +1,108 @@
+//! The soft cores in lock step (issue 23): for PicoRV32 and SERV on Dhrystone, the
+//! co-simulation speed of the verilated SoC (core, RVFI front end, encoder) checked
+//! against the hart and the cycle model (`etrace_tb::soc::lockstep`, as
+//! `etrace cosim --core`), and the trace bandwidth the core's own timing gives: bits per
+//! core cycle and per instruction.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use etrace_tb::soc::lockstep::{self, LockstepConfig, LockstepOutcome};
+use etrace_tb::SocVariant;
+
+use crate::harness::Plan;
+use crate::table::{duration, short, si, Table};
+
+/// Co-simulation speed target of the issue, core cycles per second.
+const TARGET_CYCLES_PER_SECOND: f64 = 1e6;
+
+/// The section: one row per core on `program` (`<program>-<core>.elf`, e.g. `dhrystone`),
+/// the wall time the median of `plan`'s runs.
+pub fn section(programs: &Path, program: &str, plan: Plan) -> String {
+    let mut t = Table::new(&[
+        "core",
+        "program",
+        "retired",
+        "core cycles",
+        "cycles / instruction",
+        "wall time",
+        "cycles / s",
+        "bits / core cycle",
+        "bits / instruction",
+    ]);
+    let mut verdicts = Vec::new();
+    for (core, variant) in [
+        ("picorv32", SocVariant::PicoRv32),
+        ("serv", SocVariant::Serv),
+    ] {
+        let name = format!("{program}-{core}");
+        eprintln!("bench: lock step: {name}");
+        match measure(programs, &name, variant, plan) {
+            Ok(o) => {
+                let rate = o.cycles_per_second();
+                verdicts.push(format!(
+                    "{core} {} cycles/s ({} the target of {} cycles/s)",
+                    si(rate),
+                    if rate >= TARGET_CYCLES_PER_SECOND {
+                        "meets"
+                    } else {
+                        "below"
+                    },
+                    si(TARGET_CYCLES_PER_SECOND)
+                ));
+                t.row(vec![
+                    core.to_string(),
+                    name,
+                    o.retired.to_string(),
+                    o.cycles.to_string(),
+                    format!("{:.1}", o.program_cycles as f64 / o.retired.max(1) as f64),
+                    duration(o.seconds),
+                    si(rate),
+                    format!("{:.4}", o.bits_per_cycle()),
+                    format!("{:.3}", o.bits_per_instruction()),
+                ]);
+            }
+            Err(e) => {
+                let mut cells = vec![core.to_string(), name, format!("fails: {}", short(&e))];
+                cells.resize(9, String::new());
+                t.row(cells);
+            }
+        }
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "### Soft cores in lock step\n\n`etrace cosim --core`: the verilated SoC (core, RVFI \
+         front end, `rv32` encoder) checked retirement by retirement against the hart model, \
+         the encoder's port cycle by cycle against the cycle model, the bytes decoded against \
+         the hart; default encoder options; {}. Bits per core cycle count the cycles until the \
+         program's last instruction.\n",
+        plan.describe()
+    );
+    s.push_str(&t.render());
+    let _ = writeln!(s, "\n- {}", verdicts.join("; "));
+    s
+}
+
+/// The lock-step runs of `name` on `variant`: the outcome of the run with the median wall
+/// time.
+fn measure(
+    programs: &Path,
+    name: &str,
+    variant: SocVariant,
+    plan: Plan,
+) -> Result<LockstepOutcome, String> {
+    let path = programs.join("elf").join(format!("{name}.elf"));
+    let elf = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let config = LockstepConfig::new(variant);
+    let run = || lockstep::run(&elf, &config).map_err(|e| e.to_string());
+    for _ in 0..plan.warmup {
+        run()?;
+    }
+    let mut outcomes = (0..plan.runs.max(1))
+        .map(|_| run())
+        .collect::<Result<Vec<_>, _>>()?;
+    outcomes.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+    let middle = outcomes.len() / 2;
+    Ok(outcomes.swap_remove(middle))
+}
