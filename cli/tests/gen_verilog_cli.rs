@@ -122,3 +122,57 @@ fn bad_configuration_and_options_are_usage_errors() {
         assert!(err.starts_with("error: "), "{args:?}: {err}");
     }
 }
+
+/// Issue 23: `--rvfi` writes the encoder behind the RVFI front end (top
+/// `etrace_rvfi_encoder_rv32`: the RVFI pins in, the encoder's other pins; yosys-checked),
+/// with its `.core` file; only for rv32, and `--core-traps` only with `--rvfi`.
+#[test]
+fn rvfi_writes_the_encoder_behind_the_front_end() {
+    let dir = std::env::temp_dir().join(format!("etrace-gen-rvfi-{}", std::process::id()));
+    let out = etrace(&[
+        "gen-verilog",
+        "--config",
+        "rv32",
+        "--rvfi",
+        "--core-traps",
+        "timer-interrupt",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let top = "etrace_rvfi_encoder_rv32";
+    let verilog = std::fs::read_to_string(dir.join(format!("{top}.v"))).unwrap();
+    let core = std::fs::read_to_string(dir.join(format!("{top}.core"))).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let header = &verilog[verilog.find(&format!("module {top}(")).expect("the top")..];
+    let header = &header[..header.find(");").unwrap()];
+    for pin in [
+        "rvfi_valid",
+        "rvfi_insn",
+        "rvfi_mode",
+        "trace_enable",
+        "out_data",
+    ] {
+        assert!(header.contains(pin), "{pin} missing:\n{header}");
+    }
+    assert!(!header.contains("iretire"), "{header}");
+    assert!(core.contains(top), "{core}");
+
+    let out = etrace(&["gen-verilog", "--config", "rv64", "--rvfi", "-o", "/tmp/x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rv32 only"));
+    let out = etrace(&[
+        "gen-verilog",
+        "--config",
+        "rv32",
+        "--core-traps",
+        "timer-interrupt",
+        "-o",
+        "/tmp/x",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -246,6 +246,9 @@ pub enum TopError {
     /// `return_stack_size_p` above [`RETURN_STACK_MAX_BITS`].
     #[error("return_stack_size_p {0} is not supported (0-3: up to 8 return stack entries)")]
     ReturnStackSize(u8),
+    /// The RVFI front end with a configuration other than `rv32`.
+    #[error("the RVFI front end is RV32 with a 4-bit itype: configuration rv32 only, not {0}")]
+    RvfiConfig(String),
 }
 
 /// One generated top, as an output path's `emit` gives it to [`generate`].

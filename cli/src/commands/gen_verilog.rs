@@ -1,11 +1,14 @@
 //! `etrace gen-verilog --config CONFIG -o DIR`: writes the encoder's Verilog for a named
 //! configuration (`docs/cli.md`) and a FuseSoC core file for it, after checking it with
-//! yosys (no latch, every module defined, no undriven wire).
+//! yosys (no latch, every module defined, no undriven wire); with `--rvfi`, the encoder
+//! behind the RVFI front end, for one's own core (`etrace_hdl::rvfi::rvfi_encoder`).
 
 use super::hardware_args::{write_params_files, HardwareArgs};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_hdl::config::Config;
+use etrace_hdl::rvfi::rvfi_encoder::rvfi_encoder;
+use etrace_hdl::rvfi::{CoreTraps, FrontEndOptions};
 use etrace_hdl::top::generate;
 use etrace_hdl::verilog::VerilogCheckError;
 use std::path::PathBuf;
@@ -28,13 +31,34 @@ pub struct GenVerilogArgs {
     /// Skip the yosys check of the generated Verilog.
     #[arg(long)]
     pub no_check: bool,
+    /// The encoder behind the RVFI front end (top etrace_rvfi_encoder_rv32): a core's
+    /// RVFI retirement signals in instead of the ingress port (rv32 only).
+    #[arg(long)]
+    pub rvfi: bool,
+    /// With --rvfi: what a trap that is no ecall, ebreak or misaligned access is on the
+    /// core: illegal-instruction (PicoRV32) or timer-interrupt (SERV).
+    #[arg(long, value_name = "KIND", requires = "rvfi", default_value = "illegal-instruction",
+          value_parser = ["illegal-instruction", "timer-interrupt"])]
+    pub core_traps: String,
 }
 
 /// Runs `etrace gen-verilog`.
 pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     let config = Config::from_name(&args.config).at("--config")?;
     let options = args.hardware.top_options(args.fifo_depth)?;
-    let design = generate(config, &options).at("gen-verilog options")?;
+    let design = if args.rvfi {
+        let front_end = FrontEndOptions {
+            swap_branch_itypes: false,
+            core_traps: if args.core_traps == "timer-interrupt" {
+                CoreTraps::TimerInterrupt
+            } else {
+                CoreTraps::IllegalInstruction
+            },
+        };
+        rvfi_encoder(config, &options, front_end).at("--rvfi")?
+    } else {
+        generate(config, &options).at("gen-verilog options")?
+    };
     if !args.no_check {
         etrace_hdl::verilog::yosys_check_top(&design.top, &design.verilog).map_err(
             |e| match e {

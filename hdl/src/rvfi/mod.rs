@@ -1,12 +1,14 @@
 //! Tracing a real CPU (issue 23): the RISC-V Formal Interface (RVFI) retirement port of a
 //! soft core turned into the encoder's ingress port (`ingressPort.adoc`,
-//! `sec:single-retire`) by [`RvfiFrontEnd`], and the SoCs of the lock-step
+//! `sec:single-retire`) by [`RvfiFrontEnd`], the encoder with that front end for one's
+//! own core ([`rvfi_encoder`]), and the SoCs of the lock-step
 //! co-simulation: what they share ([`soc`]), PicoRV32 ([`picorv32_soc`]) and SERV
 //! ([`serv_soc`]).
 
 pub mod front_end;
 pub mod picorv32_soc;
 pub mod port;
+pub mod rvfi_encoder;
 pub mod serv_soc;
 pub mod soc;
 

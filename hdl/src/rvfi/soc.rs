@@ -101,12 +101,7 @@ pub struct CorePart<'a> {
 /// The SoC of `core` with a front end built with `options`.
 pub fn soc_verilog(core: &CorePart, options: FrontEndOptions) -> Result<SocVerilog, TopError> {
     let encoder = generate(Config::Rv32, &TopOptions::default())?;
-    let fe = match (options.swap_branch_itypes, options.core_traps) {
-        (false, CoreTraps::IllegalInstruction) => front_end::<0, 0>(),
-        (true, CoreTraps::IllegalInstruction) => front_end::<1, 0>(),
-        (false, CoreTraps::TimerInterrupt) => front_end::<0, 1>(),
-        (true, CoreTraps::TimerInterrupt) => front_end::<1, 1>(),
-    };
+    let fe = front_end_module(options);
     let width = |name: &str| {
         encoder
             .ports
@@ -191,6 +186,34 @@ pub fn ram_write(addr: &str, data: &str, strobe: &str) -> String {
         .collect()
 }
 
+/// The front end's module [`FRONT_END_TOP`] built with `options`.
+pub fn front_end_module(options: FrontEndOptions) -> String {
+    match (options.swap_branch_itypes, options.core_traps) {
+        (false, CoreTraps::IllegalInstruction) => front_end::<0, 0>(),
+        (true, CoreTraps::IllegalInstruction) => front_end::<1, 0>(),
+        (false, CoreTraps::TimerInterrupt) => front_end::<0, 1>(),
+        (true, CoreTraps::TimerInterrupt) => front_end::<1, 1>(),
+    }
+}
+
+/// The instance of [`front_end_module`]: the RVFI wires `rvfi_*` in, the ingress wires
+/// (the encoder's pin names) out; `fe_context_ctype` is declared here.
+pub fn front_end_instance() -> String {
+    format!(
+        r#"    wire [1:0] fe_context_ctype;
+    {FRONT_END_TOP} front_end (
+        .clock(clock), .reset(reset),
+        .valid(rvfi_valid), .insn(rvfi_insn), .pc_rdata(rvfi_pc_rdata),
+        .rs1_rdata(rvfi_rs1_rdata), .rs2_rdata(rvfi_rs2_rdata), .trap(rvfi_trap),
+        .mode(rvfi_mode),
+        .iretire(iretire), .itype(itype), .iaddr(iaddr), .privilege(privilege),
+        .cause(cause), .tval(tval), .hart_context(fe_context_ctype[0]),
+        .ctype(fe_context_ctype[1]), .sijump(sijump), .ilastsize(ilastsize)
+    );
+"#
+    )
+}
+
 /// The front end's module [`FRONT_END_TOP`], its pins named as their signals.
 fn front_end<const SWAP: u64, const TIMER: u64>() -> String {
     let mut front_end = RvfiFrontEnd::<SWAP, TIMER>::default();
@@ -238,17 +261,7 @@ fn shared_instances(encoder: &str, optional_pins: &str) -> String {
     end
     assign cycle_low = cycles;
     assign retired_low = retired;
-    wire [1:0] fe_context_ctype;
-    {FRONT_END_TOP} front_end (
-        .clock(clock), .reset(reset),
-        .valid(rvfi_valid), .insn(rvfi_insn), .pc_rdata(rvfi_pc_rdata),
-        .rs1_rdata(rvfi_rs1_rdata), .rs2_rdata(rvfi_rs2_rdata), .trap(rvfi_trap),
-        .mode(rvfi_mode),
-        .iretire(iretire), .itype(itype), .iaddr(iaddr), .privilege(privilege),
-        .cause(cause), .tval(tval), .hart_context(fe_context_ctype[0]),
-        .ctype(fe_context_ctype[1]), .sijump(sijump), .ilastsize(ilastsize)
-    );
-    {encoder} encoder (
+{front_end}    {encoder} encoder (
         .clock(clock), .reset(reset),
         .iretire(iretire), .itype(itype), .iaddr(iaddr), .privilege(privilege),
         .cause(cause), .tval(tval), .hart_context(fe_context_ctype[0]),
@@ -260,7 +273,8 @@ fn shared_instances(encoder: &str, optional_pins: &str) -> String {
         .out_last(out_last), .trace_lost(trace_lost)
     );
 endmodule // {SOC_TOP}
-"#
+"#,
+        front_end = front_end_instance()
     )
 }
 
