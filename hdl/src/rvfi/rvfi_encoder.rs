@@ -15,7 +15,7 @@ use crate::config::Config;
 use crate::top::{generate, top_name, Generated, TopError, TopOptions};
 use crate::verilog::Port;
 
-use super::soc::{front_end_instance, front_end_module};
+use super::soc::{front_end_instance, front_end_module, port_declarations, range};
 use super::FrontEndOptions;
 
 /// The RVFI pins of the top, as (name, width), all inputs.
@@ -89,7 +89,7 @@ pub fn rvfi_encoder(
     v.push_str(&format!(
         "\n// The encoder with the RVFI front end (etrace-hdl, rvfi::rvfi_encoder).\n\
          module {top}(\n{}\n);\n",
-        declarations(&ports)
+        port_declarations(&ports)
     ));
     // The ingress wires; the front end drives the context and its type as the two bits
     // of `fe_context_ctype` (one-bit pins of a single-context core).
@@ -130,27 +130,6 @@ pub fn rvfi_encoder(
         ports,
         description: format!("{}, fed by the RVFI front end", encoder.description),
     })
-}
-
-/// `[W-1:0] ` for a width above 1, else nothing.
-fn range(width: usize) -> String {
-    if width > 1 {
-        format!("[{}:0] ", width - 1)
-    } else {
-        String::new()
-    }
-}
-
-/// The port declarations of a module header.
-fn declarations(ports: &[Port]) -> String {
-    ports
-        .iter()
-        .map(|p| {
-            let dir = if p.input { "input wire" } else { "output wire" };
-            format!("    {dir} {}{}", range(p.width), p.name)
-        })
-        .collect::<Vec<_>>()
-        .join(",\n")
 }
 
 #[cfg(test)]

@@ -26,7 +26,9 @@
 
 use crate::top::TopError;
 
-use super::soc::{ram_declaration, ram_word, ram_write, soc_verilog, CorePart, SocVerilog};
+use super::soc::{
+    ram_declaration, ram_word, ram_write, soc_verilog, strobed_write, CorePart, SocVerilog,
+};
 use super::FrontEndOptions;
 
 /// Base address of the SERV SoC's RAM (module documentation).
@@ -151,22 +153,7 @@ fn core_body() -> String {
         dbus_word = ram_word("dbus_adr"),
         load_word = ram_word("load_addr"),
         write = ram_write("dbus_adr", "dbus_dat", "dbus_sel"),
-        cmp_lo = strobed_write("mtimecmp", 0),
-        cmp_hi = strobed_write("mtimecmp", 32),
+        cmp_lo = strobed_write("mtimecmp", 0, "dbus_dat", "dbus_sel"),
+        cmp_hi = strobed_write("mtimecmp", 32, "dbus_dat", "dbus_sel"),
     )
-}
-
-/// The Verilog statements of a write of `dbus_dat` with the strobes `dbus_sel` to the
-/// 32 bits of `reg` from bit `low` on.
-fn strobed_write(reg: &str, low: usize) -> String {
-    (0..4)
-        .map(|b| {
-            let (hi, lo) = (low + 8 * b + 7, low + 8 * b);
-            format!(
-                "                    if (dbus_sel[{b}]) {reg}[{hi}:{lo}] <= dbus_dat[{}:{}];\n",
-                8 * b + 7,
-                8 * b
-            )
-        })
-        .collect()
 }

@@ -127,15 +127,7 @@ pub fn soc_verilog(core: &CorePart, options: FrontEndOptions) -> Result<SocVeril
          // Unused: {}.\n/* verilator lint_off UNUSEDSIGNAL */\nmodule {SOC_TOP}(\n",
         core.name, core.unused
     ));
-    v.push_str(&pin_declarations(resync_width));
-    v.push_str("\n);\n");
-    v.push_str("    wire [31:0] rvfi_rs1_rdata, rvfi_rs2_rdata;\n    wire [1:0] rvfi_mode;\n");
-    v.push_str(&core.body);
-    v.push_str(&shared_instances(
-        &encoder.top,
-        &format!("{run_time}{src_id}"),
-    ));
-    let ports = PINS
+    let ports: Vec<Port> = PINS
         .iter()
         .map(|&(name, width, input)| Port {
             name: name.to_string(),
@@ -147,6 +139,14 @@ pub fn soc_verilog(core: &CorePart, options: FrontEndOptions) -> Result<SocVeril
             input,
         })
         .collect();
+    v.push_str(&port_declarations(&ports));
+    v.push_str("\n);\n");
+    v.push_str("    wire [31:0] rvfi_rs1_rdata, rvfi_rs2_rdata;\n    wire [1:0] rvfi_mode;\n");
+    v.push_str(&core.body);
+    v.push_str(&shared_instances(
+        &encoder.top,
+        &format!("{run_time}{src_id}"),
+    ));
     Ok(SocVerilog { verilog: v, ports })
 }
 
@@ -177,11 +177,20 @@ pub fn ram_word(addr: &str) -> String {
 /// The Verilog statements of one write of `data` with byte strobes `strobe` to the RAM
 /// word of `addr`.
 pub fn ram_write(addr: &str, data: &str, strobe: &str) -> String {
-    let word = ram_word(addr);
+    strobed_write(&format!("ram[{}]", ram_word(addr)), 0, data, strobe)
+}
+
+/// The Verilog statements of a write of the 32-bit `data` with byte strobes `strobe` to
+/// the 32 bits of `target` from bit `low` on.
+pub fn strobed_write(target: &str, low: usize, data: &str, strobe: &str) -> String {
     (0..4)
         .map(|b| {
             let (hi, lo) = (8 * b + 7, 8 * b);
-            format!("            if ({strobe}[{b}]) ram[{word}][{hi}:{lo}] <= {data}[{hi}:{lo}];\n")
+            format!(
+                "            if ({strobe}[{b}]) {target}[{}:{}] <= {data}[{hi}:{lo}];\n",
+                low + hi,
+                low + lo
+            )
         })
         .collect()
 }
@@ -226,25 +235,25 @@ fn front_end<const SWAP: u64, const TIMER: u64>() -> String {
     )
 }
 
-/// Declarations of [`PINS`] (`resync_max` is `resync_width` bits).
-fn pin_declarations(resync_width: usize) -> String {
-    let decls: Vec<String> = PINS
+/// `[W-1:0] ` for a width above 1, else nothing.
+pub fn range(width: usize) -> String {
+    if width > 1 {
+        format!("[{}:0] ", width - 1)
+    } else {
+        String::new()
+    }
+}
+
+/// The port declarations of a module header, one a line.
+pub fn port_declarations(ports: &[Port]) -> String {
+    ports
         .iter()
-        .map(|&(name, width, input)| {
-            let width = if name == "resync_max" {
-                resync_width
-            } else {
-                width
-            };
-            let dir = if input { "input wire" } else { "output wire" };
-            if width == 1 {
-                format!("    {dir} {name}")
-            } else {
-                format!("    {dir} [{}:0] {name}", width - 1)
-            }
+        .map(|p| {
+            let dir = if p.input { "input wire" } else { "output wire" };
+            format!("    {dir} {}{}", range(p.width), p.name)
         })
-        .collect();
-    decls.join(",\n")
+        .collect::<Vec<_>>()
+        .join(",\n")
 }
 
 /// The counters, the front end and the encoder `encoder` (`optional_pins`: the
