@@ -261,7 +261,7 @@ fn program_of_the_wrong_width_is_a_usage_error() {
 
 /// Issue 23: `--core picorv32` runs Dhrystone in lock step, `--core serv` a program built
 /// for SERV; the swapped front end is a failed check naming the retirement; an RV64
-/// program is a usage error.
+/// program is a usage error. The divergence's waveform goes to `--wave`.
 #[test]
 fn core_lock_step_runs_and_reports_divergence() {
     let stdout = etrace_ok(&[
@@ -278,11 +278,16 @@ fn core_lock_step_runs_and_reports_divergence() {
     // SERV is bit-serial: tens of cycles per instruction.
     assert!(stat(&stdout, "cycles") > 30 * stat(&stdout, "retirements checked"));
     assert!(stdout.contains("equal the hart's"), "{stdout}");
+    let dir = std::env::temp_dir().join(format!("etrace-cosim-core-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wave = dir.join("swapped.vcd");
     let out = etrace(&[
         "cosim",
         &elf("loops-picorv32.elf"),
         "--core",
         "picorv32-swapped",
+        "--wave",
+        wave.to_str().unwrap(),
     ]);
     assert_code(&out, 1, "the swapped front end");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -290,6 +295,26 @@ fn core_lock_step_runs_and_reports_divergence() {
         err.contains("diverges from the hart model at retirement"),
         "{err}"
     );
+    // The divergence's waveform, named in the report.
+    assert!(
+        err.contains("waveform: ") && err.contains("swapped.vcd"),
+        "{err}"
+    );
+    let vcd = std::fs::read_to_string(&wave).unwrap();
+    assert!(
+        vcd.contains(" rvfi_pc_rdata "),
+        "the core's RVFI port is traced"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = etrace(&[
+        "cosim",
+        &elf("tailcall-serv.elf"),
+        "--core",
+        "serv",
+        "--wave",
+        "/nonexistent-dir/w.vcd",
+    ]);
+    assert_code(&out, 2, "a waveform in a missing directory");
     let out = etrace(&["cosim", &elf("loops-rv64.elf"), "--core", "picorv32"]);
     assert_code(&out, 2, "an RV64 program");
 }

@@ -36,6 +36,33 @@ pub enum VcdError {
     },
 }
 
+/// Opens the VCD file `path` on the model `handle` of `vt` (none open): the path, or why
+/// not. The directory must exist.
+pub(crate) fn open_trace(
+    vt: &VTable,
+    handle: NonNull<c_void>,
+    path: &Path,
+) -> Result<PathBuf, VcdError> {
+    let path = path.to_path_buf();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if !dir.is_dir() {
+        return Err(VcdError::MissingDirectory { path, dir });
+    }
+    let c_path = path
+        .to_str()
+        .and_then(|s| CString::new(s).ok())
+        .ok_or_else(|| VcdError::BadPath { path: path.clone() })?;
+    // SAFETY: the handle is live and `c_path` is a NUL-terminated string.
+    let status = unsafe { (vt.trace_open)(handle.as_ptr(), c_path.as_ptr()) };
+    if status != 0 {
+        return Err(VcdError::Open { path });
+    }
+    Ok(path)
+}
+
 /// One verilated encoder of a [`Variant`], after power-up (run [`Rtl::reset`] first).
 ///
 /// Each model has its own Verilator context, so models of any variants can coexist and run
@@ -141,25 +168,8 @@ impl Rtl {
     /// It is closed by [`Rtl::close_vcd`], by another `open_vcd`, or when the model is
     /// dropped. The directory must exist.
     pub fn open_vcd(&mut self, path: impl AsRef<Path>) -> Result<(), VcdError> {
-        let path = path.as_ref().to_path_buf();
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        if !dir.is_dir() {
-            return Err(VcdError::MissingDirectory { path, dir });
-        }
-        let c_path = path
-            .to_str()
-            .and_then(|s| CString::new(s).ok())
-            .ok_or_else(|| VcdError::BadPath { path: path.clone() })?;
         self.close_vcd();
-        // SAFETY: the handle is live and `c_path` is a NUL-terminated string.
-        let status = unsafe { (self.vt.trace_open)(self.handle.as_ptr(), c_path.as_ptr()) };
-        if status != 0 {
-            return Err(VcdError::Open { path });
-        }
-        self.vcd = Some(path);
+        self.vcd = Some(open_trace(&self.vt, self.handle, path.as_ref())?);
         Ok(())
     }
 

@@ -1,7 +1,9 @@
 //! The lock-step co-simulation of the PicoRV32 and SERV SoCs (`etrace_tb::soc::lockstep`,
 //! issue 23) on the programs each core can run: zero divergences, the encoder's bytes equal to the
 //! cycle model's and decoded back to the hart's execution; and the deliberately wrong
-//! front end (branch `itype`s swapped) is caught.
+//! front end (branch `itype`s swapped) is caught, with the waveform of the divergence.
+
+use std::path::PathBuf;
 
 use etrace_hart::{cause, CountingSink, Hart};
 use etrace_tb::soc::lockstep::{hart_config, run, DivergenceKind, LockstepConfig, LockstepError};
@@ -78,14 +80,33 @@ fn lock_step(variant: SocVariant, programs: &[&str]) {
 }
 
 #[test]
-fn the_wrong_front_end_is_caught() {
+fn the_wrong_front_end_is_caught_with_a_waveform() {
     let elf = etrace_programs::elf("minimal-rv32").unwrap();
-    match run(&elf, &LockstepConfig::new(SocVariant::PicoRv32Swapped)) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("etrace-lockstep-wave-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut config = LockstepConfig::new(SocVariant::PicoRv32Swapped);
+    config.mismatch_wave_dir = dir.clone();
+    match run(&elf, &config) {
         Err(LockstepError::Diverged(d)) => {
             assert_eq!(d.kind, DivergenceKind::Block, "{d}");
             let (got, want) = (d.rtl.block.unwrap().itype, d.hart.unwrap().0.itype);
             assert!(got.is_branch() && want.is_branch() && got != want, "{d}");
+            // The waveform: the cycles up to the divergence, the front end's signals in it,
+            // the diverging cycle's rising edge dumped.
+            let wave = d.wave.as_ref().expect("a waveform");
+            assert_eq!(wave.path.parent(), Some(dir.as_path()), "{d}");
+            assert_eq!(wave.cycles.1, d.cycle + 16, "{d}");
+            assert!(wave.cycles.0 <= d.cycle, "{d}");
+            assert!(d.to_string().contains("waveform: "), "{d}");
+            let vcd = std::fs::read_to_string(&wave.path).unwrap();
+            for signal in [" rvfi_valid ", " itype ", " out_data "] {
+                assert!(vcd.contains(signal), "{signal} in the VCD");
+            }
+            let diverging_edge = wave.first_time + 10 * (d.cycle - wave.cycles.0) + 5;
+            assert!(vcd.contains(&format!("\n#{diverging_edge}\n")), "{d}");
         }
         other => panic!("not caught: {other:?}"),
     }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -68,7 +68,7 @@ pub struct CosimArgs {
         value_name = "CORE",
         requires = "elf",
         conflicts_with_all = [
-            "config", "variant", "random", "wave", "framing", "src_bits", "timestamp",
+            "config", "variant", "random", "framing", "src_bits", "timestamp",
             "atb_bits", "bpred_size", "return_stack_size", "output", "memory", "spike_bootrom",
             "stall_probability", "idle_probability", "seed", "src_id",
         ]
@@ -259,7 +259,7 @@ fn load_program(path: &Path, variant: Variant, hart: &HartArgs) -> Result<Progra
 /// Runs `etrace cosim`.
 pub fn run(args: CosimArgs) -> Result<(), CliError> {
     if let (Some(core), Some(elf)) = (&args.core, &args.elf) {
-        return super::cosim_core::run(elf, core, args.encoder.options()?);
+        return super::cosim_core::run(elf, core, args.encoder.options()?, args.wave.as_deref());
     }
     let stall = StallConfig {
         stall_probability: probability(args.stall_probability, "--stall-probability")?,

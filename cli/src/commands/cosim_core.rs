@@ -1,7 +1,8 @@
 //! `etrace cosim PROG.elf --core picorv32|serv` (issue 23): the lock-step co-simulation of a
 //! soft core (`etrace_tb::soc::lockstep`): the verilated SoC (core, RVFI front end,
 //! encoder) runs the program while the hart model runs it with the SoC's memory map; each
-//! retirement, the encoder's output port and the decoded trace are checked.
+//! retirement, the encoder's output port and the decoded trace are checked; a divergence
+//! is reported with a waveform of the cycles before it.
 
 use std::path::Path;
 
@@ -25,12 +26,28 @@ fn soc_variant(name: &str) -> Result<SocVariant, CliError> {
         })
 }
 
-/// Runs the lock-step co-simulation of `elf` on core `core` with `options`.
-pub fn run(elf: &Path, core: &str, options: EncoderOptions) -> Result<(), CliError> {
+/// Runs the lock-step co-simulation of `elf` on core `core` with `options`, the waveform
+/// (`--wave`) of the whole run into `wave`.
+pub fn run(
+    elf: &Path,
+    core: &str,
+    options: EncoderOptions,
+    wave: Option<&Path>,
+) -> Result<(), CliError> {
     let variant = soc_variant(core)?;
+    if let Some(dir) = wave.and_then(Path::parent) {
+        if !dir.as_os_str().is_empty() && !dir.is_dir() {
+            return Err(CliError::input(
+                "the waveform's directory does not exist",
+                dir.display(),
+            ));
+        }
+    }
     let name = elf.display().to_string();
     let bytes = read_elf(elf)?;
-    let config = LockstepConfig { variant, options };
+    let mut config = LockstepConfig::new(variant);
+    config.options = options;
+    config.wave = wave.map(Path::to_path_buf);
     let outcome = match lockstep::run(&bytes, &config) {
         Ok(o) => o,
         Err(LockstepError::Diverged(d)) => {
@@ -49,7 +66,8 @@ pub fn run(elf: &Path, core: &str, options: EncoderOptions) -> Result<(), CliErr
             | LockstepError::Image(_)
             | LockstepError::Load(_)
             | LockstepError::Hart(_)
-            | LockstepError::Model(_)),
+            | LockstepError::Model(_)
+            | LockstepError::Wave(_)),
         ) => return Err(CliError::input(e, &name)),
         Err(e) => return Err(CliError::check(e, &name)),
     };

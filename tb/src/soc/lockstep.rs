@@ -10,7 +10,9 @@
 //! 3. the bytes taken, decoded against the ELF, against the hart's execution.
 //!
 //! The first divergence stops the run and is reported with its retirement index, the
-//! cycle and both sides' state ([`Divergence`]). Trace is enabled from the first cycle
+//! cycle, both sides' state and a waveform of the cycles before it ([`Divergence`]: the
+//! SoC runs again from reset to the divergence, its VCD dump opened [`WAVE_BEFORE`]
+//! cycles before it). Trace is enabled from the first cycle
 //! out of reset until the hart's last record (the exit store to `tohost`) has been
 //! matched; the encoder then drains with trace disabled while the core spins (those
 //! blocks reach both sides as the front end made them).
@@ -21,6 +23,7 @@
 //! the hart model ([`StreamCheck`]); a first, untraced run counts the records and reports
 //! the hart's errors before the SoC starts.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -31,7 +34,7 @@ use etrace_hart::{
     CountingSink, Hart, HartConfig, HartError, HartRecords, HartRecordsError, RecordsTally,
 };
 use etrace_hdl::rvfi::soc::SOC_RAM_BYTES;
-use etrace_spec::elf::{parse_elf, LoadError as ElfError};
+use etrace_spec::elf::{parse_elf, ElfImage, LoadError as ElfError};
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::isa::Xlen;
 
@@ -40,6 +43,7 @@ use crate::cosim::stream_check::{HartSteps, StreamCheck, StreamCheckError};
 use crate::cosim::verify::DecodeSummary;
 use crate::cosim::{CosimConfig, PortState, TakenDeframer, TakenItems};
 use crate::variant::{SocVariant, Variant};
+use crate::VcdError;
 
 /// Reset cycles after the program is loaded.
 const RESET_CYCLES: u32 = 4;
@@ -47,6 +51,10 @@ const RESET_CYCLES: u32 = 4;
 const DRAIN_LIMIT: u64 = 1 << 16;
 /// Bytes taken between two hand-overs to the deframer and the decode check.
 const BYTES_PER_PIECE: usize = 4096;
+/// Cycles of a divergence's waveform before the divergence.
+pub const WAVE_BEFORE: u64 = 4000;
+/// Cycles of a divergence's waveform after the divergence.
+const WAVE_AFTER: u64 = 16;
 
 /// The hart model's profile of the SoC `variant` (`etrace_hdl::rvfi::soc`): its RAM
 /// window, `itype` width 4 as the front end's (the CLINT is the hart's own, which the
@@ -61,12 +69,17 @@ pub fn hart_config(variant: SocVariant) -> HartConfig {
 }
 
 /// One lock-step run's settings.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct LockstepConfig {
     /// The SoC build.
     pub variant: SocVariant,
     /// Run-time options of the encoder (no implicit return, no branch prediction).
     pub options: EncoderOptions,
+    /// Dump the SoC's waveform (VCD) of the whole run here; on a divergence the file is
+    /// rewritten with the cycles around it.
+    pub wave: Option<PathBuf>,
+    /// Where a divergence's waveform goes when `wave` is not set.
+    pub mismatch_wave_dir: PathBuf,
 }
 
 impl LockstepConfig {
@@ -75,6 +88,22 @@ impl LockstepConfig {
         LockstepConfig {
             variant,
             options: EncoderOptions::default(),
+            wave: None,
+            mismatch_wave_dir: std::env::temp_dir(),
+        }
+    }
+
+    /// The SoC's inputs from the first cycle out of reset: trace enabled, output always
+    /// ready, the run-time options on their pins.
+    fn soc_inputs(&self) -> SocInputs {
+        SocInputs {
+            trace_enable: true,
+            ready: true,
+            full_address: self.options.full_address,
+            implicit_exception: self.options.implicit_exception,
+            sijump_option: self.options.sijump,
+            resync_max: u16::try_from(self.options.resync_max).unwrap_or(u16::MAX),
+            ..SocInputs::default()
         }
     }
 
@@ -133,6 +162,23 @@ pub struct Divergence {
     pub hart: Option<(IngressRecord, u32)>,
     /// For [`DivergenceKind::Output`]: the RTL's and the model's port.
     pub ports: Option<(PortState, PortState)>,
+    /// The cycle from which trace was disabled (the hart's last record matched), if the
+    /// divergence came after it, while the output drained.
+    pub program_end: Option<u64>,
+    /// The waveform of the cycles before the divergence, if it could be written.
+    pub wave: Option<Waveform>,
+}
+
+/// A waveform file of a divergence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Waveform {
+    /// The VCD file.
+    pub path: PathBuf,
+    /// The first and last cycle (since reset, as [`Divergence::cycle`]) it holds.
+    pub cycles: (u64, u64),
+    /// The VCD time of the first cycle's falling clock edge (ten time units a cycle; the
+    /// cycles that loaded the RAM come first).
+    pub first_time: u64,
 }
 
 impl std::fmt::Display for Divergence {
@@ -157,7 +203,20 @@ impl std::fmt::Display for Divergence {
         if let Some((got, want)) = &self.ports {
             write!(f, "; encoder port RTL {got:?}, model {want:?}")?;
         }
-        Ok(())
+        if let Some(end) = self.program_end {
+            write!(f, "; trace disabled from cycle {end} (the hart's end)")?;
+        }
+        match &self.wave {
+            Some(w) => write!(
+                f,
+                "\n  waveform: {} (cycles {}-{}, VCD time {} on)",
+                w.path.display(),
+                w.cycles.0,
+                w.cycles.1,
+                w.first_time
+            ),
+            None => f.write_str("\n  waveform: could not be written"),
+        }
     }
 }
 
@@ -207,6 +266,9 @@ pub enum LockstepError {
     /// The output did not drain after the last record.
     #[error("the encoder's output did not drain within {0} cycles after the last record")]
     NoDrain(u64),
+    /// The waveform file of the whole run could not be opened.
+    #[error("waveform: {0}")]
+    Wave(VcdError),
     /// The decoded trace does not reproduce the hart's execution.
     #[error("decoded trace: {0}")]
     Decode(#[from] StreamCheckError),
@@ -276,6 +338,63 @@ fn count_records(elf: &[u8], variant: SocVariant) -> Result<u64, LockstepError> 
 
 /// Runs `elf` on the SoC and the models in lock step (module documentation).
 pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, LockstepError> {
+    match run_checked(elf, config) {
+        Err(LockstepError::Diverged(mut d)) => {
+            // The SoC's run is repeatable: the ELF parsed and loaded before.
+            if let Ok(image) = parse_elf(elf) {
+                d.wave = divergence_wave(&image, config, &d).ok();
+            }
+            Err(LockstepError::Diverged(d))
+        }
+        other => other,
+    }
+}
+
+/// Runs the SoC again from reset with the inputs of the lock-step run that diverged with
+/// `d`, dumping its waveform from [`WAVE_BEFORE`] cycles before the divergence to
+/// [`WAVE_AFTER`] cycles after it into `config.wave`, or a file in
+/// `config.mismatch_wave_dir`.
+fn divergence_wave(
+    image: &ElfImage,
+    config: &LockstepConfig,
+    d: &Divergence,
+) -> Result<Waveform, VcdError> {
+    let path = config.wave.clone().unwrap_or_else(|| {
+        config.mismatch_wave_dir.join(format!(
+            "etrace-cosim-{}-cycle{}.vcd",
+            config.variant.name(),
+            d.cycle
+        ))
+    });
+    let mut soc = Soc::new(config.variant);
+    if soc.load(image, RESET_CYCLES).is_err() {
+        // Not reached: the run that diverged loaded the same image.
+        return Err(VcdError::BadPath { path });
+    }
+    let mut inputs = config.soc_inputs();
+    let first = d.cycle.saturating_sub(WAVE_BEFORE);
+    let last = d.cycle + WAVE_AFTER;
+    let mut first_time = 0;
+    for cycle in 0..=last {
+        if cycle == first {
+            soc.open_vcd(&path)?;
+            first_time = soc.cycles() * 10;
+        }
+        if d.program_end == Some(cycle) {
+            inputs.trace_enable = false;
+        }
+        soc.step(&inputs);
+    }
+    soc.close_vcd();
+    Ok(Waveform {
+        path,
+        cycles: (first, last),
+        first_time,
+    })
+}
+
+/// [`run`], a divergence reported without its waveform.
+fn run_checked(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, LockstepError> {
     let image = parse_elf(elf)?;
     if image.xlen != Xlen::X32 {
         return Err(LockstepError::NotRv32);
@@ -299,16 +418,11 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
     let mut deframer = TakenDeframer::new(&encoder.output());
     let mut model = EncoderCycle::new(&encoder.params(), config.options, encoder.output())?;
     let mut soc = Soc::new(config.variant);
+    if let Some(path) = &config.wave {
+        soc.open_vcd(path).map_err(LockstepError::Wave)?;
+    }
     soc.load(&image, RESET_CYCLES)?;
-    let mut inputs = SocInputs {
-        trace_enable: true,
-        ready: true,
-        ..SocInputs::default()
-    };
-    inputs.full_address = config.options.full_address;
-    inputs.implicit_exception = config.options.implicit_exception;
-    inputs.sijump_option = config.options.sijump;
-    inputs.resync_max = u16::try_from(config.options.resync_max).unwrap_or(u16::MAX);
+    let mut inputs = config.soc_inputs();
     let limit = total * config.variant.cycles_per_instruction_max() + 10_000;
     let mut matched = 0u64;
     let mut bytes = 0u64;
@@ -337,6 +451,8 @@ pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, Locks
                 rtl,
                 hart,
                 ports,
+                program_end: ended_at,
+                wave: None,
             }))
         };
         let mut model_block = block;

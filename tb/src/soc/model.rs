@@ -1,8 +1,9 @@
 //! One verilated SoC ([`Soc`]): a Verilator model with its own context, stepped
 //! one clock cycle per call as the encoder variants are (`crate::rtl`), and its program
-//! RAM filled from an ELF through the SoC's load port.
+//! RAM filled from an ELF through the SoC's load port, with an optional VCD dump.
 
 use std::os::raw::c_void;
+use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 
 use etrace_hdl::rvfi::soc::SOC_RAM_BYTES;
@@ -10,6 +11,7 @@ use etrace_spec::elf::ElfImage;
 
 use crate::ffi::{soc_vtable, VTable};
 use crate::ports::{SocInputs, SocOutputs};
+use crate::rtl::{open_trace, VcdError};
 use crate::variant::SocVariant;
 
 /// A segment of the program does not fit the SoC's RAM.
@@ -37,6 +39,7 @@ pub struct Soc {
     vt: VTable,
     handle: NonNull<c_void>,
     cycles: u64,
+    vcd: Option<PathBuf>,
 }
 
 // SAFETY: as `crate::Rtl`: the model is only reached through `&mut self` (or `Drop`).
@@ -54,6 +57,7 @@ impl Soc {
             vt,
             handle,
             cycles: 0,
+            vcd: None,
         }
     }
 
@@ -125,6 +129,29 @@ impl Soc {
             self.step(&inputs);
         }
         Ok(())
+    }
+
+    /// Opens a VCD file that receives every following cycle, both clock phases (closing
+    /// any open one first); the VCD time of cycle `c` ([`Soc::cycles`] before its step) is
+    /// 10·c. It is closed by [`Soc::close_vcd`], by another `open_vcd`, or when the SoC is
+    /// dropped. The directory must exist.
+    pub fn open_vcd(&mut self, path: impl AsRef<Path>) -> Result<(), VcdError> {
+        self.close_vcd();
+        self.vcd = Some(open_trace(&self.vt, self.handle, path.as_ref())?);
+        Ok(())
+    }
+
+    /// The open VCD file, if any.
+    pub fn vcd_path(&self) -> Option<&Path> {
+        self.vcd.as_deref()
+    }
+
+    /// Closes the VCD file (flushing it), if one is open.
+    pub fn close_vcd(&mut self) {
+        if self.vcd.take().is_some() {
+            // SAFETY: the handle is live.
+            unsafe { (self.vt.trace_close)(self.handle.as_ptr()) };
+        }
     }
 
     /// The C++ layout of the shim's `In` and `Out` structs (see `src/shim.h`).
