@@ -318,3 +318,30 @@ fn core_lock_step_runs_and_reports_divergence() {
     let out = etrace(&["cosim", &elf("loops-rv64.elf"), "--core", "picorv32"]);
     assert_code(&out, 2, "an RV64 program");
 }
+
+/// Issue 23: `--core --baud`: the output taken by the board's UART; at 1 Mbaud from 12 MHz
+/// PicoRV32's Dhrystone trace overflows the FIFO, the run still checks out and reports
+/// the losses; at 3 Mbaud nothing is lost; a baud rate the clock cannot make is refused.
+#[test]
+fn core_lock_step_with_a_uart_reports_losses() {
+    let dhrystone = elf("dhrystone-picorv32.elf");
+    let stdout = etrace_ok(&[
+        "cosim", &dhrystone, "--core", "picorv32", "--baud", "1000000",
+    ]);
+    assert!(stdout.contains("UART at 1000000 baud from a 12.000 MHz clock (12 cycles a bit)"));
+    let lost = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("trace lost: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let times: u64 = lost.split(' ').next().unwrap().parse().unwrap();
+    assert!(times > 0 && lost.contains("% lost"), "{stdout}");
+    let stdout = etrace_ok(&[
+        "cosim", &dhrystone, "--core", "picorv32", "--baud", "3000000",
+    ]);
+    assert!(stdout.contains("trace lost: never"), "{stdout}");
+    let out = etrace(&[
+        "cosim", &dhrystone, "--core", "picorv32", "--baud", "3000000", "--freq", "25",
+    ]);
+    assert_code(&out, 2, "a baud rate the clock cannot make");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("(--baud)"));
+}

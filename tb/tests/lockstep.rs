@@ -6,7 +6,9 @@
 use std::path::PathBuf;
 
 use etrace_hart::{cause, CountingSink, Hart};
-use etrace_tb::soc::lockstep::{hart_config, run, DivergenceKind, LockstepConfig, LockstepError};
+use etrace_tb::soc::lockstep::{
+    hart_config, run, DivergenceKind, LockstepConfig, LockstepError, OutputPace,
+};
 use etrace_tb::SocVariant;
 
 /// The programs PicoRV32 runs (no CSRs, no traps, no console): `minimal`, the
@@ -109,4 +111,39 @@ fn the_wrong_front_end_is_caught_with_a_waveform() {
         other => panic!("not caught: {other:?}"),
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Issue 23, a UART that cannot keep up: PicoRV32 on Dhrystone with its trace taken at
+/// 115,200 baud from a 12 MHz clock (the iCE40 boards' UART: 104 cycles a bit). The FIFO
+/// overflows, the RTL and the model agree on every loss, and the decoded trace resumes
+/// after each one; the outcome says how much was lost.
+#[test]
+fn a_slow_uart_loses_trace_and_the_decoder_resumes() {
+    let elf = etrace_programs::elf("dhrystone-picorv32").unwrap();
+    let cycles_per_bit = etrace_hdl::board::cycles_per_bit(12_000_000, 115_200).unwrap();
+    let mut config = LockstepConfig::new(SocVariant::PicoRv32);
+    config.pace = OutputPace::Uart { cycles_per_bit };
+    let outcome = run(&elf, &config).unwrap_or_else(|e| panic!("{e}"));
+    assert!(outcome.losses > 0, "{outcome:?}");
+    assert!(outcome.lost_cycles >= outcome.losses, "{outcome:?}");
+    // The decoder resumes after the losses the trace reports (a loss that lasts until trace
+    // is disabled at the end has no run after it).
+    assert!(outcome.decoded.runs >= 2, "{outcome:?}");
+    assert!(outcome.decoded.runs <= outcome.losses + 1, "{outcome:?}");
+    let all = outcome.hart_steps.expect("the hart's steps are counted");
+    assert!(
+        outcome.decoded.steps > 0 && outcome.decoded.steps < all,
+        "{outcome:?}"
+    );
+    assert_eq!(outcome.steps_lost(), all - outcome.decoded.steps);
+    // The UART's pace: a byte at most every 10 bit times.
+    let byte_cycles = 10 * u64::from(cycles_per_bit) + 1;
+    assert!(
+        outcome.bytes * byte_cycles <= outcome.cycles + byte_cycles,
+        "{outcome:?}"
+    );
+    eprintln!(
+        "dhrystone at 115200 baud: {} losses, {} of {all} steps decoded, {} bytes",
+        outcome.losses, outcome.decoded.steps, outcome.bytes
+    );
 }

@@ -74,6 +74,14 @@ pub struct CosimArgs {
         ]
     )]
     pub core: Option<String>,
+    /// With --core: take the encoder's bytes at the pace of the board tops' 8N1 UART at N
+    /// baud (the FIFO overflows when it cannot keep up; the losses are reported).
+    #[arg(long, value_name = "N", requires = "core")]
+    pub baud: Option<u32>,
+    /// With --core --baud: the SoC's clock in MHz, which the UART's bit time is made from
+    /// [default: 12, the iCE40 boards' clock].
+    #[arg(long, value_name = "MHZ", requires = "baud")]
+    pub freq: Option<f64>,
     /// Instead of a program: N records of a seeded random ingress stream.
     #[arg(long, value_name = "N", conflicts_with = "elf")]
     pub random: Option<u64>,
@@ -259,7 +267,17 @@ fn load_program(path: &Path, variant: Variant, hart: &HartArgs) -> Result<Progra
 /// Runs `etrace cosim`.
 pub fn run(args: CosimArgs) -> Result<(), CliError> {
     if let (Some(core), Some(elf)) = (&args.core, &args.elf) {
-        return super::cosim_core::run(elf, core, args.encoder.options()?, args.wave.as_deref());
+        let uart = match args.baud {
+            Some(baud) => Some(super::cosim_core::uart(baud, args.freq)?),
+            None => None,
+        };
+        return super::cosim_core::run(
+            elf,
+            core,
+            args.encoder.options()?,
+            args.wave.as_deref(),
+            uart,
+        );
     }
     let stall = StallConfig {
         stall_probability: probability(args.stall_probability, "--stall-probability")?,

@@ -7,11 +7,12 @@
 use std::path::Path;
 
 use etrace_encoder::EncoderOptions;
-use etrace_tb::soc::lockstep::{self, LockstepConfig, LockstepError};
+use etrace_hdl::board::cycles_per_bit;
+use etrace_tb::soc::lockstep::{self, LockstepConfig, LockstepError, OutputPace};
 use etrace_tb::SocVariant;
 
 use super::io::read_elf;
-use crate::error::CliError;
+use crate::error::{CliError, InputContext};
 
 /// The SoC build of a `--core` name.
 fn soc_variant(name: &str) -> Result<SocVariant, CliError> {
@@ -26,13 +27,41 @@ fn soc_variant(name: &str) -> Result<SocVariant, CliError> {
         })
 }
 
+/// The SoC's UART (`--baud`, `--freq`): baud, clock in Hz and cycles a bit.
+#[derive(Debug, Clone, Copy)]
+pub struct Uart {
+    baud: u32,
+    clock_hz: u32,
+    cycles_per_bit: u32,
+}
+
+/// The UART of `--baud baud` on a clock of `freq` MHz (default 12): refused when the bit
+/// time cannot be made from the clock (as `synth --baud`).
+pub fn uart(baud: u32, freq: Option<f64>) -> Result<Uart, CliError> {
+    let mhz = freq.unwrap_or(12.0);
+    if !(mhz.is_finite() && mhz > 0.0 && mhz <= 1000.0) {
+        return Err(CliError::input(
+            format!("frequency {mhz} MHz is out of range (0-1000)"),
+            "--freq",
+        ));
+    }
+    let clock_hz = (mhz * 1e6).round() as u32;
+    let cycles_per_bit = cycles_per_bit(clock_hz, baud).at("--baud")?;
+    Ok(Uart {
+        baud,
+        clock_hz,
+        cycles_per_bit,
+    })
+}
+
 /// Runs the lock-step co-simulation of `elf` on core `core` with `options`, the waveform
-/// (`--wave`) of the whole run into `wave`.
+/// (`--wave`) of the whole run into `wave`, the output taken by `uart` (else every cycle).
 pub fn run(
     elf: &Path,
     core: &str,
     options: EncoderOptions,
     wave: Option<&Path>,
+    uart: Option<Uart>,
 ) -> Result<(), CliError> {
     let variant = soc_variant(core)?;
     if let Some(dir) = wave.and_then(Path::parent) {
@@ -48,6 +77,11 @@ pub fn run(
     let mut config = LockstepConfig::new(variant);
     config.options = options;
     config.wave = wave.map(Path::to_path_buf);
+    if let Some(u) = uart {
+        config.pace = OutputPace::Uart {
+            cycles_per_bit: u.cycles_per_bit,
+        };
+    }
     let outcome = match lockstep::run(&bytes, &config) {
         Ok(o) => o,
         Err(LockstepError::Diverged(d)) => {
@@ -72,6 +106,14 @@ pub fn run(
         Err(e) => return Err(CliError::check(e, &name)),
     };
     println!("cosim: {name} on core {}", variant.name());
+    if let Some(u) = uart {
+        println!(
+            "output: 8N1 UART at {} baud from a {:.3} MHz clock ({} cycles a bit)",
+            u.baud,
+            f64::from(u.clock_hz) / 1e6,
+            u.cycles_per_bit
+        );
+    }
     println!("cycles: {}", outcome.cycles);
     println!("wall time: {:.3} s", outcome.seconds);
     println!("cycles per second: {:.0}", outcome.cycles_per_second());
@@ -86,5 +128,16 @@ pub fn run(
         "decoded: {} steps equal the hart's, in {} run(s) of the trace",
         outcome.decoded.steps, outcome.decoded.runs
     );
+    match outcome.hart_steps {
+        Some(all) => println!(
+            "trace lost: {} times ({} cycles); decoded {} of the hart's {all} steps ({:.2} % \
+             lost)",
+            outcome.losses,
+            outcome.lost_cycles,
+            outcome.decoded.steps,
+            100.0 * outcome.steps_lost() as f64 / all.max(1) as f64
+        ),
+        None => println!("trace lost: never"),
+    }
     Ok(())
 }

@@ -17,6 +17,12 @@
 //! matched; the encoder then drains with trace disabled while the core spins (those
 //! blocks reach both sides as the front end made them).
 //!
+//! The encoder's bytes are taken every cycle, or at the pace of the board tops' UART
+//! ([`OutputPace`]): when the UART cannot keep up with the core, the FIFO overflows, the
+//! encoder reports the loss (`trace_lost`) and resynchronises, and the decode check
+//! resumes at the next run of the trace; the outcome says how much was lost
+//! ([`LockstepOutcome::losses`], [`LockstepOutcome::hart_steps`]).
+//!
 //! Nothing grows with the length of the run (issue 27, "streaming everywhere"): the
 //! hart's records come from a thread of its own ([`HartRecords`]); the bytes taken are
 //! deframed and decoded as they come and checked against the steps of a second run of
@@ -39,7 +45,7 @@ use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::isa::Xlen;
 
 use super::{LoadError, Soc, SocInputs, SocOutputs};
-use crate::cosim::stream_check::{HartSteps, StreamCheck, StreamCheckError};
+use crate::cosim::stream_check::{window_for, HartSteps, StreamCheck, StreamCheckError};
 use crate::cosim::verify::DecodeSummary;
 use crate::cosim::{CosimConfig, PortState, TakenDeframer, TakenItems};
 use crate::variant::{SocVariant, Variant};
@@ -47,7 +53,8 @@ use crate::VcdError;
 
 /// Reset cycles after the program is loaded.
 const RESET_CYCLES: u32 = 4;
-/// Cycles allowed for the output to drain after the last record.
+/// Cycles allowed for the output to drain after the last record, besides the FIFO's
+/// draining at the consumer's pace.
 const DRAIN_LIMIT: u64 = 1 << 16;
 /// Bytes taken between two hand-overs to the deframer and the decode check.
 const BYTES_PER_PIECE: usize = 4096;
@@ -68,6 +75,59 @@ pub fn hart_config(variant: SocVariant) -> HartConfig {
     }
 }
 
+/// How the consumer of the SoC's encoder output takes bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum OutputPace {
+    /// A byte in every cycle (no back-pressure).
+    #[default]
+    Always,
+    /// As the board tops' 8N1 UART transmitter (`etrace_hdl::board::uart_tx::UartTx`) of
+    /// `cycles_per_bit` clock cycles a bit (2 to 65536): ready when idle, then busy for the
+    /// ten bit times of the byte it took.
+    Uart {
+        /// Clock cycles a bit (`etrace_hdl::board::cycles_per_bit`).
+        cycles_per_bit: u32,
+    },
+}
+
+/// The readiness of an [`OutputPace`] consumer, cycle by cycle.
+#[derive(Debug, Clone, Copy)]
+struct Consumer {
+    /// Cycles a byte keeps it busy after the cycle it is taken in (0: never busy).
+    busy: u64,
+    /// The first cycle it is ready again.
+    ready_from: u64,
+}
+
+impl Consumer {
+    fn new(pace: OutputPace) -> Consumer {
+        let busy = match pace {
+            OutputPace::Always => 0,
+            OutputPace::Uart { cycles_per_bit } => 10 * u64::from(cycles_per_bit.clamp(2, 65_536)),
+        };
+        Consumer {
+            busy,
+            ready_from: 0,
+        }
+    }
+
+    /// Whether it takes a byte in `cycle`.
+    fn ready(&self, cycle: u64) -> bool {
+        cycle >= self.ready_from
+    }
+
+    /// It took a byte in `cycle`.
+    fn took(&mut self, cycle: u64) {
+        self.ready_from = cycle + 1 + self.busy;
+    }
+
+    /// The hart steps in which a run after a loss may start: a loss lasts until the FIFO
+    /// of `fifo_bytes` drains at one byte per `1 + busy` cycles (`window_for`).
+    fn window(&self, fifo_bytes: usize) -> usize {
+        window_for(fifo_bytes, 1.0 - 1.0 / (1 + self.busy) as f64)
+    }
+}
+
 /// One lock-step run's settings.
 #[derive(Debug, Clone)]
 pub struct LockstepConfig {
@@ -80,6 +140,8 @@ pub struct LockstepConfig {
     pub wave: Option<PathBuf>,
     /// Where a divergence's waveform goes when `wave` is not set.
     pub mismatch_wave_dir: PathBuf,
+    /// How the encoder's bytes are taken.
+    pub pace: OutputPace,
 }
 
 impl LockstepConfig {
@@ -90,6 +152,7 @@ impl LockstepConfig {
             options: EncoderOptions::default(),
             wave: None,
             mismatch_wave_dir: std::env::temp_dir(),
+            pace: OutputPace::Always,
         }
     }
 
@@ -289,6 +352,13 @@ pub struct LockstepOutcome {
     pub bytes: u64,
     /// The decoded trace against the hart.
     pub decoded: DecodeSummary,
+    /// Trace losses: the times the encoder's `trace_lost` rose (the FIFO overflowed).
+    pub losses: u64,
+    /// Cycles with `trace_lost` high.
+    pub lost_cycles: u64,
+    /// The hart's steps (instructions and traps) when trace was lost, else `None`: the
+    /// decoded trace covers [`DecodeSummary::steps`] of them.
+    pub hart_steps: Option<u64>,
 }
 
 impl LockstepOutcome {
@@ -305,6 +375,12 @@ impl LockstepOutcome {
     /// Trace bits per retired instruction.
     pub fn bits_per_instruction(&self) -> f64 {
         self.bytes as f64 * 8.0 / self.retired.max(1) as f64
+    }
+
+    /// The hart's steps the decoded trace does not cover (0 without a loss).
+    pub fn steps_lost(&self) -> u64 {
+        self.hart_steps
+            .map_or(0, |all| all.saturating_sub(self.decoded.steps))
     }
 }
 
@@ -409,12 +485,17 @@ fn run_checked(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, L
     let encoder = config.encoder();
     let params = encoder.params();
     let stepped = Arc::new(RecordsTally::default());
+    let elf_again = elf.clone();
     let hart_steps = HartSteps::new(
         HartRecords::spawn(elf, hart_config(config.variant))
             .tallied(stepped.clone())
             .map(|(r, _)| r),
     );
-    let mut check = StreamCheck::new(&params, &program, DecoderConfig::default(), hart_steps);
+    let mut consumer = Consumer::new(config.pace);
+    // The FIFO drains at the consumer's pace.
+    let drain_limit = DRAIN_LIMIT + 2 * encoder.output().fifo_depth as u64 * (1 + consumer.busy);
+    let mut check = StreamCheck::new(&params, &program, DecoderConfig::default(), hart_steps)
+        .with_window(consumer.window(encoder.output().fifo_depth));
     let mut deframer = TakenDeframer::new(&encoder.output());
     let mut model = EncoderCycle::new(&encoder.params(), config.options, encoder.output())?;
     let mut soc = Soc::new(config.variant);
@@ -429,8 +510,10 @@ fn run_checked(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, L
     let mut piece = Vec::with_capacity(BYTES_PER_PIECE);
     let mut cycle = 0u64;
     let mut ended_at: Option<u64> = None;
+    let (mut losses, mut lost_cycles, mut was_lost) = (0u64, 0u64, false);
     let start = Instant::now();
     loop {
+        inputs.ready = consumer.ready(cycle);
         let out = soc.step(&inputs);
         let block = block_of(&out);
         let rtl = RtlRetirement {
@@ -492,7 +575,15 @@ fn run_checked(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, L
         if got != want {
             return Err(diverged(DivergenceKind::Output, Some((got, want))));
         }
-        if let Some((data, _)) = got.byte {
+        if got.trace_lost {
+            lost_cycles += 1;
+            losses += u64::from(!was_lost);
+        }
+        was_lost = got.trace_lost;
+        if inputs.ready && got.byte.is_some() {
+            consumer.took(cycle);
+        }
+        if let Some((data, _)) = got.byte.filter(|_| inputs.ready) {
             bytes += 1;
             piece.push(data);
             if piece.len() == BYTES_PER_PIECE {
@@ -515,8 +606,8 @@ fn run_checked(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, L
                 });
             }
             Some(end) if model.is_idle() && cycle > end + 8 => break,
-            Some(end) if cycle - end > DRAIN_LIMIT => {
-                return Err(LockstepError::NoDrain(DRAIN_LIMIT));
+            Some(end) if cycle - end > drain_limit => {
+                return Err(LockstepError::NoDrain(drain_limit));
             }
             _ => {}
         }
@@ -531,6 +622,13 @@ fn run_checked(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, L
         return Err(e.into());
     }
     let decoded = decoded?;
+    // How much was lost: the hart's steps, counted by another run of it.
+    let hart_steps = (losses > 0).then(|| {
+        let records = HartRecords::spawn(elf_again, hart_config(config.variant))
+            .map_while(Result::ok)
+            .map(|(r, _)| r);
+        HartSteps::new(records).count() as u64
+    });
     Ok(LockstepOutcome {
         cycles: cycle,
         program_cycles: ended_at.unwrap_or(cycle),
@@ -538,5 +636,8 @@ fn run_checked(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, L
         seconds,
         bytes,
         decoded,
+        losses,
+        lost_cycles,
+        hart_steps,
     })
 }
