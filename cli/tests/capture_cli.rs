@@ -340,3 +340,54 @@ fn stream_without_a_sync_sequence_is_a_decode_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no synchronisation point"), "{stderr}");
 }
+
+/// Issue 23, a board tracing a running core: the bytes the verilated PicoRV32 SoC's
+/// encoder sends through the board tops' UART (1 Mbaud from 12 MHz, Dhrystone in lock step
+/// with the hart model, which checks every byte and the decoded trace), fed to `capture`
+/// on a pseudo-terminal. The UART cannot keep up, so the FIFO overflows: `capture` decodes
+/// every run of the trace the lock step decoded, as `decode` does, and reports the losses.
+#[test]
+fn capture_of_a_running_core_through_a_slow_uart_reports_the_losses() {
+    use etrace_tb::soc::lockstep::{run_with, LockstepConfig, OutputPace};
+    let elf_path = common::elf("dhrystone-picorv32.elf");
+    let program = std::fs::read(&elf_path).unwrap();
+    let mut config = LockstepConfig::new(etrace_tb::SocVariant::PicoRv32);
+    config.pace = OutputPace::Uart {
+        cycles_per_bit: etrace_hdl::board::cycles_per_bit(12_000_000, 1_000_000).unwrap(),
+    };
+    let mut bytes = Vec::new();
+    let outcome = run_with(&program, &config, &mut |piece| {
+        bytes.extend_from_slice(piece)
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bytes.len() as u64, outcome.bytes);
+    assert!(outcome.losses > 1, "{outcome:?}");
+    let max = bytes.len().to_string();
+    let out = capture_pty(
+        &bytes,
+        &["--elf", &elf_path, "--format", "pcs", "--max-bytes", &max],
+    );
+    assert_code(&out, 0, "capture");
+    // Dhrystone takes no trap: a decoded step is an instruction.
+    assert_eq!(pcs(&out.stdout).len() as u64, outcome.decoded.steps);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let reported = outcome.decoded.runs - 1;
+    assert!(
+        stderr.contains(&format!("trace lost {reported} times")),
+        "{stderr}"
+    );
+    let file = out_dir().join("core.encap");
+    std::fs::write(&file, &bytes).unwrap();
+    let dec = etrace(&[
+        "decode",
+        file.to_str().unwrap(),
+        "--elf",
+        &elf_path,
+        "--framing",
+        "encap",
+        "--format",
+        "pcs",
+    ]);
+    assert_code(&dec, 0, "decode");
+    assert_eq!(out.stdout, dec.stdout, "capture and decode agree");
+}

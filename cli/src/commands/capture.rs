@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use etrace_decoder::stream::PayloadStream;
-use etrace_decoder::TeDecoder;
+use etrace_decoder::{TeDecoder, TraceElement};
 use etrace_spec::framing::{FramingKind, FramingSettings};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -147,6 +147,14 @@ fn seconds(value: Option<f64>, option: &str) -> Result<Option<Duration>, CliErro
         .transpose()
 }
 
+/// The trace losses the encoder reported among `elements`.
+fn trace_losses(elements: &[TraceElement]) -> u64 {
+    elements
+        .iter()
+        .filter(|e| matches!(e, TraceElement::TraceLost))
+        .count() as u64
+}
+
 /// Runs `etrace capture`.
 pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     if args.framing != FramingKind::Encap {
@@ -208,6 +216,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     let started = Instant::now();
     let mut last_byte = started;
     let mut total = 0u64;
+    let mut losses = 0u64;
     let mut buf = vec![0u8; 1 << 16];
     let stop = loop {
         if INTERRUPTED.load(Ordering::SeqCst) {
@@ -237,9 +246,12 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
                     file.write_all(bytes).at(path.display())?;
                 }
                 decoder.payloads(&deframer.push(bytes));
-                decoding.write(&decoder.take_elements(false), false)?;
+                let elements = decoder.take_elements(false);
+                losses += trace_losses(&elements);
+                decoding.write(&elements, false)?;
                 bar.set_message(format!(
-                    "{device}: {total} bytes, {} packets, {} instructions, {} decode errors",
+                    "{device}: {total} bytes, {} packets, {} instructions, {losses} trace \
+                     losses, {} decode errors",
                     decoder.packets,
                     decoder.instructions(),
                     decoding.error_count
@@ -261,7 +273,9 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         deframer.stop()
     };
     decoder.payloads(&events);
-    decoding.write(&decoder.take_elements(true), true)?;
+    let elements = decoder.take_elements(true);
+    losses += trace_losses(&elements);
+    decoding.write(&elements, true)?;
     let (packets, instructions, error_count) = (
         decoder.packets,
         decoder.instructions(),
@@ -278,9 +292,16 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     };
     bar.finish_with_message(format!(
         "{device}: {total} bytes, {packets} packets, {instructions} instructions, \
-         {error_count} decode errors ({}{undecoded})",
+         {losses} trace losses, {error_count} decode errors ({}{undecoded})",
         stop.text()
     ));
+    if losses > 0 {
+        // Said whether or not the progress line is shown (stderr not a terminal).
+        eprintln!(
+            "{device}: trace lost {losses} times (the encoder's FIFO overflowed); the \
+             decoder resumed at the next synchronisation each time"
+        );
+    }
     if total == 0 {
         return Err(CliError::check(
             format!("no bytes received ({})", stop.text()),

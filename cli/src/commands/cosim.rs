@@ -69,7 +69,7 @@ pub struct CosimArgs {
         requires = "elf",
         conflicts_with_all = [
             "config", "variant", "random", "framing", "src_bits", "timestamp",
-            "atb_bits", "bpred_size", "return_stack_size", "output", "memory", "spike_bootrom",
+            "atb_bits", "bpred_size", "return_stack_size", "memory", "spike_bootrom",
             "stall_probability", "idle_probability", "seed", "src_id",
         ]
     )]
@@ -79,7 +79,7 @@ pub struct CosimArgs {
     #[arg(long, value_name = "N", requires = "core")]
     pub baud: Option<u32>,
     /// With --core --baud: the SoC's clock in MHz, which the UART's bit time is made from
-    /// [default: 12, the iCE40 boards' clock].
+    /// (12 when not given: the iCE40 boards' clock).
     #[arg(long, value_name = "MHZ", requires = "baud")]
     pub freq: Option<f64>,
     /// Instead of a program: N records of a seeded random ingress stream.
@@ -275,8 +275,11 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
             elf,
             core,
             args.encoder.options()?,
-            args.wave.as_deref(),
-            uart,
+            super::cosim_core::Outputs {
+                wave: args.wave.as_deref(),
+                trace: args.output.as_deref(),
+                uart,
+            },
         );
     }
     let stall = StallConfig {

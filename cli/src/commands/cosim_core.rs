@@ -8,9 +8,13 @@ use std::path::Path;
 
 use etrace_encoder::EncoderOptions;
 use etrace_hdl::board::cycles_per_bit;
+use etrace_hdl::config::Config;
+use etrace_tb::cosim::{CosimConfig, TakenItems};
 use etrace_tb::soc::lockstep::{self, LockstepConfig, LockstepError, OutputPace};
-use etrace_tb::SocVariant;
+use etrace_tb::{SocVariant, Variant};
 
+use super::cosim_output::TraceFile;
+use super::hardware_args::write_params_files;
 use super::io::read_elf;
 use crate::error::{CliError, InputContext};
 
@@ -54,15 +58,26 @@ pub fn uart(baud: u32, freq: Option<f64>) -> Result<Uart, CliError> {
     })
 }
 
-/// Runs the lock-step co-simulation of `elf` on core `core` with `options`, the waveform
-/// (`--wave`) of the whole run into `wave`, the output taken by `uart` (else every cycle).
+/// What a lock-step run writes, and how its output is taken.
+#[derive(Debug, Clone, Copy)]
+pub struct Outputs<'a> {
+    /// `--wave`: the waveform of the whole run (or of a divergence).
+    pub wave: Option<&'a Path>,
+    /// `-o`: the bytes the RTL produced (those taken), with the parameter files beside.
+    pub trace: Option<&'a Path>,
+    /// `--baud`: the UART that takes the output (else every cycle).
+    pub uart: Option<Uart>,
+}
+
+/// Runs the lock-step co-simulation of `elf` on core `core` with `options`, writing
+/// `outputs`.
 pub fn run(
     elf: &Path,
     core: &str,
     options: EncoderOptions,
-    wave: Option<&Path>,
-    uart: Option<Uart>,
+    outputs: Outputs,
 ) -> Result<(), CliError> {
+    let Outputs { wave, trace, uart } = outputs;
     let variant = soc_variant(core)?;
     if let Some(dir) = wave.and_then(Path::parent) {
         if !dir.as_os_str().is_empty() && !dir.is_dir() {
@@ -82,7 +97,18 @@ pub fn run(
             cycles_per_bit: u.cycles_per_bit,
         };
     }
-    let outcome = match lockstep::run(&bytes, &config) {
+    // The SoC's encoder: the `rv32` byte stream (encap).
+    let encoder = CosimConfig::new(Variant::Rv32);
+    let mut file = match trace {
+        Some(path) => Some(TraceFile::create(path, &encoder.output())?),
+        None => None,
+    };
+    let mut taken = |piece: &[u8]| {
+        if let Some(f) = file.as_mut() {
+            f.write(TakenItems::Bytes(piece));
+        }
+    };
+    let outcome = match lockstep::run_with(&bytes, &config, &mut taken) {
         Ok(o) => o,
         Err(LockstepError::Diverged(d)) => {
             return Err(CliError::check(
@@ -106,6 +132,19 @@ pub fn run(
         Err(e) => return Err(CliError::check(e, &name)),
     };
     println!("cosim: {name} on core {}", variant.name());
+    if let (Some(path), Some(file)) = (trace, file) {
+        file.finish()?;
+        println!("RTL output: {}", path.display());
+        let description = format!(
+            "parameters of the {} SoC's encoder (rv32) that wrote {}",
+            variant.name(),
+            path.display()
+        );
+        let top = Variant::Rv32.top_options();
+        for file in write_params_files(Config::Rv32, &top, &description, path)? {
+            println!("its parameters: {}", file.display());
+        }
+    }
     if let Some(u) = uart {
         println!(
             "output: 8N1 UART at {} baud from a {:.3} MHz clock ({} cycles a bit)",
@@ -130,10 +169,11 @@ pub fn run(
     );
     match outcome.hart_steps {
         Some(all) => println!(
-            "trace lost: {} times ({} cycles); decoded {} of the hart's {all} steps ({:.2} % \
-             lost)",
+            "trace lost: {} times ({} cycles; {} of them reported in the trace); decoded {} \
+             of the hart's {all} steps ({:.2} % lost)",
             outcome.losses,
             outcome.lost_cycles,
+            outcome.decoded.runs.saturating_sub(1),
             outcome.decoded.steps,
             100.0 * outcome.steps_lost() as f64 / all.max(1) as f64
         ),

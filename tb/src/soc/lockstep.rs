@@ -414,7 +414,17 @@ fn count_records(elf: &[u8], variant: SocVariant) -> Result<u64, LockstepError> 
 
 /// Runs `elf` on the SoC and the models in lock step (module documentation).
 pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, LockstepError> {
-    match run_checked(elf, config) {
+    run_with(elf, config, &mut |_| {})
+}
+
+/// [`run`], handing the bytes the consumer took to `taken` as they come, in pieces of up
+/// to 4 KiB (the RTL's output, for `etrace cosim --core -o`).
+pub fn run_with(
+    elf: &[u8],
+    config: &LockstepConfig,
+    taken: &mut dyn FnMut(&[u8]),
+) -> Result<LockstepOutcome, LockstepError> {
+    match run_checked(elf, config, taken) {
         Err(LockstepError::Diverged(mut d)) => {
             // The SoC's run is repeatable: the ELF parsed and loaded before.
             if let Ok(image) = parse_elf(elf) {
@@ -469,8 +479,12 @@ fn divergence_wave(
     })
 }
 
-/// [`run`], a divergence reported without its waveform.
-fn run_checked(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, LockstepError> {
+/// [`run_with`], a divergence reported without its waveform.
+fn run_checked(
+    elf: &[u8],
+    config: &LockstepConfig,
+    taken: &mut dyn FnMut(&[u8]),
+) -> Result<LockstepOutcome, LockstepError> {
     let image = parse_elf(elf)?;
     if image.xlen != Xlen::X32 {
         return Err(LockstepError::NotRv32);
@@ -587,6 +601,7 @@ fn run_checked(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, L
             bytes += 1;
             piece.push(data);
             if piece.len() == BYTES_PER_PIECE {
+                taken(&piece);
                 check.push(&deframer.push(TakenItems::Bytes(&piece)));
                 piece.clear();
             }
@@ -615,6 +630,7 @@ fn run_checked(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, L
     let seconds = start.elapsed().as_secs_f64();
     // The records matched are all of the first run's (not a run cut short by an error).
     presented.check(total)?;
+    taken(&piece);
     check.push(&deframer.push(TakenItems::Bytes(&piece)));
     check.push(&deframer.finish());
     let decoded = check.finish();
