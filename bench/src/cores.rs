@@ -2,12 +2,15 @@
 //! co-simulation speed of the verilated SoC (core, RVFI front end, encoder) checked
 //! against the hart and the cycle model (`etrace_tb::soc::lockstep`, as
 //! `etrace cosim --core`), and the trace bandwidth the core's own timing gives: bits per
-//! core cycle and per instruction.
+//! core cycle and per instruction; and what the board tops' UART carries of it at a few
+//! baud rates from a 12 MHz clock (`etrace cosim --core --baud`): how often the FIFO
+//! overflowed and how much of the execution the decoded trace then covers.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use etrace_tb::soc::lockstep::{self, LockstepConfig, LockstepOutcome};
+use etrace_hdl::board::cycles_per_bit;
+use etrace_tb::soc::lockstep::{self, LockstepConfig, LockstepOutcome, OutputPace};
 use etrace_tb::SocVariant;
 
 use crate::harness::Plan;
@@ -15,6 +18,18 @@ use crate::table::{duration, short, si, Table};
 
 /// Co-simulation speed target of the issue, core cycles per second.
 const TARGET_CYCLES_PER_SECOND: f64 = 1e6;
+
+/// The core clock of the UART rows: the iCE40 boards' oscillator.
+const UART_CLOCK_HZ: u32 = 12_000_000;
+
+/// The UART rows: core and baud rate.
+const UART_RUNS: [(&str, SocVariant, u32); 5] = [
+    ("picorv32", SocVariant::PicoRv32, 115_200),
+    ("picorv32", SocVariant::PicoRv32, 1_000_000),
+    ("picorv32", SocVariant::PicoRv32, 3_000_000),
+    ("serv", SocVariant::Serv, 115_200),
+    ("serv", SocVariant::Serv, 1_000_000),
+];
 
 /// The section: one row per core on `program` (`<program>-<core>.elf`, e.g. `dhrystone`),
 /// the wall time the median of `plan`'s runs.
@@ -81,7 +96,72 @@ pub fn section(programs: &Path, program: &str, plan: Plan) -> String {
     );
     s.push_str(&t.render());
     let _ = writeln!(s, "\n- {}", verdicts.join("; "));
+    s.push_str(&uart_table(programs, program));
     s
+}
+
+/// The UART rows ([`UART_RUNS`]) on `program`: one run each (the figures do not depend on
+/// the machine).
+fn uart_table(programs: &Path, program: &str) -> String {
+    let mut t = Table::new(&[
+        "core",
+        "program",
+        "baud",
+        "bytes sent",
+        "losses (in the trace)",
+        "cycles losing",
+        "steps decoded / hart's",
+        "steps lost",
+    ]);
+    for (core, variant, baud) in UART_RUNS {
+        let name = format!("{program}-{core}");
+        eprintln!("bench: lock step through a {baud} baud UART: {name}");
+        let row = match uart_run(programs, &name, variant, baud) {
+            Ok(o) => {
+                let all = o.hart_steps.unwrap_or(o.decoded.steps);
+                vec![
+                    core.to_string(),
+                    name,
+                    baud.to_string(),
+                    o.bytes.to_string(),
+                    format!("{} ({})", o.losses, o.decoded.runs.saturating_sub(1)),
+                    o.lost_cycles.to_string(),
+                    format!("{} / {all}", o.decoded.steps),
+                    format!("{:.1} %", 100.0 * o.steps_lost() as f64 / all.max(1) as f64),
+                ]
+            }
+            Err(e) => {
+                let mut cells = vec![core.to_string(), name, format!("fails: {}", short(&e))];
+                cells.resize(8, String::new());
+                cells
+            }
+        };
+        t.row(row);
+    }
+    let mut s = format!(
+        "\nThrough the board tops' 8N1 UART at {} MHz (`etrace cosim --core --baud`; \
+         64-byte FIFO): every loss checked against the cycle model, the decode check \
+         resuming after each; a loss at the end of the run is not in the trace.\n\n",
+        UART_CLOCK_HZ / 1_000_000
+    );
+    s.push_str(&t.render());
+    s
+}
+
+/// One lock-step run of `name` on `variant` with its output taken by a UART at `baud`.
+fn uart_run(
+    programs: &Path,
+    name: &str,
+    variant: SocVariant,
+    baud: u32,
+) -> Result<LockstepOutcome, String> {
+    let path = programs.join("elf").join(format!("{name}.elf"));
+    let elf = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut config = LockstepConfig::new(variant);
+    config.pace = OutputPace::Uart {
+        cycles_per_bit: cycles_per_bit(UART_CLOCK_HZ, baud).map_err(|e| e.to_string())?,
+    };
+    lockstep::run(&elf, &config).map_err(|e| e.to_string())
 }
 
 /// The lock-step runs of `name` on `variant`: the outcome of the run with the median wall

@@ -113,6 +113,12 @@ fn quick_run_prints_every_section_with_plausible_numbers() {
     }
     let serv = row(&text, "### Soft cores in lock step", "serv");
     assert!(number(serv[4]) > 20.0, "{serv:?}");
+    // Through a 115,200 baud UART both cores' trace overflows the FIFO: losses, steps lost.
+    for core in ["picorv32", "serv"] {
+        let r = row(&text, "Through the board tops' 8N1 UART", core);
+        assert_eq!(r[2], "115200", "{core}: {r:?}");
+        assert!(number(r[4]) > 0.0 && number(r[7]) > 0.0, "{core}: {r:?}");
+    }
 
     // FPGA: not run in quick mode, and saying so.
     assert!(row(&text, "### FPGA cost", "icebreaker")[2].starts_with("not run: --quick"));
