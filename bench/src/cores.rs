@@ -148,6 +148,12 @@ fn uart_table(programs: &Path, program: &str) -> String {
     s
 }
 
+/// The bytes of `<programs>/elf/<name>.elf`.
+fn read_elf(programs: &Path, name: &str) -> Result<Vec<u8>, String> {
+    let path = programs.join("elf").join(format!("{name}.elf"));
+    std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 /// One lock-step run of `name` on `variant` with its output taken by a UART at `baud`.
 fn uart_run(
     programs: &Path,
@@ -155,8 +161,7 @@ fn uart_run(
     variant: SocVariant,
     baud: u32,
 ) -> Result<LockstepOutcome, String> {
-    let path = programs.join("elf").join(format!("{name}.elf"));
-    let elf = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let elf = read_elf(programs, name)?;
     let mut config = LockstepConfig::new(variant);
     config.pace = OutputPace::Uart {
         cycles_per_bit: cycles_per_bit(UART_CLOCK_HZ, baud).map_err(|e| e.to_string())?,
@@ -172,8 +177,7 @@ fn measure(
     variant: SocVariant,
     plan: Plan,
 ) -> Result<LockstepOutcome, String> {
-    let path = programs.join("elf").join(format!("{name}.elf"));
-    let elf = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let elf = read_elf(programs, name)?;
     let config = LockstepConfig::new(variant);
     let run = || lockstep::run(&elf, &config).map_err(|e| e.to_string());
     for _ in 0..plan.warmup {

@@ -36,31 +36,53 @@ pub enum VcdError {
     },
 }
 
-/// Opens the VCD file `path` on the model `handle` of `vt` (none open): the path, or why
-/// not. The directory must exist.
-pub(crate) fn open_trace(
-    vt: &VTable,
-    handle: NonNull<c_void>,
-    path: &Path,
-) -> Result<PathBuf, VcdError> {
-    let path = path.to_path_buf();
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    if !dir.is_dir() {
-        return Err(VcdError::MissingDirectory { path, dir });
+/// The VCD file of one verilated model, opened and closed through its C functions.
+#[derive(Debug, Default)]
+pub(crate) struct VcdFile(Option<PathBuf>);
+
+impl VcdFile {
+    /// Opens `path` on the model `handle` of `vt`, closing any open file first. The
+    /// directory must exist.
+    pub(crate) fn open(
+        &mut self,
+        vt: &VTable,
+        handle: NonNull<c_void>,
+        path: &Path,
+    ) -> Result<(), VcdError> {
+        self.close(vt, handle);
+        let path = path.to_path_buf();
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            return Err(VcdError::MissingDirectory { path, dir });
+        }
+        let c_path = path
+            .to_str()
+            .and_then(|s| CString::new(s).ok())
+            .ok_or_else(|| VcdError::BadPath { path: path.clone() })?;
+        // SAFETY: the handle is live and `c_path` is a NUL-terminated string.
+        let status = unsafe { (vt.trace_open)(handle.as_ptr(), c_path.as_ptr()) };
+        if status != 0 {
+            return Err(VcdError::Open { path });
+        }
+        self.0 = Some(path);
+        Ok(())
     }
-    let c_path = path
-        .to_str()
-        .and_then(|s| CString::new(s).ok())
-        .ok_or_else(|| VcdError::BadPath { path: path.clone() })?;
-    // SAFETY: the handle is live and `c_path` is a NUL-terminated string.
-    let status = unsafe { (vt.trace_open)(handle.as_ptr(), c_path.as_ptr()) };
-    if status != 0 {
-        return Err(VcdError::Open { path });
+
+    /// The open file, if any.
+    pub(crate) fn path(&self) -> Option<&Path> {
+        self.0.as_deref()
     }
-    Ok(path)
+
+    /// Closes the file (flushing it), if one is open.
+    pub(crate) fn close(&mut self, vt: &VTable, handle: NonNull<c_void>) {
+        if self.0.take().is_some() {
+            // SAFETY: the handle is live.
+            unsafe { (vt.trace_close)(handle.as_ptr()) };
+        }
+    }
 }
 
 /// One verilated encoder of a [`Variant`], after power-up (run [`Rtl::reset`] first).
@@ -72,7 +94,7 @@ pub struct Rtl {
     vt: VTable,
     handle: NonNull<c_void>,
     cycles: u64,
-    vcd: Option<PathBuf>,
+    vcd: VcdFile,
     /// The outputs of the last [`Rtl::run`] as the shim writes them.
     raw: Vec<RawOutputs>,
 }
@@ -95,7 +117,7 @@ impl Rtl {
             vt,
             handle,
             cycles: 0,
-            vcd: None,
+            vcd: VcdFile::default(),
             raw: Vec::new(),
         }
     }
@@ -168,22 +190,17 @@ impl Rtl {
     /// It is closed by [`Rtl::close_vcd`], by another `open_vcd`, or when the model is
     /// dropped. The directory must exist.
     pub fn open_vcd(&mut self, path: impl AsRef<Path>) -> Result<(), VcdError> {
-        self.close_vcd();
-        self.vcd = Some(open_trace(&self.vt, self.handle, path.as_ref())?);
-        Ok(())
+        self.vcd.open(&self.vt, self.handle, path.as_ref())
     }
 
     /// The open VCD file, if any.
     pub fn vcd_path(&self) -> Option<&Path> {
-        self.vcd.as_deref()
+        self.vcd.path()
     }
 
     /// Closes the VCD file (flushing it), if one is open.
     pub fn close_vcd(&mut self) {
-        if self.vcd.take().is_some() {
-            // SAFETY: the handle is live.
-            unsafe { (self.vt.trace_close)(self.handle.as_ptr()) };
-        }
+        self.vcd.close(&self.vt, self.handle);
     }
 
     /// The C++ layout of the shim's `In` and `Out` structs (see `src/shim.h`).

@@ -3,7 +3,7 @@
 //! RAM filled from an ELF through the SoC's load port, with an optional VCD dump.
 
 use std::os::raw::c_void;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::ptr::NonNull;
 
 use etrace_hdl::rvfi::soc::SOC_RAM_BYTES;
@@ -11,7 +11,7 @@ use etrace_spec::elf::ElfImage;
 
 use crate::ffi::{soc_vtable, VTable};
 use crate::ports::{SocInputs, SocOutputs};
-use crate::rtl::{open_trace, VcdError};
+use crate::rtl::{VcdError, VcdFile};
 use crate::variant::SocVariant;
 
 /// A segment of the program does not fit the SoC's RAM.
@@ -39,7 +39,7 @@ pub struct Soc {
     vt: VTable,
     handle: NonNull<c_void>,
     cycles: u64,
-    vcd: Option<PathBuf>,
+    vcd: VcdFile,
 }
 
 // SAFETY: as `crate::Rtl`: the model is only reached through `&mut self` (or `Drop`).
@@ -57,7 +57,7 @@ impl Soc {
             vt,
             handle,
             cycles: 0,
-            vcd: None,
+            vcd: VcdFile::default(),
         }
     }
 
@@ -136,22 +136,17 @@ impl Soc {
     /// 10·c. It is closed by [`Soc::close_vcd`], by another `open_vcd`, or when the SoC is
     /// dropped. The directory must exist.
     pub fn open_vcd(&mut self, path: impl AsRef<Path>) -> Result<(), VcdError> {
-        self.close_vcd();
-        self.vcd = Some(open_trace(&self.vt, self.handle, path.as_ref())?);
-        Ok(())
+        self.vcd.open(&self.vt, self.handle, path.as_ref())
     }
 
     /// The open VCD file, if any.
     pub fn vcd_path(&self) -> Option<&Path> {
-        self.vcd.as_deref()
+        self.vcd.path()
     }
 
     /// Closes the VCD file (flushing it), if one is open.
     pub fn close_vcd(&mut self) {
-        if self.vcd.take().is_some() {
-            // SAFETY: the handle is live.
-            unsafe { (self.vt.trace_close)(self.handle.as_ptr()) };
-        }
+        self.vcd.close(&self.vt, self.handle);
     }
 
     /// The C++ layout of the shim's `In` and `Out` structs (see `src/shim.h`).
