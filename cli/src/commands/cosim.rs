@@ -113,6 +113,17 @@ pub struct CosimArgs {
     pub hart: HartArgs,
 }
 
+/// `--wave`'s directory exists (checked before a run, exit 2).
+pub(super) fn check_wave_dir(wave: Option<&Path>) -> Result<(), CliError> {
+    match wave.and_then(Path::parent) {
+        Some(dir) if !dir.as_os_str().is_empty() && !dir.is_dir() => Err(CliError::input(
+            "the waveform's directory does not exist",
+            dir.display(),
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn probability(p: f64, option: &str) -> Result<f64, CliError> {
     if (0.0..1.0).contains(&p) {
         Ok(p)
@@ -323,14 +334,7 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
     config.stall = stall;
     config.src_id = args.src_id;
     config.wave = args.wave.clone();
-    if let Some(dir) = args.wave.as_ref().and_then(|p| p.parent()) {
-        if !dir.as_os_str().is_empty() && !dir.is_dir() {
-            return Err(CliError::input(
-                "the waveform's directory does not exist",
-                dir.display(),
-            ));
-        }
-    }
+    check_wave_dir(args.wave.as_deref())?;
 
     if args.random == Some(0) {
         return Err(CliError::input(

@@ -13,8 +13,9 @@ use etrace_tb::cosim::{CosimConfig, TakenItems};
 use etrace_tb::soc::lockstep::{self, LockstepConfig, LockstepError, OutputPace};
 use etrace_tb::{SocVariant, Variant};
 
+use super::cosim::check_wave_dir;
 use super::cosim_output::TraceFile;
-use super::hardware_args::write_params_files;
+use super::hardware_args::{frequency_mhz, write_params_files};
 use super::io::read_elf;
 use crate::error::{CliError, InputContext};
 
@@ -42,13 +43,7 @@ pub struct Uart {
 /// The UART of `--baud baud` on a clock of `freq` MHz (default 12): refused when the bit
 /// time cannot be made from the clock (as `synth --baud`).
 pub fn uart(baud: u32, freq: Option<f64>) -> Result<Uart, CliError> {
-    let mhz = freq.unwrap_or(12.0);
-    if !(mhz.is_finite() && mhz > 0.0 && mhz <= 1000.0) {
-        return Err(CliError::input(
-            format!("frequency {mhz} MHz is out of range (0-1000)"),
-            "--freq",
-        ));
-    }
+    let mhz = frequency_mhz(freq.unwrap_or(12.0))?;
     let clock_hz = (mhz * 1e6).round() as u32;
     let cycles_per_bit = cycles_per_bit(clock_hz, baud).at("--baud")?;
     Ok(Uart {
@@ -79,14 +74,7 @@ pub fn run(
 ) -> Result<(), CliError> {
     let Outputs { wave, trace, uart } = outputs;
     let variant = soc_variant(core)?;
-    if let Some(dir) = wave.and_then(Path::parent) {
-        if !dir.as_os_str().is_empty() && !dir.is_dir() {
-            return Err(CliError::input(
-                "the waveform's directory does not exist",
-                dir.display(),
-            ));
-        }
-    }
+    check_wave_dir(wave)?;
     let name = elf.display().to_string();
     let bytes = read_elf(elf)?;
     let mut config = LockstepConfig::new(variant);

@@ -126,3 +126,15 @@ pub fn write_params_files(
     }
     Ok(paths)
 }
+
+/// A clock frequency in MHz (`--freq`): finite, above 0, at most 1000.
+pub fn frequency_mhz(mhz: f64) -> Result<f64, CliError> {
+    if mhz.is_finite() && mhz > 0.0 && mhz <= 1000.0 {
+        Ok(mhz)
+    } else {
+        Err(CliError::input(
+            format!("frequency {mhz} MHz is out of range (0-1000)"),
+            "--freq",
+        ))
+    }
+}

@@ -24,7 +24,7 @@ use etrace_hdl::board::{self, Board, BoardError, BoardOptions};
 use etrace_hdl::config::Config;
 use etrace_programs::replay;
 
-use super::hardware_args::{options_text, HardwareArgs};
+use super::hardware_args::{frequency_mhz, options_text, HardwareArgs};
 use crate::error::{CliError, InputContext};
 use etrace_hdl::generics::DEFAULT_FIFO_DEPTH;
 use flow::Flow;
@@ -65,13 +65,7 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     let started = Instant::now();
     let board = Board::from_name(&args.board).at("--board")?;
     let config = Config::from_name(&args.config).at("--config")?;
-    let freq = args.freq.unwrap_or(f64::from(board.clock_hz()) / 1e6);
-    if !(freq.is_finite() && freq > 0.0 && freq <= 1000.0) {
-        return Err(CliError::input(
-            format!("frequency {freq} MHz is out of range (0-1000)"),
-            "--freq",
-        ));
-    }
+    let freq = frequency_mhz(args.freq.unwrap_or(f64::from(board.clock_hz()) / 1e6))?;
     board::cycles_per_bit(board.clock_hz(), args.baud).at("--baud")?;
     let flow = Flow::new(board.family(), args.seed)?;
     let options = BoardOptions {
