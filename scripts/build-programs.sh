@@ -18,12 +18,15 @@
 # call. The output is deterministic: building twice gives the same bytes.
 #
 # PicoRV32 builds (the lock-step co-simulation, issue 23): the programs that need
-# no CSRs, traps or console (PICORV32 below) also as <name>-picorv32.elf (the rv32
-# build with -DPICORV32: the start-up code sets no mtvec), and Dhrystone as
+# no CSRs, traps or console (PICORV32 below) also as <name>-picorv32.elf (rv32ic with
+# the libgcc of the rv32i multilib, so that they run on the iCE40 boards' PicoRV32
+# without multiply / divide; -DPICORV32: the start-up code sets no mtvec; linked with
+# common/link-picorv32.ld: a 4 KiB stack, to fit the board SoCs' RAM), and Dhrystone as
 # dhrystone-picorv32.elf, compiled from dhry_1.c / dhry_2.c / dhry.h of the pip
 # package pythondata-cpu-picorv32 where scripts/setup.sh installed it (not copied
 # into the repository) with programs/dhrystone/dhry_runtime.c (their configuration:
-# -O3 -DTIME -DRISCV -DUSE_MYSTDLIB: its own C-library functions, 100 runs).
+# -O3 -DTIME -DRISCV -DUSE_MYSTDLIB: its own C-library functions, 100 runs; rv32imc,
+# as the lock-step SoC's and the ECP5 boards' PicoRV32 run it).
 #
 # SERV builds (rv32i_zicsr: the SoC's SERV has no C extension and no multiply / divide
 # unit; libgcc of the rv32i multilib does multiplication and division; linked with
@@ -121,6 +124,7 @@ target_flags() { # target
 	case $1 in
 	64) march=rv64imac_zicsr mabi=lp64 multilib="-march=rv64imac -mabi=lp64" ;;
 	serv) march=rv32i_zicsr mabi=ilp32 multilib="-march=rv32i -mabi=ilp32" ;;
+	picorv32) march=rv32ic_zicsr mabi=ilp32 multilib="-march=rv32i -mabi=ilp32" ;;
 	*) march=rv32imc_zicsr mabi=ilp32 multilib="-march=rv32im -mabi=ilp32" ;;
 	esac
 }
@@ -145,6 +149,7 @@ build() { # name 32|64|picorv32|serv
 	[[ $xlen != picorv32 && $xlen != serv ]] || target=$xlen
 	local objdir="$tmp/obj/$name-$target" script=${LINK_SCRIPT[$name]:-link.ld}
 	[[ $xlen != serv ]] || script=link-serv.ld
+	[[ $xlen != picorv32 ]] || script=link-picorv32.ld
 	mkdir -p "$objdir"
 	for src in "${srcs[@]}"; do
 		obj="$objdir/$(basename "${src%.*}").o"
@@ -160,8 +165,8 @@ build() { # name 32|64|picorv32|serv
 build_dhrystone() { # picorv32|serv
 	local target=$1 pkg objdir="$tmp/obj/dhrystone-$1" objs=() src obj libgcc march mabi multilib
 	local defs=(-DSERV -DNO_CONSOLE) script=link-serv.ld
-	[[ $target != picorv32 ]] || defs=(-DPICORV32) script=link.ld
-	target_flags "$target"
+	[[ $target != picorv32 ]] || defs=(-DPICORV32) script=link-picorv32.ld
+	if [[ $target == picorv32 ]]; then target_flags 32; else target_flags serv; fi
 	pkg=$(python3 -c 'import pythondata_cpu_picorv32 as p; print(p.data_location)' 2>/dev/null) || {
 		echo "error: pythondata-cpu-picorv32 is not installed (run scripts/setup.sh)" >&2
 		exit 2

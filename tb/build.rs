@@ -235,22 +235,12 @@ impl Model {
                 }
             }
             Model::Soc(v) => {
-                let dir_of = |core| pythondata::data_location(core).unwrap_or_else(|e| fail(&e));
-                let (g, sources) = match v.core() {
-                    CorePackage::PicoRv32 => (
-                        etrace_hdl::rvfi::picorv32_soc::picorv32_soc(v.front_end()),
-                        vec![dir_of(CorePackage::PicoRv32).join("picorv32.v")],
-                    ),
-                    CorePackage::Serv => {
-                        let rtl = dir_of(CorePackage::Serv).join("rtl");
-                        (
-                            etrace_hdl::rvfi::serv_soc::serv_soc(v.front_end()),
-                            etrace_hdl::rvfi::serv_soc::SERV_SOURCES
-                                .iter()
-                                .map(|f| rtl.join(f))
-                                .collect(),
-                        )
+                let sources = pythondata::verilog_sources(v.core()).unwrap_or_else(|e| fail(&e));
+                let g = match v.core() {
+                    CorePackage::PicoRv32 => {
+                        etrace_hdl::rvfi::picorv32_soc::picorv32_soc(v.front_end())
                     }
+                    CorePackage::Serv => etrace_hdl::rvfi::serv_soc::serv_soc(v.front_end()),
                 };
                 let g = g.unwrap_or_else(|e| fail(&e));
                 let waivers = dir.join("core.vlt");

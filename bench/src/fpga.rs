@@ -41,6 +41,22 @@ pub const OPTION_BUILDS: &[OptionBuild] = &[
     },
 ];
 
+/// The SoC builds (issue 23): a core running the bundled `loops` program (its
+/// `programs/elf/loops-<core>.elf`) from block RAM, traced, on every board; the encoder
+/// alone is not built again.
+pub const SOC_BUILDS: &[OptionBuild] = &[
+    OptionBuild {
+        name: "soc-picorv32",
+        options: "--core picorv32 --no-encoder",
+        boards: &Board::ALL,
+    },
+    OptionBuild {
+        name: "soc-serv",
+        options: "--core serv --no-encoder",
+        boards: &Board::ALL,
+    },
+];
+
 /// Every FPGA flow `scripts/bench` runs, one line each: board, flow directory name, and
 /// the `etrace synth` options (`etrace-bench --fpga-flows`).
 pub fn flows() -> String {
@@ -56,7 +72,7 @@ pub fn flows() -> String {
             );
         }
     }
-    for build in OPTION_BUILDS {
+    for build in OPTION_BUILDS.iter().chain(SOC_BUILDS) {
         for board in build.boards {
             let _ = writeln!(s, "{} {} {}", board.name(), build.name, build.options);
         }
@@ -125,10 +141,17 @@ fn report_rows(t: &mut Table, board: &str, name: &str, report: &Value) {
             .filter_map(|c| num(c, &["achieved_mhz"]))
             .min_by(f64::total_cmp)
     });
+    let design = match report["core"]["core"].as_str() {
+        Some(core) => format!(
+            "SoC top ({core}, {} KiB RAM, RVFI front end, encoder, UART)",
+            num(report, &["core", "ram_bytes"]).map_or(0.0, |b| b / 1024.0)
+        ),
+        None => "board top (encoder, program replay, UART)".to_string(),
+    };
     t.row(vec![
         head,
         config,
-        "board top (encoder, program replay, UART)".to_string(),
+        design,
         used(report, &["ICESTORM_LC", "TRELLIS_COMB"]).map_or("—".into(), |n| format!("{n:.0}")),
         count(report, &["cells", "lut4"]),
         count(report, &["cells", "ff"]),
@@ -163,6 +186,7 @@ pub fn section(dir: Result<&Path, &str>) -> String {
         .flat_map(|b| Config::ALL.iter().map(move |c| (b.name(), c.name())));
     let builds = OPTION_BUILDS
         .iter()
+        .chain(SOC_BUILDS)
         .flat_map(|o| o.boards.iter().map(move |b| (b.name(), o.name)));
     for (board, config) in configs.chain(builds) {
         // A row with only the reason in the design column (the others stay empty).
@@ -199,9 +223,11 @@ pub fn section(dir: Result<&Path, &str>) -> String {
          every input and output) against the issue 7 target (set for rv32); the board top's \
          slowest clock against the board's oscillator. The option builds are the encoder \
          alone with hardware generation options (their board tops are their \
-         configuration's):"
+         configuration's); the SoC builds are a core running `programs/elf/loops-<core>.elf` \
+         from block RAM with the RVFI front end and the `rv32` encoder (PicoRV32 without \
+         multiply / divide on the iCE40 boards):"
     );
-    for build in OPTION_BUILDS {
+    for build in OPTION_BUILDS.iter().chain(SOC_BUILDS) {
         let _ = writeln!(s, "- `{}`: `{}`", build.name, build.options);
     }
     s.push('\n');
@@ -237,6 +263,32 @@ mod tests {
         assert!(text.contains("48.0 MHz (met)"), "{text}");
         assert!(text.contains("| 3100 "), "{text}");
         assert!(text.contains("30.5 MHz"), "{text}");
+    }
+
+    #[test]
+    fn soc_builds_are_flows_on_every_board_with_their_own_rows() {
+        let flows = flows();
+        for build in SOC_BUILDS {
+            for board in Board::ALL {
+                let line = format!("{} {} {}", board.name(), build.name, build.options);
+                assert!(flows.lines().any(|l| l == line), "{flows}");
+            }
+        }
+        let report: Value = serde_json::from_str(
+            r#"{"device": "iCE40UP5K-SG48", "requested_mhz": 12.0, "timing_met": true,
+                "core": {"core": "serv", "ram_bytes": 12288},
+                "cells": {"lut4": 2350, "ff": 1814, "carry": 398, "bram": 26},
+                "utilization": {"ICESTORM_LC": {"used": 3330, "available": 5280}},
+                "fmax": [{"clock": "clk", "achieved_mhz": 22.6, "constraint_mhz": 12.0}],
+                "encoder": null}"#,
+        )
+        .unwrap();
+        let mut t = Table::new(&["a"; 10]);
+        report_rows(&mut t, "icebreaker", "soc-serv", &report);
+        let text = t.render();
+        assert!(text.contains("SoC top (serv, 12 KiB RAM"), "{text}");
+        assert!(text.contains("| 3330 "), "{text}");
+        assert!(!text.contains("encoder alone"), "{text}");
     }
 
     /// Every option build is a flow on each of its boards, and its report gives rows under

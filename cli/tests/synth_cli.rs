@@ -86,3 +86,116 @@ fn icebreaker_flow_writes_a_bitstream_and_a_report() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Fmax"), "{stdout}");
 }
+
+/// The programs the SoCs refuse, each naming the cause and the program: a PicoRV32
+/// program with multiply instructions on the iCE40 boards (their PicoRV32 has no M
+/// extension), one that does not fit the RAM, an RV64 one, one linked for the other core;
+/// and an unknown core, a configuration other than rv32, a program without `--core`.
+#[test]
+fn programs_a_board_soc_cannot_run_are_usage_errors() {
+    let elf = |name: &str| format!("{}/../programs/elf/{name}", env!("CARGO_MANIFEST_DIR"));
+    let dhrystone = elf("dhrystone-picorv32.elf");
+    let synth = |args: &[&str]| {
+        let mut all = vec!["synth", "--no-encoder"];
+        all.extend_from_slice(args);
+        etrace_env(&all, &[])
+    };
+    let out = synth(&["--board", "icebreaker", "--core", "picorv32", &dhrystone]);
+    assert_input_error(
+        &out,
+        &[
+            "multiply / divide instruction",
+            "no M extension",
+            &dhrystone,
+        ],
+    );
+    let big = elf("minimal-rv32.elf");
+    let out = synth(&["--board", "hx8k-breakout", "--core", "picorv32", &big]);
+    assert_input_error(
+        &out,
+        &["outside the picorv32 SoC's RAM", "12288 bytes", &big],
+    );
+    let out = synth(&[
+        "--board",
+        "ulx3s-25f",
+        "--core",
+        "picorv32",
+        &elf("scaling-rv32.elf"),
+    ]);
+    assert_input_error(&out, &["outside the picorv32 SoC's RAM", "65536 bytes"]);
+    let out = synth(&[
+        "--board",
+        "hx8k-breakout",
+        "--core",
+        "serv",
+        &elf("loops-picorv32.elf"),
+    ]);
+    assert_input_error(&out, &["entry 0x80000000", "reset address 0x0"]);
+    let out = synth(&[
+        "--board",
+        "icebreaker",
+        "--core",
+        "serv",
+        &elf("loops-rv64.elf"),
+    ]);
+    assert_input_error(&out, &["not an RV32 program"]);
+    let out = synth(&["--board", "icebreaker", "--core", "vexriscv"]);
+    assert_input_error(&out, &["unknown core `vexriscv`", "--core"]);
+    let out = synth(&[
+        "--board",
+        "icebreaker",
+        "--core",
+        "serv",
+        "--config",
+        "rv64",
+    ]);
+    assert_input_error(&out, &["rv32 encoder", "--config"]);
+    let out = synth(&["--board", "icebreaker", &dhrystone]);
+    assert_eq!(out.status.code(), Some(2), "PROG needs --core");
+}
+
+/// SERV's SoC on the iCEBreaker: a bitstream that fits the UP5K and meets the 12 MHz
+/// clock, and a report that names the core, its program and its RAM (about a minute).
+#[test]
+fn icebreaker_serv_soc_flow_writes_a_bitstream_that_fits() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-icebreaker-serv");
+    let _ = std::fs::remove_dir_all(&dir);
+    let program = format!(
+        "{}/../programs/elf/timer-serv.elf",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = etrace_env(
+        &[
+            "synth",
+            "--board",
+            "icebreaker",
+            "--core",
+            "serv",
+            &program,
+            "--no-encoder",
+            "-o",
+            dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    assert!(stdout.contains("core       serv running"), "{stdout}");
+    let bitstream = std::fs::read(dir.join("etrace_board_icebreaker.bin")).unwrap();
+    assert!(bitstream.len() > 100_000, "a UP5K bitstream");
+    assert!(
+        dir.join("serv_top.v").is_file(),
+        "the core's sources beside the top"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["core"]["core"], "serv");
+    assert_eq!(report["core"]["ram_bytes"], 12288);
+    assert!(report["replay"].is_null());
+    assert_eq!(report["timing_met"], true);
+    // The RAM in block RAM (24 of them for 12 KiB, the register file and the FIFO).
+    assert!(report["cells"]["bram"].as_u64().unwrap() >= 24);
+    let lc = &report["utilization"]["ICESTORM_LC"];
+    assert!(lc["used"].as_u64().unwrap() <= lc["available"].as_u64().unwrap());
+}

@@ -3,7 +3,7 @@
 //! as the installed Python reports it. Nothing of the cores is copied into the repository.
 //!
 //! This file is also compiled into the build script (`build.rs`): it depends on nothing
-//! but `std`.
+//! but `std` and `etrace_hdl` (a dependency of both).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -81,6 +81,19 @@ pub fn data_location(core: CorePackage) -> Result<PathBuf, NotInstalled> {
         return Err(fail(format!("{} is not a directory", dir.display())));
     }
     Ok(dir)
+}
+
+/// The core's Verilog files where pip installed them: `picorv32.v`, or SERV's files
+/// (`etrace_hdl::rvfi::serv_soc::SERV_SOURCES`) under `rtl/`.
+pub fn verilog_sources(core: CorePackage) -> Result<Vec<PathBuf>, NotInstalled> {
+    let dir = data_location(core)?;
+    Ok(match core {
+        CorePackage::PicoRv32 => vec![dir.join("picorv32.v")],
+        CorePackage::Serv => etrace_hdl::rvfi::serv_soc::SERV_SOURCES
+            .iter()
+            .map(|f| dir.join("rtl").join(f))
+            .collect(),
+    })
 }
 
 #[cfg(test)]

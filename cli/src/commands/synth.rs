@@ -1,6 +1,8 @@
-//! `etrace synth --board BOARD [--config CONFIG] [--freq MHZ] [--baud N] [-o DIR]`: the FPGA
-//! flow of a board (`docs/cli.md`): generates the board top's Verilog
-//! (`etrace_hdl::board`), synthesises, places and routes it, packs the bitstream, and
+//! `etrace synth --board BOARD [--config CONFIG] [--core CORE [PROG]] [--freq MHZ] [--baud N]
+//! [-o DIR]`: the FPGA flow of a board (`docs/cli.md`): generates the board top's Verilog
+//! (`etrace_hdl::board`: the ingress replay; with `--core`, `etrace_hdl::rvfi::board_soc`:
+//! the core running PROG, its trace on the UART), synthesises, places and routes it, packs
+//! the bitstream, and
 //! writes a JSON report (cells, Fmax of every clock, critical path; the encoder alone: its
 //! cells and its Fmax out of context against the issue 7 targets) and a one-screen
 //! summary.
@@ -22,7 +24,11 @@ use std::time::Instant;
 use clap::Args;
 use etrace_hdl::board::{self, Board, BoardError, BoardOptions};
 use etrace_hdl::config::Config;
-use etrace_programs::replay;
+use etrace_hdl::rvfi::board_soc::{board_soc, BoardSocError, SocCore};
+use etrace_programs::{elf_path, replay};
+use etrace_spec::elf::parse_elf;
+use etrace_tb::pythondata::{verilog_sources, CorePackage};
+use report::{Design, Source};
 
 use super::hardware_args::{frequency_mhz, options_text, HardwareArgs};
 use crate::error::{CliError, InputContext};
@@ -35,9 +41,17 @@ pub struct SynthArgs {
     /// Board: icebreaker, hx8k-breakout, ulx3s-25f or ulx3s-85f.
     #[arg(long, value_name = "BOARD")]
     pub board: String,
-    /// Hardware configuration: rv32, rv64, rv32-itype3 or rv64-itype3.
+    /// Hardware configuration: rv32, rv64, rv32-itype3 or rv64-itype3 (with --core: rv32).
     #[arg(long, value_name = "CONFIG", default_value = "rv32")]
     pub config: String,
+    /// A core that runs PROG and is traced: picorv32 or serv (default: the board replays
+    /// recorded ingress records).
+    #[arg(long, value_name = "CORE")]
+    pub core: Option<String>,
+    /// The program the core runs, an RV32 ELF that fits the SoC's RAM (12 KiB on the
+    /// iCE40 boards, 64 KiB on the ECP5 boards; default: programs/elf/loops-CORE.elf).
+    #[arg(value_name = "PROG", requires = "core")]
+    pub program: Option<PathBuf>,
     /// Timing target for place and route in MHz (default: the board's oscillator, which
     /// the design runs at).
     #[arg(long, value_name = "MHZ")]
@@ -68,24 +82,15 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     let freq = frequency_mhz(args.freq.unwrap_or(f64::from(board.clock_hz()) / 1e6))?;
     board::cycles_per_bit(board.clock_hz(), args.baud).at("--baud")?;
     let flow = Flow::new(board.family(), args.seed)?;
-    let options = BoardOptions {
-        baud: args.baud,
-        ..BoardOptions::default()
+    let design = match &args.core {
+        Some(core) => core_design(board, config, core, args.program.clone(), args.baud)?,
+        None => replay_design(board, config, args.baud)?,
     };
-    let records = replay::replayed_records(config.xlen(), config.itype())
-        .map_err(|e| CliError::input(e, "replayed program"))?;
-    let design = board::generate(board, config, &options, records).map_err(|e| {
-        let place = match e {
-            BoardError::Baud { .. } => "--baud",
-            _ => "board top",
-        };
-        CliError::input(e, place)
-    })?;
     let out = args
         .out
         .unwrap_or_else(|| PathBuf::from("build").join(board.name()));
     std::fs::create_dir_all(&out).at(out.display())?;
-    let mut report = flow.run_board(&design, freq, &out)?;
+    let mut report = flow.run_board(design, freq, &out)?;
     if !args.no_encoder {
         let target = report::encoder_fmax_target_mhz(board);
         let options = args.hardware.top_options(DEFAULT_FIFO_DEPTH)?;
@@ -107,4 +112,87 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
             report_path.display(),
         ))
     }
+}
+
+/// The replay top of `board` with the encoder of `config`.
+fn replay_design(board: Board, config: Config, baud: u32) -> Result<Design, CliError> {
+    let options = BoardOptions {
+        baud,
+        ..BoardOptions::default()
+    };
+    let records = replay::replayed_records(config.xlen(), config.itype())
+        .map_err(|e| CliError::input(e, "replayed program"))?;
+    let design = board::generate(board, config, &options, records).map_err(|e| {
+        let place = match e {
+            BoardError::Baud { .. } => "--baud",
+            _ => "board top",
+        };
+        CliError::input(e, place)
+    })?;
+    Ok(Design {
+        board,
+        config,
+        top: design.top,
+        verilog: design.verilog,
+        core_sources: Vec::new(),
+        actual_baud: design.actual_baud,
+        cycles_per_bit: design.settings.cycles_per_bit,
+        source: Source::Replay {
+            records: design.records.len(),
+            settings: design.settings,
+        },
+    })
+}
+
+/// The SoC top of `board` with the core named `core` running `program` (default: the
+/// core's build of the bundled `loops` program).
+fn core_design(
+    board: Board,
+    config: Config,
+    core: &str,
+    program: Option<PathBuf>,
+    baud: u32,
+) -> Result<Design, CliError> {
+    let core = SocCore::from_name(core).ok_or_else(|| {
+        CliError::input(
+            format!("unknown core `{core}` (expected picorv32 or serv)"),
+            "--core",
+        )
+    })?;
+    if config != Config::Rv32 {
+        return Err(CliError::input(
+            format!("the SoCs have the rv32 encoder, not {}", config.name()),
+            "--config",
+        ));
+    }
+    let program = program.unwrap_or_else(|| elf_path(&format!("loops-{}", core.name())));
+    let bytes = std::fs::read(&program).at(program.display())?;
+    let image = parse_elf(&bytes).at(program.display())?;
+    let soc = board_soc(board, core, &image, baud).map_err(|e| {
+        let place = match e {
+            BoardSocError::Board(_) => "--baud".to_string(),
+            BoardSocError::Top(_) => "encoder generation".to_string(),
+            _ => program.display().to_string(),
+        };
+        CliError::input(e, place)
+    })?;
+    let package = match core {
+        SocCore::PicoRv32 => CorePackage::PicoRv32,
+        SocCore::Serv => CorePackage::Serv,
+    };
+    let core_sources = verilog_sources(package).at("--core")?;
+    Ok(Design {
+        board,
+        config,
+        top: soc.top,
+        verilog: soc.verilog,
+        core_sources,
+        actual_baud: soc.actual_baud,
+        cycles_per_bit: soc.cycles_per_bit,
+        source: Source::Core {
+            core,
+            program,
+            ram_bytes: soc.ram_bytes,
+        },
+    })
 }

@@ -7,6 +7,7 @@
 //! 25 MHz on the ULX3S. Pins are in `constraints/` (embedded here, [`Board::constraints`]).
 
 pub mod board_top;
+pub mod core_shell;
 pub mod power_on_reset;
 pub mod replay;
 pub mod stretch;

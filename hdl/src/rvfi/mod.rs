@@ -5,6 +5,7 @@
 //! co-simulation: what they share ([`soc`]), PicoRV32 ([`picorv32_soc`]) and SERV
 //! ([`serv_soc`]).
 
+pub mod board_soc;
 pub mod front_end;
 pub mod picorv32_soc;
 pub mod port;

@@ -50,9 +50,21 @@ fn core_body() -> String {
     assign store_addr = mem_addr;
     assign store_data = mem_wdata;
     assign store_strobe = mem_wstrb;
-    // The core's unused outputs are left open.
+{core}"#,
+        core = picorv32_instance(PICORV32_PARAMETERS),
+        ram = ram_declaration(PICORV32_RAM_BASE, &["mem_addr"]),
+        load_word = ram_word("load_addr"),
+        write = ram_write("mem_addr", "mem_wdata", "mem_wstrb"),
+    )
+}
+
+/// The PicoRV32 instance `core` with `parameters` on the wires `clock`, `reset`,
+/// `core_trap`, `mem_*` and the RVFI wires of [`super::soc`] (declared by the caller).
+pub fn picorv32_instance(parameters: &str) -> String {
+    format!(
+        r#"    // The core's unused outputs are left open.
     /* verilator lint_off PINCONNECTEMPTY */
-    picorv32 #({PICORV32_PARAMETERS}) core (
+    picorv32 #({parameters}) core (
         .clk(clock), .resetn(!reset), .trap(core_trap),
         .mem_valid(mem_valid), .mem_instr(mem_instr), .mem_ready(mem_ready),
         .mem_addr(mem_addr), .mem_wdata(mem_wdata), .mem_wstrb(mem_wstrb), .mem_rdata(mem_rdata),
@@ -74,9 +86,6 @@ fn core_body() -> String {
         .trace_valid(), .trace_data()
     );
     /* verilator lint_on PINCONNECTEMPTY */
-"#,
-        ram = ram_declaration(PICORV32_RAM_BASE, &["mem_addr"]),
-        load_word = ram_word("load_addr"),
-        write = ram_write("mem_addr", "mem_wdata", "mem_wstrb"),
+"#
     )
 }

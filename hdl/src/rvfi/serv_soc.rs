@@ -80,7 +80,65 @@ fn core_body() -> String {
     wire ibus_cyc, dbus_cyc, dbus_we;
     reg ibus_ack, dbus_ack;
     reg [31:0] ibus_rdt, dbus_rdt;
-    // The machine timer (module documentation).
+{clint}{ram}    always @(posedge clock) begin
+        ibus_ack <= ibus_cyc && !ibus_ack && !reset;
+        dbus_ack <= dbus_cyc && !dbus_ack && !reset;
+        ibus_rdt <= in_ram_ibus_adr ? ram[{ibus_word}] : 32'd0;
+        dbus_rdt <= in_ram_dbus_adr ? ram[{dbus_word}] : in_clint ? clint_rdt : 32'd0;
+        if (load_enable) ram[{load_word}] <= load_data;
+        else if (store_valid && in_ram_dbus_adr) begin
+{write}        end
+    end
+    assign store_valid = dbus_cyc && dbus_we && !dbus_ack;
+    assign store_addr = dbus_adr;
+    assign store_data = dbus_dat;
+    assign store_strobe = dbus_sel;
+    assign core_trap = 1'b0;
+{core}"#,
+        core = serv_instance(),
+        clint = clint(),
+        ram = ram_declaration(SERV_RAM_BASE, &["ibus_adr", "dbus_adr"]),
+        ibus_word = ram_word("ibus_adr"),
+        dbus_word = ram_word("dbus_adr"),
+        load_word = ram_word("load_addr"),
+        write = ram_write("dbus_adr", "dbus_dat", "dbus_sel"),
+    )
+}
+
+/// The SERV instance `core` on the wires `clock`, `reset`, `timer_irq`, `ibus_*`,
+/// `dbus_*` and the RVFI wires of [`super::soc`] (declared by the caller).
+pub fn serv_instance() -> String {
+    format!(
+        r#"    // The core's unused outputs are left open.
+    /* verilator lint_off PINCONNECTEMPTY */
+    serv_rf_top #({SERV_PARAMETERS}) core (
+        .clk(clock), .i_rst(reset), .i_timer_irq(timer_irq),
+        .rvfi_valid(rvfi_valid), .rvfi_order(), .rvfi_insn(rvfi_insn), .rvfi_trap(rvfi_trap),
+        .rvfi_halt(), .rvfi_intr(), .rvfi_mode(rvfi_mode), .rvfi_ixl(),
+        .rvfi_rs1_addr(), .rvfi_rs2_addr(), .rvfi_rs1_rdata(rvfi_rs1_rdata),
+        .rvfi_rs2_rdata(rvfi_rs2_rdata), .rvfi_rd_addr(), .rvfi_rd_wdata(),
+        .rvfi_pc_rdata(rvfi_pc_rdata), .rvfi_pc_wdata(rvfi_pc_wdata),
+        .rvfi_mem_addr(), .rvfi_mem_rmask(), .rvfi_mem_wmask(), .rvfi_mem_rdata(),
+        .rvfi_mem_wdata(),
+        .o_ibus_adr(ibus_adr), .o_ibus_cyc(ibus_cyc), .i_ibus_rdt(ibus_rdt),
+        .i_ibus_ack(ibus_ack),
+        .o_dbus_adr(dbus_adr), .o_dbus_dat(dbus_dat), .o_dbus_sel(dbus_sel),
+        .o_dbus_we(dbus_we), .o_dbus_cyc(dbus_cyc), .i_dbus_rdt(dbus_rdt),
+        .i_dbus_ack(dbus_ack),
+        .o_ext_rs1(), .o_ext_rs2(), .o_ext_funct3(), .i_ext_rd(32'd0), .i_ext_ready(1'b0),
+        .o_mdu_valid()
+    );
+    /* verilator lint_on PINCONNECTEMPTY */
+"#
+    )
+}
+
+/// The machine timer (module documentation) on the data bus: `mtime`, `mtimecmp`,
+/// `timer_irq` and `clint_rdt` (the word `dbus_adr` reads), declared here; `in_clint`:
+/// `dbus_adr` is in its range. Written by the stores of `store_valid`.
+pub fn clint() -> String {
+    format!(
+        r#"    // The machine timer (module documentation).
     reg [63:0] mtime, mtimecmp;
     reg [6:0] tick;
     wire in_clint = dbus_adr[31:16] == 16'h0200;
@@ -113,46 +171,7 @@ fn core_body() -> String {
             end
         end
     end
-{ram}    always @(posedge clock) begin
-        ibus_ack <= ibus_cyc && !ibus_ack && !reset;
-        dbus_ack <= dbus_cyc && !dbus_ack && !reset;
-        ibus_rdt <= in_ram_ibus_adr ? ram[{ibus_word}] : 32'd0;
-        dbus_rdt <= in_ram_dbus_adr ? ram[{dbus_word}] : in_clint ? clint_rdt : 32'd0;
-        if (load_enable) ram[{load_word}] <= load_data;
-        else if (store_valid && in_ram_dbus_adr) begin
-{write}        end
-    end
-    assign store_valid = dbus_cyc && dbus_we && !dbus_ack;
-    assign store_addr = dbus_adr;
-    assign store_data = dbus_dat;
-    assign store_strobe = dbus_sel;
-    assign core_trap = 1'b0;
-    // The core's unused outputs are left open.
-    /* verilator lint_off PINCONNECTEMPTY */
-    serv_rf_top #({SERV_PARAMETERS}) core (
-        .clk(clock), .i_rst(reset), .i_timer_irq(timer_irq),
-        .rvfi_valid(rvfi_valid), .rvfi_order(), .rvfi_insn(rvfi_insn), .rvfi_trap(rvfi_trap),
-        .rvfi_halt(), .rvfi_intr(), .rvfi_mode(rvfi_mode), .rvfi_ixl(),
-        .rvfi_rs1_addr(), .rvfi_rs2_addr(), .rvfi_rs1_rdata(rvfi_rs1_rdata),
-        .rvfi_rs2_rdata(rvfi_rs2_rdata), .rvfi_rd_addr(), .rvfi_rd_wdata(),
-        .rvfi_pc_rdata(rvfi_pc_rdata), .rvfi_pc_wdata(rvfi_pc_wdata),
-        .rvfi_mem_addr(), .rvfi_mem_rmask(), .rvfi_mem_wmask(), .rvfi_mem_rdata(),
-        .rvfi_mem_wdata(),
-        .o_ibus_adr(ibus_adr), .o_ibus_cyc(ibus_cyc), .i_ibus_rdt(ibus_rdt),
-        .i_ibus_ack(ibus_ack),
-        .o_dbus_adr(dbus_adr), .o_dbus_dat(dbus_dat), .o_dbus_sel(dbus_sel),
-        .o_dbus_we(dbus_we), .o_dbus_cyc(dbus_cyc), .i_dbus_rdt(dbus_rdt),
-        .i_dbus_ack(dbus_ack),
-        .o_ext_rs1(), .o_ext_rs2(), .o_ext_funct3(), .i_ext_rd(32'd0), .i_ext_ready(1'b0),
-        .o_mdu_valid()
-    );
-    /* verilator lint_on PINCONNECTEMPTY */
 "#,
-        ram = ram_declaration(SERV_RAM_BASE, &["ibus_adr", "dbus_adr"]),
-        ibus_word = ram_word("ibus_adr"),
-        dbus_word = ram_word("dbus_adr"),
-        load_word = ram_word("load_addr"),
-        write = ram_write("dbus_adr", "dbus_dat", "dbus_sel"),
         cmp_lo = strobed_write("mtimecmp", 0, "dbus_dat", "dbus_sel"),
         cmp_hi = strobed_write("mtimecmp", 32, "dbus_dat", "dbus_sel"),
     )

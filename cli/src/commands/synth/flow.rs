@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use etrace_hdl::board::{Board, Family, Generated};
+use etrace_hdl::board::{Board, Family};
 use etrace_hdl::config::Config;
 use etrace_hdl::top::{generate, TopOptions};
 use serde_json::Value;
 
 use super::harness;
-use super::report::{Cells, ClockFmax, CriticalPath, EncoderReport, Report};
+use super::report::{Cells, ClockFmax, CriticalPath, Design, EncoderReport, Report};
 use crate::error::CliError;
 
 /// The programs of one family's flow, found on `PATH` or in pip's user directory.
@@ -122,19 +122,21 @@ impl Flow {
     /// Yosys on `<top>.v` in `out`: netlist `<top>.json`, statistics `<top>_stat.json`;
     /// returns the cell counts and the seconds.
     fn synthesize(&self, top: &str, out: &Path) -> Result<(Vec<(String, u64)>, f64), CliError> {
-        self.synthesize_files(&[format!("{top}.v")], top, out)
+        self.synthesize_files(&[format!("{top}.v")], "", top, out)
     }
 
-    /// Yosys on the Verilog `files` in `out` with top module `top`: netlist `<top>.json`,
-    /// statistics `<top>_stat.json`; returns the cell counts and the seconds.
+    /// Yosys on the Verilog `files` in `out` (read with the `read_verilog` options
+    /// `read_options`) with top module `top`: netlist `<top>.json`, statistics
+    /// `<top>_stat.json`; returns the cell counts and the seconds.
     fn synthesize_files(
         &self,
         files: &[String],
+        read_options: &str,
         top: &str,
         out: &Path,
     ) -> Result<(Vec<(String, u64)>, f64), CliError> {
         let script = format!(
-            "read_verilog {}; {} -top {top} -json {top}.json; tee -q -o {top}_stat.json stat -json",
+            "read_verilog {read_options} {}; {} -top {top} -json {top}.json; tee -q -o {top}_stat.json stat -json",
             files.join(" "),
             self.synth_command(),
         );
@@ -147,13 +149,9 @@ impl Flow {
         Ok((yosys_cells(&stat), seconds))
     }
 
-    /// The whole flow for a generated board top, files in `out`.
-    pub fn run_board(
-        &self,
-        design: &Generated,
-        freq_mhz: f64,
-        out: &Path,
-    ) -> Result<Report, CliError> {
+    /// The whole flow for a board top, files in `out` (the design's Verilog, a copy of
+    /// its core's sources: YoWASP's tools see only that directory).
+    pub fn run_board(&self, design: Design, freq_mhz: f64, out: &Path) -> Result<Report, CliError> {
         let board = design.board;
         let verilog = out.join(format!("{}.v", design.top));
         std::fs::write(&verilog, &design.verilog)
@@ -161,8 +159,27 @@ impl Flow {
         let constraints = out.join(board.constraints_file());
         std::fs::write(&constraints, board.constraints())
             .map_err(|e| CliError::input(e, constraints.display()))?;
-
-        let (cells, synth_seconds) = self.synthesize(&design.top, out)?;
+        let mut files = vec![format!("{}.v", design.top)];
+        for source in &design.core_sources {
+            let name = source
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default();
+            std::fs::copy(source, out.join(&name)).map_err(|e| {
+                CliError::input(
+                    format!("cannot copy the core's source: {e}"),
+                    source.display(),
+                )
+            })?;
+            files.push(name);
+        }
+        let read_options = if design.core_sources.is_empty() {
+            ""
+        } else {
+            "-DRISCV_FORMAL"
+        };
+        let (cells, synth_seconds) =
+            self.synthesize_files(&files, read_options, &design.top, out)?;
         let top = &design.top;
         let mut pnr = in_dir(&self.nextpnr, out);
         pnr.args(device_args(board));
@@ -206,9 +223,8 @@ impl Flow {
             clock_mhz: f64::from(board.clock_hz()) / 1e6,
             requested_mhz: freq_mhz,
             baud: design.actual_baud,
-            cycles_per_bit: design.settings.cycles_per_bit,
-            records: design.records.len(),
-            settings: design.settings,
+            cycles_per_bit: design.cycles_per_bit,
+            source: design.source,
             bitstream,
             cells: Cells::from_yosys(self.family, &cells),
             yosys_cells: cells,
@@ -279,6 +295,7 @@ impl Flow {
             .map_err(|e| CliError::input(e, harness_file.display()))?;
         let (_, synth_seconds) = self.synthesize_files(
             &[format!("{top}.v"), format!("{harness_top}.v")],
+            "",
             &harness_top,
             out,
         )?;

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use etrace_hdl::board::board_top::BoardSettings;
 use etrace_hdl::board::{Board, Family};
 use etrace_hdl::config::Config;
+use etrace_hdl::rvfi::board_soc::SocCore;
 use etrace_programs::replay;
 use serde_json::json;
 
@@ -179,6 +180,47 @@ impl EncoderReport {
     }
 }
 
+/// What drives the encoder of a board top.
+#[derive(Debug, Clone)]
+pub enum Source {
+    /// The ingress replay: the records replayed and the replay's constants.
+    Replay {
+        /// Replayed records.
+        records: usize,
+        /// The replay's build-time constants.
+        settings: BoardSettings,
+    },
+    /// A core running a program (`--core`).
+    Core {
+        /// The core.
+        core: SocCore,
+        /// The program's ELF.
+        program: PathBuf,
+        /// The SoC's RAM in bytes.
+        ram_bytes: u64,
+    },
+}
+
+/// A board top to build: its Verilog and what the report says of it.
+pub struct Design {
+    /// The board.
+    pub board: Board,
+    /// The encoder configuration.
+    pub config: Config,
+    /// Top module.
+    pub top: String,
+    /// Its Verilog.
+    pub verilog: String,
+    /// The core's Verilog files (none for the replay top).
+    pub core_sources: Vec<PathBuf>,
+    /// The UART's baud rate achieved.
+    pub actual_baud: f64,
+    /// The UART's bit time in cycles.
+    pub cycles_per_bit: u32,
+    /// What drives the encoder.
+    pub source: Source,
+}
+
 /// Everything `etrace synth` measured.
 #[derive(Debug, Clone)]
 pub struct Report {
@@ -196,10 +238,8 @@ pub struct Report {
     pub baud: f64,
     /// UART bit time in cycles.
     pub cycles_per_bit: u32,
-    /// Replayed records.
-    pub records: usize,
-    /// The replay's build-time constants.
-    pub settings: BoardSettings,
+    /// What drives the encoder.
+    pub source: Source,
     /// The bitstream file.
     pub bitstream: PathBuf,
     /// Basic cells.
@@ -268,13 +308,25 @@ impl Report {
             "requested_mhz": self.requested_mhz,
             "timing_met": self.timing_met(),
             "uart": { "baud": self.baud, "cycles_per_bit": self.cycles_per_bit },
-            "replay": {
-                "program": replay::program_path(self.config.xlen()),
-                "first_record": replay::SKIP,
-                "records": self.records,
-                "period_cycles": self.settings.period,
-                "gap_cycles": self.settings.gap,
-                "paced": self.settings.paced,
+            "replay": match &self.source {
+                Source::Replay { records, settings } => json!({
+                    "program": replay::program_path(self.config.xlen()),
+                    "first_record": replay::SKIP,
+                    "records": records,
+                    "period_cycles": settings.period,
+                    "gap_cycles": settings.gap,
+                    "paced": settings.paced,
+                }),
+                Source::Core { .. } => serde_json::Value::Null,
+            },
+            "core": match &self.source {
+                Source::Core { core, program, ram_bytes } => json!({
+                    "core": core.name(),
+                    "parameters": core.parameters(self.board),
+                    "program": program.display().to_string(),
+                    "ram_bytes": ram_bytes,
+                }),
+                Source::Replay { .. } => serde_json::Value::Null,
             },
             "bitstream": self.bitstream.display().to_string(),
             "cells": self.cells.to_json(),
@@ -329,6 +381,20 @@ impl Report {
             self.baud,
             self.cycles_per_bit
         );
+        if let Source::Core {
+            core,
+            program,
+            ram_bytes,
+        } = &self.source
+        {
+            let _ = writeln!(
+                s,
+                "  core       {} running {} from {} KiB of block RAM",
+                core.name(),
+                program.display(),
+                ram_bytes / 1024
+            );
+        }
         let _ = writeln!(s, "  bitstream  {}", self.bitstream.display());
         let _ = writeln!(s, "  cells      {}", self.cells.line());
         for resource in [
