@@ -23,13 +23,11 @@ use rust_hdl::prelude::Block;
 
 use crate::board::core_shell::CoreShell;
 use crate::board::{Board, Family};
-use crate::config::Config;
-use crate::top::{generate, TopOptions};
 use crate::verilog::{flatten_ports, generate_named, top_ports};
 
 use super::picorv32_soc::{picorv32_instance, PICORV32_PARAMETERS, PICORV32_RAM_BASE};
 use super::serv_soc::{clint, serv_instance, SERV_PARAMETERS, SERV_RAM_BASE};
-use super::soc::{front_end_instance, front_end_module, strobed_write};
+use super::soc::{front_end_instance, front_end_module, strobed_write, SocEncoder};
 use super::{CoreTraps, FrontEndOptions};
 use crate::board::cycles_per_bit;
 
@@ -320,21 +318,7 @@ pub fn board_soc(
 ) -> Result<BoardSoc, BoardSocError> {
     let ram = BoardRam::new(core, board, image)?;
     let cycles = cycles_per_bit(board.clock_hz(), baud)?;
-    let encoder = generate(Config::Rv32, &TopOptions::default())?;
-    let width = |name: &str| {
-        encoder
-            .ports
-            .iter()
-            .find(|p| p.name == name)
-            .map(|p| p.width)
-    };
-    let resync_width = width("resync_max").unwrap_or(16);
-    let optional: String = ["branch_prediction", "implicit_return"]
-        .iter()
-        .filter(|name| width(name).is_some())
-        .map(|name| format!(".{name}(1'b0), "))
-        .chain(width("src_id").map(|w| format!(".src_id({w}'d0), ")))
-        .collect();
+    let encoder = SocEncoder::new()?;
     let options = FrontEndOptions {
         core_traps: core.traps(),
         ..FrontEndOptions::default()
@@ -364,7 +348,7 @@ pub fn board_soc(
     };
     let mut v = String::new();
     v.push_str(&front_end_module(options));
-    v.push_str(&encoder.verilog);
+    v.push_str(&encoder.encoder.verilog);
     v.push_str(&shell_module(board, cycles));
     v.push_str(&format!(
         r#"
@@ -390,18 +374,7 @@ module {top}(
     wire [1:0] privilege;
     wire [4:0] cause;
 {extra_drive}{ram}{body}    /* verilator lint_on UNUSEDSIGNAL */
-{front_end}    {encoder_top} encoder (
-        .clock(clock), .reset(por_reset),
-        .iretire(iretire), .itype(itype), .iaddr(iaddr), .privilege(privilege),
-        .cause(cause), .tval(tval), .hart_context(fe_context_ctype[0]),
-        .ctype(fe_context_ctype[1]), .sijump(sijump), .ilastsize(ilastsize),
-        .trace_enable(trace_enable), .trigger(3'd0), .halted(1'b0),
-        .full_address(1'b0), .implicit_exception(1'b0), .sijump_option(1'b0),
-        .resync_max({resync_width}'d256),
-        {optional}.out_ready(out_ready), .out_valid(out_valid), .out_data(out_data),
-        .out_last(out_last), .trace_lost(trace_lost)
-    );
-    {SHELL_TOP} shell (
+{front_end}{encoder_instance}    {SHELL_TOP} shell (
         .clock(clock), .end_of_program({end}),
         .out_valid(out_valid), .out_data(out_data), .out_last(out_last),
         .trace_lost(trace_lost), .out_ready(out_ready), .por_reset(por_reset),
@@ -418,7 +391,15 @@ endmodule // {top}
         device = board.device(),
         ram = ram.verilog(),
         front_end = front_end_instance(),
-        encoder_top = encoder.top,
+        encoder_instance = encoder.instance(
+            "por_reset",
+            &format!(
+                ".trace_enable(trace_enable), .full_address(1'b0),\n        \
+                 .implicit_exception(1'b0), .sijump_option(1'b0),\n        \
+                 .resync_max({}'d256)",
+                encoder.resync_width
+            )
+        ),
     ));
     Ok(BoardSoc {
         board,

@@ -98,30 +98,74 @@ pub struct CorePart<'a> {
     pub body: String,
 }
 
+/// The `rv32` encoder of the SoCs (byte stream, default generation options) and how it is
+/// connected.
+pub struct SocEncoder {
+    /// The encoder's module.
+    pub encoder: crate::top::Generated,
+    /// Width of its `resync_max` pin.
+    pub resync_width: usize,
+    /// The connections of the pins that not every encoder build has: the srcID (none, 0
+    /// bits sent) and the run-time branch prediction and implicit return options (off:
+    /// the SoC's encoder has no predictor and no return stack).
+    pub optional_pins: String,
+}
+
+impl SocEncoder {
+    /// The encoder of the SoCs.
+    pub fn new() -> Result<SocEncoder, TopError> {
+        let encoder = generate(Config::Rv32, &TopOptions::default())?;
+        let width = |name: &str| {
+            encoder
+                .ports
+                .iter()
+                .find(|p| p.name == name)
+                .map(|p| p.width)
+        };
+        let resync_width = width("resync_max").unwrap_or(16);
+        let optional_pins = ["branch_prediction", "implicit_return"]
+            .iter()
+            .filter(|name| width(name).is_some())
+            .map(|name| format!(".{name}(1'b0), "))
+            .chain(width("src_id").map(|w| format!(".src_id({w}'d0), ")))
+            .collect();
+        Ok(SocEncoder {
+            encoder,
+            resync_width,
+            optional_pins,
+        })
+    }
+
+    /// The encoder's instance `encoder` on the front end's ingress wires, with `reset`
+    /// and `controls` (the connections of `trace_enable`, `full_address`,
+    /// `implicit_exception`, `sijump_option` and `resync_max`), its byte stream on the
+    /// wires `out_*` and `trace_lost`.
+    pub fn instance(&self, reset: &str, controls: &str) -> String {
+        format!(
+            r#"    {top} encoder (
+        .clock(clock), .reset({reset}),
+        .iretire(iretire), .itype(itype), .iaddr(iaddr), .privilege(privilege),
+        .cause(cause), .tval(tval), .hart_context(fe_context_ctype[0]),
+        .ctype(fe_context_ctype[1]), .sijump(sijump), .ilastsize(ilastsize),
+        .trigger(3'd0), .halted(1'b0), {controls},
+        {optional}.out_ready(out_ready), .out_valid(out_valid), .out_data(out_data),
+        .out_last(out_last), .trace_lost(trace_lost)
+    );
+"#,
+            top = self.encoder.top,
+            optional = self.optional_pins,
+        )
+    }
+}
+
 /// The SoC of `core` with a front end built with `options`.
 pub fn soc_verilog(core: &CorePart, options: FrontEndOptions) -> Result<SocVerilog, TopError> {
-    let encoder = generate(Config::Rv32, &TopOptions::default())?;
+    let encoder = SocEncoder::new()?;
     let fe = front_end_module(options);
-    let width = |name: &str| {
-        encoder
-            .ports
-            .iter()
-            .find(|p| p.name == name)
-            .map(|p| p.width)
-    };
-    let resync_width = width("resync_max").unwrap_or(16);
-    // The srcID of the framed packets: none (0 bits sent) unless the encoder has the pin.
-    let src_id = width("src_id").map_or(String::new(), |w| format!(".src_id({w}'d0), "));
-    // The run-time branch prediction and implicit return options: off (the SoC's encoder
-    // has no predictor and no return stack).
-    let run_time = ["branch_prediction", "implicit_return"]
-        .iter()
-        .filter(|name| width(name).is_some())
-        .map(|name| format!(".{name}(1'b0), "))
-        .collect::<String>();
+    let resync_width = encoder.resync_width;
     let mut v = String::new();
     v.push_str(&fe);
-    v.push_str(&encoder.verilog);
+    v.push_str(&encoder.encoder.verilog);
     v.push_str(&format!(
         "\n// The {} SoC of the lock-step co-simulation (etrace-hdl, rvfi).\n\
          // Unused: {}.\n/* verilator lint_off UNUSEDSIGNAL */\nmodule {SOC_TOP}(\n",
@@ -143,10 +187,7 @@ pub fn soc_verilog(core: &CorePart, options: FrontEndOptions) -> Result<SocVeril
     v.push_str("\n);\n");
     v.push_str("    wire [31:0] rvfi_rs1_rdata, rvfi_rs2_rdata;\n    wire [1:0] rvfi_mode;\n");
     v.push_str(&core.body);
-    v.push_str(&shared_instances(
-        &encoder.top,
-        &format!("{run_time}{src_id}"),
-    ));
+    v.push_str(&shared_instances(&encoder));
     Ok(SocVerilog { verilog: v, ports })
 }
 
@@ -256,10 +297,8 @@ pub fn port_declarations(ports: &[Port]) -> String {
         .join(",\n")
 }
 
-/// The counters, the front end and the encoder `encoder` (`optional_pins`: the
-/// connections of the pins that not every encoder build has, the srcID and run-time
-/// options), and the end of the module.
-fn shared_instances(encoder: &str, optional_pins: &str) -> String {
+/// The counters, the front end and the encoder, and the end of the module.
+fn shared_instances(encoder: &SocEncoder) -> String {
     format!(
         r#"    /* verilator lint_on UNUSEDSIGNAL */
     // Cycles and retirements since reset (the host's figures).
@@ -270,20 +309,15 @@ fn shared_instances(encoder: &str, optional_pins: &str) -> String {
     end
     assign cycle_low = cycles;
     assign retired_low = retired;
-{front_end}    {encoder} encoder (
-        .clock(clock), .reset(reset),
-        .iretire(iretire), .itype(itype), .iaddr(iaddr), .privilege(privilege),
-        .cause(cause), .tval(tval), .hart_context(fe_context_ctype[0]),
-        .ctype(fe_context_ctype[1]), .sijump(sijump), .ilastsize(ilastsize),
-        .trace_enable(trace_enable), .trigger(3'd0), .halted(1'b0),
-        .full_address(full_address), .implicit_exception(implicit_exception),
-        .sijump_option(sijump_option), .resync_max(resync_max),
-        {optional_pins}.out_ready(out_ready), .out_valid(out_valid), .out_data(out_data),
-        .out_last(out_last), .trace_lost(trace_lost)
-    );
-endmodule // {SOC_TOP}
+{front_end}{encoder}endmodule // {SOC_TOP}
 "#,
-        front_end = front_end_instance()
+        front_end = front_end_instance(),
+        encoder = encoder.instance(
+            "reset",
+            ".trace_enable(trace_enable), .full_address(full_address),\n        \
+             .implicit_exception(implicit_exception), .sijump_option(sijump_option),\n        \
+             .resync_max(resync_max)"
+        ),
     )
 }
 
