@@ -182,6 +182,13 @@ fn icebreaker_serv_soc_flow_writes_a_bitstream_that_fits() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
     assert!(stdout.contains("core       serv running"), "{stdout}");
+    // How to read its trace.
+    assert!(
+        stdout.contains(&format!(
+            "capture    etrace capture --serial DEV --baud 115200 --elf {program}"
+        )),
+        "{stdout}"
+    );
     let bitstream = std::fs::read(dir.join("etrace_board_icebreaker.bin")).unwrap();
     assert!(bitstream.len() > 100_000, "a UP5K bitstream");
     assert!(

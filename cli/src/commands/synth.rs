@@ -101,6 +101,13 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     let report_path = out.join("report.json");
     std::fs::write(&report_path, report.to_json()).at(report_path.display())?;
     print!("{}", report.summary(&report_path));
+    if let Source::Core { program, .. } = &report.source {
+        println!(
+            "  capture    etrace capture --serial DEV --baud {} --elf {}",
+            args.baud,
+            program.display()
+        );
+    }
     if report.timing_met() {
         Ok(())
     } else {
