@@ -37,6 +37,16 @@ impl CorePackage {
     }
 }
 
+impl From<etrace_hdl::rvfi::board_soc::SocCore> for CorePackage {
+    /// The package of a board SoC's core.
+    fn from(core: etrace_hdl::rvfi::board_soc::SocCore) -> CorePackage {
+        match core {
+            etrace_hdl::rvfi::board_soc::SocCore::PicoRv32 => CorePackage::PicoRv32,
+            etrace_hdl::rvfi::board_soc::SocCore::Serv => CorePackage::Serv,
+        }
+    }
+}
+
 /// Why a core's Verilog was not found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NotInstalled {

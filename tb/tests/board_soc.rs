@@ -17,7 +17,7 @@ use etrace_hdl::rvfi::board_soc::{board_soc, SocCore};
 use etrace_spec::elf::parse_elf;
 use etrace_tb::cosim::stream_check::{window_for, HartSteps, StreamCheck};
 use etrace_tb::cosim::{CosimConfig, TakenDeframer, TakenItems};
-use etrace_tb::pythondata::{verilog_sources, CorePackage};
+use etrace_tb::pythondata::verilog_sources;
 use etrace_tb::soc::lockstep::hart_config;
 use etrace_tb::{SocVariant, Variant};
 
@@ -66,11 +66,7 @@ endmodule
 
 /// The core's Verilog files.
 fn core_sources(core: SocCore) -> Vec<PathBuf> {
-    let package = match core {
-        SocCore::PicoRv32 => CorePackage::PicoRv32,
-        SocCore::Serv => CorePackage::Serv,
-    };
-    verilog_sources(package).expect("scripts/setup.sh installs the cores")
+    verilog_sources(core.into()).expect("scripts/setup.sh installs the cores")
 }
 
 /// What a simulation saw.

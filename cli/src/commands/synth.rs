@@ -27,7 +27,7 @@ use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::board_soc::{board_soc, BoardSocError, SocCore};
 use etrace_programs::{elf_path, replay};
 use etrace_spec::elf::parse_elf;
-use etrace_tb::pythondata::{verilog_sources, CorePackage};
+use etrace_tb::pythondata::verilog_sources;
 use report::{Design, Source};
 
 use super::hardware_args::{frequency_mhz, options_text, HardwareArgs};
@@ -183,11 +183,7 @@ fn core_design(
         };
         CliError::input(e, place)
     })?;
-    let package = match core {
-        SocCore::PicoRv32 => CorePackage::PicoRv32,
-        SocCore::Serv => CorePackage::Serv,
-    };
-    let core_sources = verilog_sources(package).at("--core")?;
+    let core_sources = verilog_sources(core.into()).at("--core")?;
     Ok(Design {
         board,
         config,
