@@ -35,6 +35,9 @@
 # M-mode trap CSRs; console output dropped, as the SoC has no HTIF host), with
 # traps (without the illegal instructions SERV does not detect) and timer (machine
 # timer interrupts only, no mip), and Dhrystone as dhrystone-serv.elf.
+#
+# SoC-only programs (SOC_ONLY below: trace_control, which drives the SoCs' trace
+# control registers at 0x0300_0000) are built for PicoRV32 and SERV only.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -64,16 +67,19 @@ declare -A SOURCES=(
 	[lowbase]="src/lowbase.c"
 	[syscalls]="src/syscalls.c"
 	[exitcode]="src/exitcode.c"
+	[trace_control]="src/trace_control.c"
 )
 ORDER=(minimal recursion tailcall fnptr_switch loops traps privilege timer workload scaling
-	lowbase syscalls exitcode)
+	lowbase syscalls exitcode trace_control)
 # name -> linker script in common/ (default link.ld: RAM at 0x8000_0000).
 declare -A LINK_SCRIPT=(
 	[lowbase]="link-low.ld"
 )
 # Programs that need no CSRs, traps or console, also built for PicoRV32 and SERV.
-PICORV32=(recursion tailcall fnptr_switch loops)
-SERV=(recursion tailcall fnptr_switch loops traps timer)
+PICORV32=(recursion tailcall fnptr_switch loops trace_control)
+SERV=(recursion tailcall fnptr_switch loops traps timer trace_control)
+# Programs for the SoCs only (their trace control registers): no rv32 / rv64 builds.
+SOC_ONLY=(trace_control)
 
 check=0
 names=()
@@ -81,7 +87,7 @@ for arg in "$@"; do
 	case "$arg" in
 	--check) check=1 ;;
 	-h | --help)
-		sed -n '2,35p' "$self" | sed 's/^# \{0,1\}//'
+		sed -n '2,40p' "$self" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	-*)
@@ -207,6 +213,7 @@ compare() { # file
 status=0
 for name in "${names[@]}"; do
 	for xlen in 32 64; do
+		[[ " ${SOC_ONLY[*]} " != *" $name "* ]] || continue
 		build "$name" "$xlen"
 		compare "$name-rv$xlen.elf"
 	done

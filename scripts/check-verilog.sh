@@ -14,7 +14,8 @@
 # CONFIG is a hardware configuration (rv32 rv64 rv32-itype3 rv64-itype3) or one of the
 # builds with generation options below (rv32-bp: a 64-entry branch predictor; rv32-ir: a
 # 4-entry return stack; rv32-all: smi with an 8-bit index and timestamps, the predictor and
-# the return stack). Default: all of them.
+# the return stack; rvfi-control: the encoder behind the RVFI front end with the trace
+# control registers, top etrace_rvfi_encoder_rv32). Default: all of them.
 #
 # Output directory: target/verilog-check/<config>/ (Verilog, .core, yosys logs, stats,
 # netlist JSON).
@@ -26,10 +27,11 @@ declare -A builds=(
   [rv32-bp]="--config rv32 --bpred-size 6"
   [rv32-ir]="--config rv32 --return-stack-size 2"
   [rv32-all]="--config rv32 --framing smi --src-bits 8 --timestamp --bpred-size 6 --return-stack-size 2"
+  [rvfi-control]="--config rv32 --rvfi --control-registers"
 )
 
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(rv32 rv64 rv32-itype3 rv64-itype3 rv32-bp rv32-ir rv32-all)
+[ ${#configs[@]} -gt 0 ] || configs=(rv32 rv64 rv32-itype3 rv64-itype3 rv32-bp rv32-ir rv32-all rvfi-control)
 out=target/verilog-check
 mkdir -p "$out"
 
@@ -49,6 +51,7 @@ for config in "${configs[@]}"; do
   fi
   "$etrace" gen-verilog "${args[@]}" -o "$dir" >/dev/null
   top="etrace_encoder_${base//-/_}"
+  [[ " ${args[*]} " != *" --rvfi "* ]] || top="etrace_rvfi_encoder_${base//-/_}"
   file="$dir/$top.v"
 
   if ! verilator --lint-only -Wall -Wno-DECLFILENAME --top-module "$top" "$file" 2>"$dir/lint.log"; then

@@ -176,3 +176,55 @@ fn rvfi_writes_the_encoder_behind_the_front_end() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Issue 23, item 2 (Trace Control Interface 1.0): `--rvfi --control-registers` gives the
+/// top the registers' port instead of the trace enable and option pins; a srcID wider than
+/// `trTeSrcBits` can report is refused, and `--control-registers` needs `--rvfi`.
+#[test]
+fn control_registers_replace_the_control_pins() {
+    let dir = std::env::temp_dir().join(format!("etrace-gen-ctl-{}", std::process::id()));
+    let out = etrace(&[
+        "gen-verilog",
+        "--config",
+        "rv32",
+        "--rvfi",
+        "--control-registers",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let top = "etrace_rvfi_encoder_rv32";
+    let verilog = std::fs::read_to_string(dir.join(format!("{top}.v"))).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let header = &verilog[verilog.find(&format!("module {top}(")).expect("the top")..];
+    let header = &header[..header.find(");").unwrap()];
+    for pin in [
+        "te_address",
+        "te_write",
+        "te_wdata",
+        "te_rdata",
+        "rvfi_valid",
+    ] {
+        assert!(header.contains(pin), "{pin} missing:\n{header}");
+    }
+    for pin in ["trace_enable", "full_address", "resync_max"] {
+        assert!(!header.contains(pin), "{pin} still a pin:\n{header}");
+    }
+    for args in [
+        &["--rvfi", "--control-registers", "--src-bits", "16"][..],
+        &["--control-registers"][..],
+    ] {
+        let mut all = vec!["gen-verilog", "--config", "rv32", "-o", "/tmp/x"];
+        all.extend_from_slice(args);
+        let out = etrace(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).starts_with("error: "),
+            "{args:?}"
+        );
+    }
+}

@@ -249,6 +249,11 @@ pub enum TopError {
     /// The RVFI front end with a configuration other than `rv32`.
     #[error("the RVFI front end is RV32 with a 4-bit itype: configuration rv32 only, not {0}")]
     RvfiConfig(String),
+    /// The trace control registers report the srcID width in `trTeSrcBits`, 0 to 12.
+    #[error(
+        "with the trace control registers the srcID has at most 12 bits (trTeSrcBits), not {0}"
+    )]
+    ControlSrcBits(u8),
 }
 
 /// One generated top, as an output path's `emit` gives it to [`generate`].

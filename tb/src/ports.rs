@@ -165,20 +165,18 @@ port_struct! {
         load_addr: u64 => ["load_addr"],
         /// The word written.
         load_data: u64 => ["load_data"],
-        /// Run-time option: te_inst packets between forced syncs, 0 = off.
-        resync_max: u16 => ["resync_max"],
+        /// The value the host writes to the trace control registers.
+        host_data: u64 => ["host_data"],
+        /// The register the host writes (word address in the window).
+        host_address: u16 => ["host_address"],
         /// Reset of the core (`resetn` low), the front end and the encoder, active high.
         reset: bool => ["reset"],
         /// Write `load_data` at `load_addr` at this cycle's edge (while in reset).
         load_enable: bool => ["load_enable"],
-        /// The encoder's trace enable.
-        trace_enable: bool => ["trace_enable"],
-        /// Run-time option: full addresses (`sec:full-address`).
-        full_address: bool => ["full_address"],
-        /// Run-time option: implicit exception (`sec:implicit-exception`).
-        implicit_exception: bool => ["implicit_exception"],
-        /// Run-time option: sequentially inferable jumps (`sec:si-jump`).
-        sijump_option: bool => ["sijump_option"],
+        /// Power-up reset of the trace control registers, active high.
+        te_reset: bool => ["te_reset"],
+        /// Write `host_data` to the register `host_address` at this cycle's edge.
+        host_write: bool => ["host_write"],
         /// `out_ready` of the encoder's byte stream.
         ready: bool => ["out_ready"],
     }
@@ -236,5 +234,17 @@ port_struct! {
         out_last: u8 => ["out_last"],
         /// The encoder's `trace_lost`.
         trace_lost: u8 => ["trace_lost"],
+        /// `trTeActive` (the encoder is out of reset).
+        te_active: u8 => ["te_active"],
+        /// The encoder's trace enable from the registers.
+        te_trace_enable: u8 => ["te_trace_enable"],
+        /// The encoder's `full_address` option from the registers.
+        te_full_address: u8 => ["te_full_address"],
+        /// The encoder's `implicit_exception` option from the registers.
+        te_implicit_exception: u8 => ["te_implicit_exception"],
+        /// The encoder's `sijump_option` from the registers.
+        te_sijump_option: u8 => ["te_sijump_option"],
+        /// The encoder's `resync_max` from the registers.
+        te_resync_max: u64 => ["te_resync_max"],
     }
 }

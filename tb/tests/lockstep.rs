@@ -81,6 +81,33 @@ fn lock_step(variant: SocVariant, programs: &[&str]) {
     }
 }
 
+/// Issue 23, item 2: software on the core discovers the encoder through its trace control
+/// registers and switches instruction trace off and on three times; the encoder follows
+/// (byte-exact with the model fed the registers' trace enable), and each traced part
+/// decodes to the hart's execution, the untraced parts missing from the trace.
+#[test]
+fn software_switches_trace_off_and_on_through_the_trace_control_registers() {
+    for variant in [SocVariant::PicoRv32, SocVariant::Serv] {
+        let name = format!("trace_control-{}", variant.name());
+        let elf = etrace_programs::elf(&name).unwrap();
+        let mut hart = Hart::from_elf(&elf, hart_config(variant))
+            .unwrap()
+            .without_console();
+        let on_hart = hart.run(&mut CountingSink::default()).unwrap();
+        assert_eq!(on_hart.exit_code, 0, "{name}: discovery reads the encoder");
+        let outcome =
+            run(&elf, &LockstepConfig::new(variant)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(outcome.losses, 0, "{name}: {outcome:?}");
+        // Four traced parts: before the first switch-off, after each switch-on.
+        assert_eq!(outcome.decoded.runs, 4, "{name}: {outcome:?}");
+        let all = outcome.hart_steps.expect("the hart's steps are counted");
+        assert!(
+            outcome.decoded.steps > 0 && outcome.decoded.steps + 500 < all,
+            "{name}: {outcome:?}"
+        );
+    }
+}
+
 #[test]
 fn the_wrong_front_end_is_caught_with_a_waveform() {
     let elf = etrace_programs::elf("minimal-rv32").unwrap();

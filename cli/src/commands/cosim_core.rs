@@ -156,7 +156,7 @@ pub fn run(
         outcome.decoded.steps, outcome.decoded.runs
     );
     match outcome.hart_steps {
-        Some(all) => println!(
+        Some(all) if outcome.losses > 0 => println!(
             "trace lost: {} times ({} cycles; {} of them reported in the trace); decoded {} \
              of the hart's {all} steps ({:.2} % lost)",
             outcome.losses,
@@ -164,6 +164,11 @@ pub fn run(
             outcome.decoded.runs.saturating_sub(1),
             outcome.decoded.steps,
             100.0 * outcome.steps_lost() as f64 / all.max(1) as f64
+        ),
+        Some(all) => println!(
+            "trace lost: never; the program switched trace off through the trace control \
+             registers: decoded {} of the hart's {all} steps",
+            outcome.decoded.steps
         ),
         None => println!("trace lost: never"),
     }

@@ -40,6 +40,11 @@ pub struct GenVerilogArgs {
     #[arg(long, value_name = "KIND", requires = "rvfi", default_value = "illegal-instruction",
           value_parser = ["illegal-instruction", "timer-interrupt"])]
     pub core_traps: String,
+    /// With --rvfi: the trace control registers (Trace Control Interface 1.0) drive the
+    /// encoder's reset, trace enable and run-time options; the top has their register
+    /// port (te_address, te_write, te_wdata, te_rdata) instead of those pins.
+    #[arg(long, requires = "rvfi")]
+    pub control_registers: bool,
 }
 
 /// Runs `etrace gen-verilog`.
@@ -55,7 +60,7 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
                 CoreTraps::IllegalInstruction
             },
         };
-        rvfi_encoder(config, &options, front_end).at("--rvfi")?
+        rvfi_encoder(config, &options, front_end, args.control_registers).at("--rvfi")?
     } else {
         generate(config, &options).at("gen-verilog options")?
     };

@@ -12,9 +12,14 @@
 //! request. SERV has the lock-step SoC's machine timer ([`super::serv_soc::clint`]), so
 //! that its programs take their timer interrupts where the hart model takes them.
 //!
-//! The encoder runs with differential addresses, explicit exceptions, sijump off and a
-//! resync every 256 packets (the run-time options of the replay top,
-//! [`crate::board::board_top`]); `trace_enable` comes from the shell. The program's end
+//! The trace control registers ([`super::soc_control`], at 0x0300_0000 on the core's data
+//! bus, read one cycle after the request as the RAM) reset, enable and set the options of
+//! the encoder. After power-on reset a boot sequence writes them as a debugger would:
+//! differential addresses, explicit exceptions, sijump off and a resync every 256 packets
+//! (the run-time options of the replay top, [`crate::board::board_top`]), trace on; the
+//! program may switch trace off and on or change the options itself, and the registers
+//! keep what it wrote across its restarts. The encoder traces while the registers and the
+//! shell both enable it. The program's end
 //! is a store to its `tohost` symbol with bit 0 set (the HTIF exit), or PicoRV32's `trap`
 //! output (the core halted).
 
@@ -28,8 +33,14 @@ use crate::verilog::{flatten_ports, generate_named, top_ports};
 use super::picorv32_soc::{picorv32_instance, PICORV32_PARAMETERS, PICORV32_RAM_BASE};
 use super::serv_soc::{clint, serv_instance, SERV_PARAMETERS, SERV_RAM_BASE};
 use super::soc::{front_end_instance, front_end_module, strobed_write, SocEncoder};
+use super::soc_control::{
+    encoder_controls, te_registers_instance, te_registers_module, te_window, te_wires, WritePort,
+    SOC_TE_IMPLEMENTATION,
+};
 use super::{CoreTraps, FrontEndOptions};
 use crate::board::cycles_per_bit;
+use crate::control_interface::te_registers::WORD_ADDRESS_BITS;
+use etrace_spec::trace_control::registers::{enable_writes, TeSettings};
 
 /// A core a board SoC can have (`docs/cli.md`, `--core`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -335,6 +346,20 @@ pub fn board_soc(
         ),
         SocCore::Serv => (serv_body(), end),
     };
+    // The core's writes to the trace control registers.
+    let (te_bus, te_write, te_data) = match core {
+        SocCore::PicoRv32 => (
+            "mem_addr",
+            "mem_request && in_te_mem_addr && mem_wstrb != 4'd0",
+            "mem_wdata",
+        ),
+        SocCore::Serv => (
+            "dbus_adr",
+            "bus_request && store_valid && in_te_dbus_adr",
+            "dbus_dat",
+        ),
+    };
+    let (encoder_reset, encoder_controls) = encoder_controls("por_reset", "trace_enable");
     let extra_pin = if board.family() == Family::Ecp5 {
         ",\n    output wire wifi_gpio0"
     } else {
@@ -350,6 +375,7 @@ pub fn board_soc(
     v.push_str(&front_end_module(options));
     v.push_str(&encoder.encoder.verilog);
     v.push_str(&shell_module(board, cycles));
+    v.push_str(&te_registers_module());
     v.push_str(&format!(
         r#"
 // The {core_name} SoC of {board_name} ({device}): the core runs the program from block RAM in
@@ -373,8 +399,8 @@ module {top}(
     wire [31:0] iaddr, tval;
     wire [1:0] privilege;
     wire [4:0] cause;
-{extra_drive}{ram}{body}    /* verilator lint_on UNUSEDSIGNAL */
-{front_end}{encoder_instance}    {SHELL_TOP} shell (
+{te_wires}{extra_drive}{ram}{body}    /* verilator lint_on UNUSEDSIGNAL */
+{front_end}{boot}{registers}{encoder_instance}    {SHELL_TOP} shell (
         .clock(clock), .end_of_program({end}),
         .out_valid(out_valid), .out_data(out_data), .out_last(out_last),
         .trace_lost(trace_lost), .out_ready(out_ready), .por_reset(por_reset),
@@ -391,15 +417,22 @@ endmodule // {top}
         device = board.device(),
         ram = ram.verilog(),
         front_end = front_end_instance(),
-        encoder_instance = encoder.instance(
+        te_wires = te_wires(),
+        boot = boot_sequence(),
+        registers = te_registers_instance(
             "por_reset",
-            &format!(
-                ".trace_enable(trace_enable), .full_address(1'b0),\n        \
-                 .implicit_exception(1'b0), .sijump_option(1'b0),\n        \
-                 .resync_max({}'d256)",
-                encoder.resync_width
-            )
+            &WritePort {
+                write: "boot_write",
+                address: "boot_address",
+                data: "boot_data",
+            },
+            &WritePort {
+                write: te_write,
+                address: te_bus,
+                data: te_data,
+            },
         ),
+        encoder_instance = encoder.instance(&encoder_reset, &encoder_controls),
     ));
     Ok(BoardSoc {
         board,
@@ -410,6 +443,45 @@ endmodule // {top}
         actual_baud: f64::from(board.clock_hz()) / f64::from(cycles),
         ram_bytes: ram.words.len() as u64 * 4,
     })
+}
+
+/// The writes that take the trace encoder out of reset and enable trace after power-on
+/// reset, as a debugger would ([`enable_writes`]: the replay top's options, a resync
+/// every 256 packets): `boot_write`, `boot_address` (word), `boot_data`.
+fn boot_sequence() -> String {
+    let settings = TeSettings {
+        resync_max: 256,
+        ..TeSettings::default()
+    };
+    let writes = enable_writes(SOC_TE_IMPLEMENTATION, &settings)
+        .expect("the SoC's encoder implements the replay top's options");
+    let a = WORD_ADDRESS_BITS;
+    let cases: String = writes
+        .iter()
+        .enumerate()
+        .map(|(i, (offset, value))| {
+            format!(
+                "            2'd{i}: begin boot_address = {a}'d{}; boot_data = 32'h{value:08x}; end\n",
+                offset / 4
+            )
+        })
+        .collect();
+    format!(
+        r#"    // After power-on reset: the writes that enable trace (rvfi::soc_control).
+    reg [1:0] boot_step;
+    always @(posedge clock)
+        boot_step <= por_reset ? 2'd0 : (boot_step == 2'd3) ? 2'd3 : boot_step + 2'd1;
+    wire boot_write = !por_reset && boot_step != 2'd3;
+    reg [{a1}:0] boot_address;
+    reg [31:0] boot_data;
+    always @(*) begin
+        case (boot_step)
+{cases}            default: begin boot_address = {a}'d0; boot_data = 32'd0; end
+        endcase
+    end
+"#,
+        a1 = a - 1
+    )
 }
 
 /// The shell's module [`SHELL_TOP`] for `board` with a UART bit of `cycles` cycles.
@@ -433,16 +505,23 @@ fn picorv32_body(parameters: &str) -> String {
     wire [31:0] mem_addr, mem_wdata, mem_rdata;
     wire [3:0] mem_wstrb;
     wire mem_request = mem_valid && !mem_ready;
-    assign ram_addr = mem_addr;
+{te}    assign ram_addr = mem_addr;
     assign ram_wdata = mem_wdata;
     assign ram_we = (mem_request && ram_hit) ? mem_wstrb : 4'd0;
-    assign mem_rdata = ram_hit_q ? ram_rdata : 32'd0;
-    always @(posedge clock) mem_ready <= mem_request && !reset;
+    reg te_q;
+    reg [31:0] te_rdata_q;
+    assign mem_rdata = ram_hit_q ? ram_rdata : te_q ? te_rdata_q : 32'd0;
+    always @(posedge clock) begin
+        mem_ready <= mem_request && !reset;
+        te_q <= mem_request && in_te_mem_addr;
+        te_rdata_q <= te_rdata;
+    end
     assign store_valid = mem_request && (mem_wstrb != 4'd0);
     assign store_addr = mem_addr;
     assign store_data = mem_wdata;
 {core}"#,
-        core = picorv32_instance(parameters)
+        core = picorv32_instance(parameters),
+        te = te_window("mem_addr"),
     )
 }
 
@@ -453,15 +532,15 @@ fn serv_body() -> String {
         r#"    wire [31:0] ibus_adr, dbus_adr, dbus_dat;
     wire [3:0] dbus_sel;
     wire ibus_cyc, dbus_cyc, dbus_we;
-    reg bus_ack, ack_dbus, clint_q;
-    reg [31:0] clint_rdt_q;
+    reg bus_ack, ack_dbus, clint_q, te_q;
+    reg [31:0] clint_rdt_q, te_rdata_q;
     wire ibus_ack = bus_ack && !ack_dbus;
     wire dbus_ack = bus_ack && ack_dbus;
     wire bus_request = (ibus_cyc || dbus_cyc) && !bus_ack;
     assign store_valid = dbus_cyc && dbus_we && !dbus_ack;
     assign store_addr = dbus_adr;
     assign store_data = dbus_dat;
-{clint}    assign ram_addr = dbus_cyc ? dbus_adr : ibus_adr;
+{clint}{te}    assign ram_addr = dbus_cyc ? dbus_adr : ibus_adr;
     assign ram_wdata = dbus_dat;
     assign ram_we = (bus_request && store_valid && ram_hit) ? dbus_sel : 4'd0;
     always @(posedge clock) begin
@@ -469,12 +548,16 @@ fn serv_body() -> String {
         ack_dbus <= dbus_cyc;
         clint_q <= dbus_cyc && in_clint;
         clint_rdt_q <= clint_rdt;
+        te_q <= dbus_cyc && in_te_dbus_adr;
+        te_rdata_q <= te_rdata;
     end
     wire [31:0] ibus_rdt = ram_hit_q ? ram_rdata : 32'd0;
-    wire [31:0] dbus_rdt = ram_hit_q ? ram_rdata : clint_q ? clint_rdt_q : 32'd0;
+    wire [31:0] dbus_rdt = ram_hit_q ? ram_rdata : clint_q ? clint_rdt_q :
+        te_q ? te_rdata_q : 32'd0;
     assign core_trap = 1'b0;
 {core}"#,
         clint = clint(),
-        core = serv_instance()
+        core = serv_instance(),
+        te = te_window("dbus_adr"),
     )
 }

@@ -12,6 +12,7 @@ pub mod port;
 pub mod rvfi_encoder;
 pub mod serv_soc;
 pub mod soc;
+pub mod soc_control;
 
 pub use front_end::{CoreTraps, FrontEndOptions, RvfiFrontEnd};
 pub use port::Rvfi;

@@ -10,6 +10,7 @@
 use crate::top::TopError;
 
 use super::soc::{ram_declaration, ram_word, ram_write, soc_verilog, CorePart, SocVerilog};
+use super::soc_control::te_window;
 use super::FrontEndOptions;
 
 /// Base address of the PicoRV32 SoC's RAM (PicoRV32's `PROGADDR_RESET`, spike's default).
@@ -28,6 +29,11 @@ pub fn picorv32_soc(options: FrontEndOptions) -> Result<SocVerilog, TopError> {
         unused: "the low bits of load_addr (a word address) and mem_instr",
         ram_base: PICORV32_RAM_BASE,
         body: core_body(),
+        te_store: [
+            "mem_valid && in_te_mem_addr && mem_wstrb != 4'd0",
+            "mem_addr",
+            "mem_wdata",
+        ],
     };
     soc_verilog(&core, options)
 }
@@ -39,8 +45,8 @@ fn core_body() -> String {
         r#"    wire mem_valid, mem_instr, mem_ready;
     wire [31:0] mem_addr, mem_wdata, mem_rdata;
     wire [3:0] mem_wstrb;
-{ram}    assign mem_ready = mem_valid;
-    assign mem_rdata = in_ram_mem_addr ? ram[{mem_word}] : 32'd0;
+{ram}{te}    assign mem_ready = mem_valid;
+    assign mem_rdata = in_ram_mem_addr ? ram[{mem_word}] : in_te_mem_addr ? te_rdata : 32'd0;
     always @(posedge clock) begin
         if (load_enable) ram[{load_word}] <= load_data;
         else if (mem_valid && in_ram_mem_addr) begin
@@ -53,6 +59,7 @@ fn core_body() -> String {
 {core}"#,
         core = picorv32_instance(PICORV32_PARAMETERS),
         ram = ram_declaration(PICORV32_RAM_BASE, &["mem_addr"]),
+        te = te_window("mem_addr"),
         load_word = ram_word("load_addr"),
         write = ram_write("mem_addr", "mem_wdata", "mem_wstrb"),
     )

@@ -16,7 +16,10 @@ use crate::top::{generate, top_name, Generated, TopError, TopOptions};
 use crate::verilog::Port;
 
 use super::soc::{front_end_instance, front_end_module, port_declarations, range};
+use super::soc_control::{registers_instance, registers_module, te_wires, SOC_TE_IMPLEMENTATION};
 use super::FrontEndOptions;
+use crate::control_interface::te_registers::WORD_ADDRESS_BITS;
+use etrace_spec::trace_control::registers::TeImplementation;
 
 /// The RVFI pins of the top, as (name, width), all inputs.
 pub const RVFI_PINS: [(&str, usize); 7] = [
@@ -48,12 +51,36 @@ pub fn rvfi_top_name(config: Config) -> String {
     top_name(config).replacen("etrace_encoder", "etrace_rvfi_encoder", 1)
 }
 
+/// The encoder's pins that the trace control registers drive in a top with them.
+const CONTROLLED_PINS: [&str; 7] = [
+    "trace_enable",
+    "full_address",
+    "implicit_exception",
+    "sijump_option",
+    "implicit_return",
+    "branch_prediction",
+    "resync_max",
+];
+
+/// The register port of a top with the trace control registers, as (name, width, input).
+pub const REGISTER_PINS: [(&str, usize, bool); 4] = [
+    ("te_address", WORD_ADDRESS_BITS, true),
+    ("te_write", 1, true),
+    ("te_wdata", 32, true),
+    ("te_rdata", 32, false),
+];
+
 /// The RVFI encoder of `config` with the encoder's generation `options` and the front
-/// end's `front_end` options (module documentation).
+/// end's `front_end` options (module documentation). With `registers`, the trace control
+/// registers ([`super::soc_control`]) drive the encoder's trace enable, reset and run-time
+/// options, and the top has their register port ([`REGISTER_PINS`]: a word address in the
+/// 4 KiB window, a write strobe with its data, the register read at the address) instead
+/// of those pins.
 pub fn rvfi_encoder(
     config: Config,
     options: &TopOptions,
     front_end: FrontEndOptions,
+    registers: bool,
 ) -> Result<Generated, TopError> {
     if config != Config::Rv32 {
         return Err(TopError::RvfiConfig(config.name().to_string()));
@@ -82,10 +109,32 @@ pub fn rvfi_encoder(
         .iter()
         .filter(|p| !matches!(p.name.as_str(), "clock" | "reset"))
         .filter(|p| !INGRESS_PINS.contains(&p.name.as_str()))
+        .filter(|p| !registers || !CONTROLLED_PINS.contains(&p.name.as_str()))
         .collect();
     ports.extend(passed.iter().map(|&p| p.clone()));
+    if registers {
+        ports.extend(REGISTER_PINS.iter().map(|&(name, width, input)| Port {
+            name: name.to_string(),
+            width,
+            input,
+        }));
+    }
+    let has = |name: &str| encoder.ports.iter().find(|p| p.name == name);
+    let registers_top = format!("{top}_registers");
     let mut v = front_end_module(front_end);
     v.push_str(&encoder.verilog);
+    if registers {
+        if options.src_bits > 12 {
+            return Err(TopError::ControlSrcBits(options.src_bits));
+        }
+        let implementation = TeImplementation {
+            branch_prediction: has("branch_prediction").is_some(),
+            implicit_return: has("implicit_return").is_some(),
+            src_bits: u32::from(options.src_bits),
+            sync_max_limit: SOC_TE_IMPLEMENTATION.sync_max_limit,
+        };
+        v.push_str(&registers_module(implementation, &registers_top));
+    }
     v.push_str(&format!(
         "\n// The encoder with the RVFI front end (etrace-hdl, rvfi::rvfi_encoder).\n\
          module {top}(\n{}\n);\n",
@@ -108,15 +157,35 @@ pub fn rvfi_encoder(
         }
     }
     v.push_str(&front_end_instance());
+    if registers {
+        v.push_str(&te_wires());
+        v.push_str("    wire te_implicit_return, te_branch_prediction;\n");
+        let empty = if has("out_valid").is_some() {
+            "!out_valid"
+        } else {
+            "!atvalid"
+        };
+        let predictor = match (has("implicit_return"), has("branch_prediction")) {
+            (None, None) => ".implicit_return(), .branch_prediction()",
+            _ => ".implicit_return(te_implicit_return), .branch_prediction(te_branch_prediction)",
+        };
+        v.push_str(&registers_instance(
+            &registers_top,
+            "reset",
+            empty,
+            predictor,
+        ));
+    }
     let connections: Vec<String> = encoder
         .ports
         .iter()
         .map(|p| {
-            format!(
-                "        .{}({})",
-                p.name,
-                from_front_end(&p.name).unwrap_or(&p.name)
-            )
+            let wire = match p.name.as_str() {
+                "reset" if registers => "reset || !te_active".to_string(),
+                name if registers && CONTROLLED_PINS.contains(&name) => format!("te_{name}"),
+                name => from_front_end(name).unwrap_or(name).to_string(),
+            };
+            format!("        .{}({wire})", p.name)
         })
         .collect();
     v.push_str(&format!(
@@ -143,6 +212,7 @@ mod tests {
             Config::Rv32,
             &TopOptions::default(),
             FrontEndOptions::default(),
+            false,
         )
         .unwrap();
         assert_eq!(g.top, "etrace_rvfi_encoder_rv32");
@@ -160,12 +230,39 @@ mod tests {
         lint_top(&g.top, &g.verilog).unwrap();
     }
 
+    /// Trace Control Interface 1.0, "Trace Encoder Control Interface": the top with the
+    /// registers has their port instead of the pins they drive, with and without the
+    /// predictor and return stack options.
+    #[test]
+    fn rvfi_encoder_with_trace_control_registers() {
+        for options in [
+            TopOptions::default(),
+            TopOptions {
+                bpred_size: 6,
+                return_stack_size: 2,
+                ..TopOptions::default()
+            },
+        ] {
+            let g = rvfi_encoder(Config::Rv32, &options, FrontEndOptions::default(), true).unwrap();
+            for (name, _, _) in REGISTER_PINS {
+                assert!(g.ports.iter().any(|p| p.name == name), "{name}");
+            }
+            for name in CONTROLLED_PINS {
+                assert!(!g.ports.iter().any(|p| p.name == name), "{name}");
+            }
+            assert!(g.verilog.contains(".reset(reset || !te_active)"));
+            yosys_check_top(&g.top, &g.verilog).unwrap();
+            lint_top(&g.top, &g.verilog).unwrap();
+        }
+    }
+
     #[test]
     fn only_the_rv32_configuration() {
         let e = rvfi_encoder(
             Config::Rv64,
             &TopOptions::default(),
             FrontEndOptions::default(),
+            false,
         )
         .unwrap_err();
         assert!(e.to_string().contains("rv32"), "{e}");

@@ -29,6 +29,7 @@ use crate::top::TopError;
 use super::soc::{
     ram_declaration, ram_word, ram_write, soc_verilog, strobed_write, CorePart, SocVerilog,
 };
+use super::soc_control::te_window;
 use super::FrontEndOptions;
 
 /// Base address of the SERV SoC's RAM (module documentation).
@@ -68,6 +69,7 @@ pub fn serv_soc(options: FrontEndOptions) -> Result<SocVerilog, TopError> {
         unused: "the low bits of the word addresses (load_addr, the buses)",
         ram_base: SERV_RAM_BASE,
         body: core_body(),
+        te_store: ["store_valid && in_te_dbus_adr", "dbus_adr", "dbus_dat"],
     };
     soc_verilog(&core, options)
 }
@@ -80,11 +82,12 @@ fn core_body() -> String {
     wire ibus_cyc, dbus_cyc, dbus_we;
     reg ibus_ack, dbus_ack;
     reg [31:0] ibus_rdt, dbus_rdt;
-{clint}{ram}    always @(posedge clock) begin
+{clint}{ram}{te}    always @(posedge clock) begin
         ibus_ack <= ibus_cyc && !ibus_ack && !reset;
         dbus_ack <= dbus_cyc && !dbus_ack && !reset;
         ibus_rdt <= in_ram_ibus_adr ? ram[{ibus_word}] : 32'd0;
-        dbus_rdt <= in_ram_dbus_adr ? ram[{dbus_word}] : in_clint ? clint_rdt : 32'd0;
+        dbus_rdt <= in_ram_dbus_adr ? ram[{dbus_word}] : in_clint ? clint_rdt :
+            in_te_dbus_adr ? te_rdata : 32'd0;
         if (load_enable) ram[{load_word}] <= load_data;
         else if (store_valid && in_ram_dbus_adr) begin
 {write}        end
@@ -98,6 +101,7 @@ fn core_body() -> String {
         core = serv_instance(),
         clint = clint(),
         ram = ram_declaration(SERV_RAM_BASE, &["ibus_adr", "dbus_adr"]),
+        te = te_window("dbus_adr"),
         ibus_word = ram_word("ibus_adr"),
         dbus_word = ram_word("dbus_adr"),
         load_word = ram_word("load_addr"),

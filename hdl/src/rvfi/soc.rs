@@ -11,8 +11,10 @@
 //! here), which the core's part drives.
 //!
 //! Memory map (the hart's profile of the SoCs): [`SOC_RAM_BYTES`] of RAM at the core's
-//! reset address ([`CorePart::ram_base`]); an access outside it reads 0 and writes
-//! nothing.
+//! reset address ([`CorePart::ram_base`]); the trace control registers at
+//! [`TE_BASE`](super::soc_control::TE_BASE) ([`super::soc_control`]; they reset, enable
+//! and set the options of the encoder); SERV's timer at 0x0200_0000; an access elsewhere
+//! reads 0 and writes nothing.
 //! The host loads the RAM through the `load_*` pins while the core is in reset and sees
 //! every store on the `store_*` pins (the `tohost` convention is kept by the host).
 //!
@@ -23,7 +25,10 @@ use crate::top::{generate, TopError, TopOptions};
 use crate::verilog::{flatten_ports, generate_named, top_ports, Port};
 
 use super::front_end::CoreTraps;
+use super::soc_control::{encoder_controls, te_registers_instance, te_registers_module, WritePort};
 use super::{FrontEndOptions, RvfiFrontEnd};
+use crate::control_interface::te_registers::WORD_ADDRESS_BITS;
+use crate::logic::resync::RESYNC_MAX_BITS;
 use rust_hdl::prelude::Block;
 
 /// log2 of the RAM size in bytes.
@@ -45,18 +50,20 @@ pub struct SocVerilog {
     pub ports: Vec<Port>,
 }
 
-/// The SoC's pins, as (name, width, input); `resync_max` takes the encoder's width.
-pub const PINS: [(&str, usize, bool); 35] = [
+/// The SoC's pins, as (name, width, input). The trace control registers
+/// ([`super::soc_control`]) are reset by `te_reset` and written by the host through
+/// `host_write` / `host_address` (word address in the window) / `host_data`; the `te_*`
+/// outputs are what the encoder sees of them (`te_resync_max` has the registers' width).
+pub const PINS: [(&str, usize, bool); 40] = [
     ("clock", 1, true),
     ("reset", 1, true),
     ("load_enable", 1, true),
     ("load_addr", 32, true),
     ("load_data", 32, true),
-    ("trace_enable", 1, true),
-    ("full_address", 1, true),
-    ("implicit_exception", 1, true),
-    ("sijump_option", 1, true),
-    ("resync_max", 16, true),
+    ("te_reset", 1, true),
+    ("host_write", 1, true),
+    ("host_address", WORD_ADDRESS_BITS, true),
+    ("host_data", 32, true),
     ("out_ready", 1, true),
     ("core_trap", 1, false),
     ("rvfi_valid", 1, false),
@@ -82,6 +89,12 @@ pub const PINS: [(&str, usize, bool); 35] = [
     ("trace_lost", 1, false),
     ("cycle_low", 32, false),
     ("retired_low", 32, false),
+    ("te_active", 1, false),
+    ("te_trace_enable", 1, false),
+    ("te_full_address", 1, false),
+    ("te_implicit_exception", 1, false),
+    ("te_sijump_option", 1, false),
+    ("te_resync_max", RESYNC_MAX_BITS, false),
 ];
 
 /// A core's part of a SoC: what [`soc_verilog`] puts between the pins and the shared
@@ -94,8 +107,11 @@ pub struct CorePart<'a> {
     /// The RAM's base address (a multiple of its size), the core's reset address.
     pub ram_base: u64,
     /// The core instance, its bus and the RAM ([`ram_declaration`]), driving the RVFI
-    /// wires (module documentation), `core_trap` and the `store_*` pins.
+    /// wires (module documentation), `core_trap` and the `store_*` pins, and reading
+    /// `te_rdata` for the register window ([`super::soc_control`]).
     pub body: String,
+    /// The core's writes to the register window: write, byte address, data.
+    pub te_store: [&'a str; 3],
 }
 
 /// The `rv32` encoder of the SoCs (byte stream, default generation options) and how it is
@@ -162,10 +178,10 @@ impl SocEncoder {
 pub fn soc_verilog(core: &CorePart, options: FrontEndOptions) -> Result<SocVerilog, TopError> {
     let encoder = SocEncoder::new()?;
     let fe = front_end_module(options);
-    let resync_width = encoder.resync_width;
     let mut v = String::new();
     v.push_str(&fe);
     v.push_str(&encoder.encoder.verilog);
+    v.push_str(&te_registers_module());
     v.push_str(&format!(
         "\n// The {} SoC of the lock-step co-simulation (etrace-hdl, rvfi).\n\
          // Unused: {}.\n/* verilator lint_off UNUSEDSIGNAL */\nmodule {SOC_TOP}(\n",
@@ -175,11 +191,7 @@ pub fn soc_verilog(core: &CorePart, options: FrontEndOptions) -> Result<SocVeril
         .iter()
         .map(|&(name, width, input)| Port {
             name: name.to_string(),
-            width: if name == "resync_max" {
-                resync_width
-            } else {
-                width
-            },
+            width,
             input,
         })
         .collect();
@@ -187,7 +199,7 @@ pub fn soc_verilog(core: &CorePart, options: FrontEndOptions) -> Result<SocVeril
     v.push_str("\n);\n");
     v.push_str("    wire [31:0] rvfi_rs1_rdata, rvfi_rs2_rdata;\n    wire [1:0] rvfi_mode;\n");
     v.push_str(&core.body);
-    v.push_str(&shared_instances(&encoder));
+    v.push_str(&shared_instances(&encoder, core.te_store));
     Ok(SocVerilog { verilog: v, ports })
 }
 
@@ -297,8 +309,21 @@ pub fn port_declarations(ports: &[Port]) -> String {
         .join(",\n")
 }
 
-/// The counters, the front end and the encoder, and the end of the module.
-fn shared_instances(encoder: &SocEncoder) -> String {
+/// The counters, the front end, the registers (the core's stores `te_store`) and the
+/// encoder, and the end of the module.
+fn shared_instances(encoder: &SocEncoder, te_store: [&str; 3]) -> String {
+    let host = WritePort {
+        write: "host_write",
+        address: "host_address",
+        data: "host_data",
+    };
+    let [write, address, data] = te_store;
+    let core = WritePort {
+        write,
+        address,
+        data,
+    };
+    let (reset, controls) = encoder_controls("reset", "1'b1");
     format!(
         r#"    /* verilator lint_on UNUSEDSIGNAL */
     // Cycles and retirements since reset (the host's figures).
@@ -309,15 +334,11 @@ fn shared_instances(encoder: &SocEncoder) -> String {
     end
     assign cycle_low = cycles;
     assign retired_low = retired;
-{front_end}{encoder}endmodule // {SOC_TOP}
+{front_end}{registers}{encoder}endmodule // {SOC_TOP}
 "#,
         front_end = front_end_instance(),
-        encoder = encoder.instance(
-            "reset",
-            ".trace_enable(trace_enable), .full_address(full_address),\n        \
-             .implicit_exception(implicit_exception), .sijump_option(sijump_option),\n        \
-             .resync_max(resync_max)"
-        ),
+        registers = te_registers_instance("te_reset", &host, &core),
+        encoder = encoder.instance(&reset, &controls),
     )
 }
 
@@ -332,6 +353,7 @@ mod tests {
             unused: "nothing",
             ram_base: 0x8000_0000,
             body: String::new(),
+            te_store: ["1'b0", "32'd0", "32'd0"],
         };
         let soc = soc_verilog(&core, FrontEndOptions::default()).unwrap();
         let encoder = generate(Config::Rv32, &TopOptions::default()).unwrap();

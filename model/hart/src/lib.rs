@@ -41,7 +41,7 @@ pub use trap::cause;
 use csr::{Csrs, MIP_MTIP};
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::isa::{decode, Decoded, JumpClass, Op, Xlen};
-use memory::{Memory, Region};
+use memory::{Memory, Region, TraceEncoderDevice};
 use trap::Trap;
 
 /// Retired instructions per `mtime` increment (spike's `INSNS_PER_RTC_TICK`).
@@ -84,6 +84,12 @@ pub struct HartConfig {
     /// CLINT and the boot ROM; the ELF must load inside it, and `ram_base` / `ram_size`
     /// are not used (the region holding the entry point gets the fast path).
     pub memory: MemoryMap,
+    /// Base address of a trace encoder's control registers (Trace Control Interface 1.0,
+    /// a 4 KiB window; `etrace_spec::trace_control`), as the SoCs map them: 32-bit loads
+    /// and stores there read and write the golden register model, whose `trTeEmpty` reads
+    /// 1 and whose `trTeInstStallOrOverflow` is never set (the hart has no encoder
+    /// output). `None`: no such device.
+    pub trace_encoder: Option<u64>,
 }
 
 impl Default for HartConfig {
@@ -95,6 +101,7 @@ impl Default for HartConfig {
             ram_base: DEFAULT_RAM_BASE,
             ram_size: DEFAULT_RAM_SIZE,
             memory: MemoryMap::default(),
+            trace_encoder: None,
         }
     }
 }
@@ -340,6 +347,7 @@ impl Hart {
             .unwrap_or((config.ram_base, config.ram_size));
         let ram_end = check_ram(base, size, xlen, config.spike_bootrom)?;
         let mut mem = Memory::new(base, size);
+        mem.trace_encoder = config.trace_encoder.map(TraceEncoderDevice::new);
         let mut total = size;
         for &(b, s) in map.iter().filter(|&&(b, _)| b != base) {
             check_ram(b, s, xlen, config.spike_bootrom)?;

@@ -3,6 +3,9 @@
 //! (core-local interruptor) at 0x0200_0000: `msip` at +0, `mtimecmp` at +0x4000, `mtime`
 //! at +0xbff8 (privileged ISA, "Machine Timer Registers (mtime and mtimecmp)").
 
+use etrace_spec::trace_control::map::WINDOW_BYTES;
+use etrace_spec::trace_control::registers::{TeImplementation, TeRegisters};
+
 /// CLINT base address (spike's memory map).
 pub const CLINT_BASE: u64 = 0x0200_0000;
 /// CLINT size in bytes.
@@ -10,6 +13,28 @@ pub const CLINT_SIZE: u64 = 0xc000;
 const MSIP_OFFSET: u64 = 0;
 const MTIMECMP_OFFSET: u64 = 0x4000;
 const MTIME_OFFSET: u64 = 0xbff8;
+
+/// A trace encoder's control registers at `base` (a 4 KiB window of 32-bit registers).
+#[derive(Debug, Clone)]
+pub(crate) struct TraceEncoderDevice {
+    pub base: u64,
+    pub registers: TeRegisters,
+}
+
+impl TraceEncoderDevice {
+    pub fn new(base: u64) -> TraceEncoderDevice {
+        TraceEncoderDevice {
+            base,
+            registers: TeRegisters::new(TeImplementation::default()),
+        }
+    }
+
+    /// The register offset of a 32-bit access at `addr` in the window.
+    fn offset(&self, addr: u64, size: u64) -> Option<u32> {
+        let off = addr.checked_sub(self.base)?;
+        (off < u64::from(WINDOW_BYTES) && size == 4).then_some(off as u32)
+    }
+}
 
 /// A memory region outside the RAM window.
 #[derive(Debug, Clone)]
@@ -40,6 +65,7 @@ pub(crate) struct Memory {
     pub ram: Vec<u8>,
     pub regions: Vec<Region>,
     pub clint: Clint,
+    pub trace_encoder: Option<TraceEncoderDevice>,
 }
 
 fn read_le(bytes: &[u8]) -> u64 {
@@ -56,6 +82,7 @@ impl Memory {
             ram: vec![0u8; ram_size as usize],
             regions: Vec::new(),
             clint: Clint::default(),
+            trace_encoder: None,
         }
     }
 
@@ -72,6 +99,10 @@ impl Memory {
     pub fn is_occupied(&self, addr: u64, size: u64) -> bool {
         Memory::overlaps(addr, size, self.ram_base, self.ram.len() as u64)
             || Memory::overlaps(addr, size, CLINT_BASE, CLINT_SIZE)
+            || self
+                .trace_encoder
+                .as_ref()
+                .is_some_and(|te| Memory::overlaps(addr, size, te.base, u64::from(WINDOW_BYTES)))
             || self
                 .regions
                 .iter()
@@ -114,6 +145,11 @@ impl Memory {
         if let Some(bytes) = self.slice(addr, size) {
             return Some(read_le(bytes));
         }
+        if let Some(te) = &self.trace_encoder {
+            if let Some(offset) = te.offset(addr, size) {
+                return Some(u64::from(te.registers.read(offset, true)));
+            }
+        }
         self.clint_load(addr, size)
     }
 
@@ -122,6 +158,12 @@ impl Memory {
         if let Some(bytes) = self.slice_mut(addr, size, false) {
             bytes.copy_from_slice(&value.to_le_bytes()[..size as usize]);
             return true;
+        }
+        if let Some(te) = &mut self.trace_encoder {
+            if let Some(offset) = te.offset(addr, size) {
+                te.registers.write(offset, value as u32);
+                return true;
+            }
         }
         self.clint_store(addr, size, value)
     }

@@ -88,6 +88,8 @@ pub struct StreamCheck<'a, S> {
     runs: Runs<S>,
     /// The first decode error (it is reported before any other difference).
     decode_error: Option<DecodeMismatch>,
+    /// A `TraceOff` ends a run as a loss does ([`StreamCheck::with_trace_off_runs`]).
+    trace_off_ends_run: bool,
 }
 
 /// The runs of the trace matched against the hart's steps.
@@ -149,7 +151,16 @@ impl<'a, S: Iterator<Item = Step>> StreamCheck<'a, S> {
                 summary: DecodeSummary::default(),
             },
             decode_error: None,
+            trace_off_ends_run: false,
         }
+    }
+
+    /// The check of a trace that software switches off and on again (the trace control
+    /// registers): a `TraceOff` ends a run as a loss does, and the run after it is looked
+    /// for in the window after the previous one.
+    pub fn with_trace_off_runs(mut self) -> StreamCheck<'a, S> {
+        self.trace_off_ends_run = true;
+        self
     }
 
     /// The check with a window of `steps` hart steps (at least 1) in which a run after a
@@ -193,7 +204,8 @@ impl<'a, S: Iterator<Item = Step>> StreamCheck<'a, S> {
             if self.decode_error.is_some() || self.runs.failed.is_some() {
                 continue;
             }
-            if matches!(e, TraceElement::TraceLost) {
+            let trace_off = self.trace_off_ends_run && matches!(e, TraceElement::TraceOff);
+            if matches!(e, TraceElement::TraceLost) || trace_off {
                 self.runs.end_run();
                 self.walker = StepWalker::new();
                 continue;
@@ -311,7 +323,11 @@ impl<S: Iterator<Item = Step>> Runs<S> {
             self.failed = Some(e);
             return;
         }
-        self.summary.runs += 1;
+        // A run is counted when it has steps (the first always: an empty trace is one
+        // empty run).
+        if first.is_some() || run == 0 {
+            self.summary.runs += 1;
+        }
         let Some(first) = first else {
             return;
         };

@@ -12,10 +12,17 @@
 //! The first divergence stops the run and is reported with its retirement index, the
 //! cycle, both sides' state and a waveform of the cycles before it ([`Divergence`]: the
 //! SoC runs again from reset to the divergence, its VCD dump opened [`WAVE_BEFORE`]
-//! cycles before it). Trace is enabled from the first cycle
-//! out of reset until the hart's last record (the exit store to `tohost`) has been
-//! matched; the encoder then drains with trace disabled while the core spins (those
-//! blocks reach both sides as the front end made them).
+//! cycles before it). The host enables trace as a debugger would, writing the SoC's trace
+//! control registers while the core is held in reset (the run's options; a resync
+//! interval they cannot express is refused), so that trace is on from the first cycle
+//! out of reset; when the hart's last record (the exit store to `tohost`) has been
+//! matched, it writes `trTeControl` again to switch trace off, and the encoder drains
+//! while the core spins (those blocks reach both sides as the front end made them). The
+//! model encoder follows the trace enable the registers give the RTL encoder, so a
+//! program may switch trace off and on itself (`trace_control`); the decode check then
+//! places each traced part in the hart's execution as it does a run after a loss. A
+//! program that clears `trTeActive` or changes the options is a
+//! [`DivergenceKind::Control`] divergence (the model's options are fixed).
 //!
 //! The encoder's bytes are taken every cycle, or at the pace of the board tops' UART
 //! ([`OutputPace`]): when the UART cannot keep up with the core, the FIFO overflows, the
@@ -40,9 +47,12 @@ use etrace_hart::{
     CountingSink, Hart, HartConfig, HartError, HartRecords, HartRecordsError, RecordsTally,
 };
 use etrace_hdl::rvfi::soc::SOC_RAM_BYTES;
+use etrace_hdl::rvfi::soc_control::{SOC_TE_IMPLEMENTATION, TE_BASE};
 use etrace_spec::elf::{parse_elf, ElfImage, LoadError as ElfError};
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::isa::Xlen;
+use etrace_spec::trace_control::map::{control, TR_TE_CONTROL};
+use etrace_spec::trace_control::registers::{enable_writes, EnableError, TeSettings};
 
 use super::{LoadError, Soc, SocInputs, SocOutputs};
 use crate::cosim::stream_check::{window_for, HartSteps, StreamCheck, StreamCheckError};
@@ -71,6 +81,7 @@ pub fn hart_config(variant: SocVariant) -> HartConfig {
         itype_width: ItypeWidth::W4,
         ram_base: variant.ram_base(),
         ram_size: SOC_RAM_BYTES,
+        trace_encoder: Some(TE_BASE),
         ..HartConfig::default()
     }
 }
@@ -156,18 +167,33 @@ impl LockstepConfig {
         }
     }
 
-    /// The SoC's inputs from the first cycle out of reset: trace enabled, output always
-    /// ready, the run-time options on their pins.
+    /// The SoC's inputs from the first cycle out of reset: output always ready.
     fn soc_inputs(&self) -> SocInputs {
         SocInputs {
-            trace_enable: true,
             ready: true,
-            full_address: self.options.full_address,
-            implicit_exception: self.options.implicit_exception,
-            sijump_option: self.options.sijump,
-            resync_max: u16::try_from(self.options.resync_max).unwrap_or(u16::MAX),
             ..SocInputs::default()
         }
+    }
+
+    /// What the encoder should see of its trace control registers: active, tracing, the
+    /// run-time options.
+    fn te_settings(&self) -> TeSettings {
+        TeSettings {
+            active: true,
+            trace_enable: true,
+            full_address: self.options.full_address,
+            implicit_exception: self.options.implicit_exception,
+            sijump: self.options.sijump,
+            implicit_return: self.options.implicit_return,
+            branch_prediction: self.options.branch_prediction,
+            resync_max: self.options.resync_max,
+        }
+    }
+
+    /// The host's register writes that enable trace with the run's options, while the
+    /// core is held in reset ([`enable_writes`]).
+    fn enable_writes(&self) -> Result<[(u32, u32); 3], LockstepError> {
+        Ok(enable_writes(SOC_TE_IMPLEMENTATION, &self.te_settings())?)
     }
 
     /// The settings of the SoC's encoder as an encoder co-simulation (`rv32`, byte
@@ -208,6 +234,10 @@ pub enum DivergenceKind {
     Block,
     /// The encoder's output port differs from the cycle model's.
     Output,
+    /// The program changed what the trace control registers give the encoder in a way
+    /// the check does not follow: `trTeActive` cleared (the encoder reset), or other
+    /// run-time options than the run's (the model encoder's options are fixed).
+    Control,
 }
 
 /// The first divergence of a lock-step run.
@@ -308,6 +338,9 @@ pub enum LockstepError {
     /// The encoder model rejected the settings.
     #[error("encoder model: {0}")]
     Model(#[from] EncoderCycleError),
+    /// The options cannot be set through the SoC's trace control registers.
+    #[error("trace control registers: {0}")]
+    Control(#[from] EnableError),
     /// The RTL and the models differ.
     #[error("{0}")]
     Diverged(Box<Divergence>),
@@ -356,8 +389,9 @@ pub struct LockstepOutcome {
     pub losses: u64,
     /// Cycles with `trace_lost` high.
     pub lost_cycles: u64,
-    /// The hart's steps (instructions and traps) when trace was lost, else `None`: the
-    /// decoded trace covers [`DecodeSummary::steps`] of them.
+    /// The hart's steps (instructions and traps) when trace was lost or switched off by
+    /// the program (more than one run), else `None`: the decoded trace covers
+    /// [`DecodeSummary::steps`] of them.
     pub hart_steps: Option<u64>,
 }
 
@@ -377,7 +411,7 @@ impl LockstepOutcome {
         self.bytes as f64 * 8.0 / self.retired.max(1) as f64
     }
 
-    /// The hart's steps the decoded trace does not cover (0 without a loss).
+    /// The hart's steps the decoded trace does not cover (0 when it covers them all).
     pub fn steps_lost(&self) -> u64 {
         self.hart_steps
             .map_or(0, |all| all.saturating_sub(self.decoded.steps))
@@ -453,10 +487,15 @@ fn divergence_wave(
         ))
     });
     let mut soc = Soc::new(config.variant);
+    let Ok(writes) = config.enable_writes() else {
+        // Not reached: the run that diverged wrote the same registers.
+        return Err(VcdError::BadPath { path });
+    };
     if soc.load(image, RESET_CYCLES).is_err() {
         // Not reached: the run that diverged loaded the same image.
         return Err(VcdError::BadPath { path });
     }
+    soc.write_registers(&writes);
     let mut inputs = config.soc_inputs();
     let first = d.cycle.saturating_sub(WAVE_BEFORE);
     let last = d.cycle + WAVE_AFTER;
@@ -466,9 +505,7 @@ fn divergence_wave(
             soc.open_vcd(&path)?;
             first_time = soc.cycles() * 10;
         }
-        if d.program_end == Some(cycle) {
-            inputs.trace_enable = false;
-        }
+        end_of_program(&mut inputs, d.program_end == Some(cycle));
         soc.step(&inputs);
     }
     soc.close_vcd();
@@ -477,6 +514,15 @@ fn divergence_wave(
         cycles: (first, last),
         first_time,
     })
+}
+
+/// The host's inputs at the end of the program: in that cycle (`now`), a write of
+/// `trTeControl` that keeps the encoder active and switches trace off (the core spins on
+/// untraced); in any other, no write.
+fn end_of_program(inputs: &mut SocInputs, now: bool) {
+    inputs.host_write = now;
+    inputs.host_address = (TR_TE_CONTROL / 4) as u16;
+    inputs.host_data = u64::from(control::ACTIVE.put(1));
 }
 
 /// [`run_with`], a divergence reported without its waveform.
@@ -509,14 +555,18 @@ fn run_checked(
     // The FIFO drains at the consumer's pace.
     let drain_limit = DRAIN_LIMIT + 2 * encoder.output().fifo_depth as u64 * (1 + consumer.busy);
     let mut check = StreamCheck::new(&params, &program, DecoderConfig::default(), hart_steps)
-        .with_window(consumer.window(encoder.output().fifo_depth));
+        .with_window(consumer.window(encoder.output().fifo_depth))
+        .with_trace_off_runs();
     let mut deframer = TakenDeframer::new(&encoder.output());
     let mut model = EncoderCycle::new(&encoder.params(), config.options, encoder.output())?;
     let mut soc = Soc::new(config.variant);
     if let Some(path) = &config.wave {
         soc.open_vcd(path).map_err(LockstepError::Wave)?;
     }
+    let writes = config.enable_writes()?;
     soc.load(&image, RESET_CYCLES)?;
+    soc.write_registers(&writes);
+    let want_settings = config.te_settings();
     let mut inputs = config.soc_inputs();
     let limit = total * config.variant.cycles_per_instruction_max() + 10_000;
     let mut matched = 0u64;
@@ -552,6 +602,23 @@ fn run_checked(
                 wave: None,
             }))
         };
+        let settings = TeSettings {
+            active: out.te_active != 0,
+            trace_enable: out.te_trace_enable != 0,
+            full_address: out.te_full_address != 0,
+            implicit_exception: out.te_implicit_exception != 0,
+            sijump: out.te_sijump_option != 0,
+            implicit_return: want_settings.implicit_return,
+            branch_prediction: want_settings.branch_prediction,
+            resync_max: out.te_resync_max as u32,
+        };
+        let followed = TeSettings {
+            trace_enable: settings.trace_enable,
+            ..want_settings
+        };
+        if settings != followed {
+            return Err(diverged(DivergenceKind::Control, None));
+        }
         let mut model_block = block;
         if ended_at.is_none() && (rtl.valid || block.is_some()) {
             let Some((want, insn)) = hart else {
@@ -581,7 +648,7 @@ fn run_checked(
         let want = PortState::of_model(model.presented(), model.trace_lost());
         model.cycle(&CycleInput {
             block: model_block,
-            trace_enable: inputs.trace_enable,
+            trace_enable: settings.trace_enable,
             trigger: 0,
             halted: false,
             ready: inputs.ready,
@@ -607,10 +674,11 @@ fn run_checked(
             }
         }
         cycle += 1;
+        end_of_program(&mut inputs, false);
         match ended_at {
             None if records.peek().is_none() => {
                 ended_at = Some(cycle);
-                inputs.trace_enable = false;
+                end_of_program(&mut inputs, true);
             }
             None if cycle > limit || (out.core_trap != 0 && cycle > 16) => {
                 return Err(LockstepError::Stalled {
@@ -639,7 +707,7 @@ fn run_checked(
     }
     let decoded = decoded?;
     // How much was lost: the hart's steps, counted by another run of it.
-    let hart_steps = (losses > 0).then(|| {
+    let hart_steps = (losses > 0 || decoded.runs > 1).then(|| {
         let records = HartRecords::spawn(elf_again, hart_config(config.variant))
             .map_while(Result::ok)
             .map(|(r, _)| r);

@@ -94,6 +94,7 @@ impl Soc {
     pub fn load(&mut self, image: &ElfImage, extra: u32) -> Result<(), LoadError> {
         let mut inputs = SocInputs {
             reset: true,
+            te_reset: true,
             ..SocInputs::default()
         };
         let base = self.variant.ram_base();
@@ -125,10 +126,31 @@ impl Soc {
             }
         }
         inputs.load_enable = false;
+        if image.segments.is_empty() {
+            // The registers' reset takes a cycle.
+            self.step(&inputs);
+        }
+        inputs.te_reset = false;
         for _ in 0..extra {
             self.step(&inputs);
         }
         Ok(())
+    }
+
+    /// Writes the trace control registers (byte offset, value) as a debugger would, one a
+    /// cycle, with the core held in reset (after [`Soc::load`]). The next [`Soc::step`]
+    /// may release reset.
+    pub fn write_registers(&mut self, writes: &[(u32, u32)]) {
+        for &(offset, value) in writes {
+            let inputs = SocInputs {
+                reset: true,
+                host_write: true,
+                host_address: (offset / 4) as u16,
+                host_data: u64::from(value),
+                ..SocInputs::default()
+            };
+            self.step(&inputs);
+        }
     }
 
     /// Opens a VCD file that receives every following cycle, both clock phases (closing

@@ -222,6 +222,67 @@ impl TeRegisters {
     }
 }
 
+/// Why [`enable_writes`] cannot give settings.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EnableError {
+    /// The build has no predictor or no return stack for the option asked for.
+    #[error("this encoder build does not implement the {0} option (trTeInstFeatures)")]
+    NotImplemented(&'static str),
+    /// The resync interval is not 0 or 2^(k + 4) packets with k up to the limit.
+    #[error(
+        "a resync every {packets} packets cannot be set through trTeInstSyncMax: \
+         use 0 (off) or 2^(k+4) packets with k at most {limit}"
+    )]
+    SyncMax {
+        /// The interval asked for.
+        packets: u32,
+        /// The implementation's `trTeInstSyncMax` limit.
+        limit: u32,
+    },
+}
+
+/// The register writes (byte offset, value) with which a debugger (or the boot code of
+/// a SoC) takes the encoder out of reset and enables instruction trace with `want`'s
+/// options and resync interval ("Reset and Discovery": `trTeActive` first, then the
+/// options while `trTeEnable` is 0, then `trTeEnable` and `trTeInstTracing` with the
+/// synchronisation fields). `want.active` and `want.trace_enable` are not read.
+pub fn enable_writes(
+    implementation: TeImplementation,
+    want: &TeSettings,
+) -> Result<[(u32, u32); 3], EnableError> {
+    if want.branch_prediction && !implementation.branch_prediction {
+        return Err(EnableError::NotImplemented("branch prediction"));
+    }
+    if want.implicit_return && !implementation.implicit_return {
+        return Err(EnableError::NotImplemented("implicit return"));
+    }
+    let sync = match want.resync_max {
+        0 => control::INST_SYNC_MODE.put(0),
+        n => {
+            let k = n.trailing_zeros().wrapping_sub(4);
+            if !n.is_power_of_two() || n < 16 || k > implementation.sync_max_limit {
+                return Err(EnableError::SyncMax {
+                    packets: n,
+                    limit: implementation.sync_max_limit,
+                });
+            }
+            control::INST_SYNC_MODE.put(1) | control::INST_SYNC_MAX.put(k)
+        }
+    };
+    let bit = |on: bool, f: map::Field| if on { f.put(1) } else { 0 };
+    let options = bit(want.full_address, features::INST_NO_ADDR_DIFF)
+        | bit(want.implicit_exception, features::INST_NO_TRAP_ADDR)
+        | bit(want.sijump, features::INST_EN_SEQUENTIAL_JUMP)
+        | bit(want.implicit_return, features::INST_EN_IMPLICIT_RETURN)
+        | bit(want.branch_prediction, features::INST_EN_BRANCH_PREDICTION);
+    let on = control::ACTIVE.put(1) | control::ENABLE.put(1) | control::INST_TRACING.put(1);
+    Ok([
+        (map::TR_TE_CONTROL, control::ACTIVE.put(1)),
+        (map::TR_TE_INST_FEATURES, options),
+        (map::TR_TE_CONTROL, on | sync),
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,5 +373,44 @@ mod tests {
             0,
             "loss in the cycle of the clear wins"
         );
+    }
+
+    #[test]
+    fn enable_writes_give_the_settings_asked_for() {
+        for resync_max in [0, 16, 256, 1 << 15] {
+            let want = TeSettings {
+                active: true,
+                trace_enable: true,
+                full_address: resync_max == 16,
+                sijump: true,
+                branch_prediction: resync_max == 0,
+                resync_max,
+                ..TeSettings::default()
+            };
+            let mut r = TeRegisters::new(full());
+            for (offset, value) in enable_writes(full(), &want).unwrap() {
+                r.write(offset, value);
+            }
+            assert_eq!(r.settings(), want);
+        }
+        let narrow = TeImplementation::default();
+        let bp = TeSettings {
+            branch_prediction: true,
+            ..TeSettings::default()
+        };
+        assert_eq!(
+            enable_writes(narrow, &bp),
+            Err(EnableError::NotImplemented("branch prediction"))
+        );
+        for packets in [8, 100, 1 << 16] {
+            let want = TeSettings {
+                resync_max: packets,
+                ..TeSettings::default()
+            };
+            assert!(matches!(
+                enable_writes(narrow, &want),
+                Err(EnableError::SyncMax { .. })
+            ));
+        }
     }
 }
