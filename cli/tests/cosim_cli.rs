@@ -237,15 +237,33 @@ fn bad_options_are_usage_errors() {
              --return-stack-size 3",
         ),
     ] {
-        let out = etrace(&args);
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        let first = stderr.lines().next().unwrap();
-        assert!(
-            first.starts_with("error: ") && first.contains(needle),
-            "{args:?}: {first}"
-        );
+        check_usage_error(&args, needle);
     }
+    // The SoC's trace control registers set a resync every 2^(k+4) packets only.
+    let program = elf("loops-picorv32.elf");
+    check_usage_error(
+        &[
+            "cosim",
+            &program,
+            "--core",
+            "picorv32",
+            "--resync-max",
+            "100",
+        ],
+        "trTeInstSyncMax",
+    );
+}
+
+/// `etrace ARGS` fails with exit code 2, its first line of error naming `needle`.
+fn check_usage_error(args: &[&str], needle: &str) {
+    let out = etrace(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    let first = stderr.lines().next().unwrap();
+    assert!(
+        first.starts_with("error: ") && first.contains(needle),
+        "{args:?}: {first}"
+    );
 }
 
 #[test]

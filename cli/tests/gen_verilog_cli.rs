@@ -128,28 +128,8 @@ fn bad_configuration_and_options_are_usage_errors() {
 /// with its `.core` file; only for rv32, and `--core-traps` only with `--rvfi`.
 #[test]
 fn rvfi_writes_the_encoder_behind_the_front_end() {
-    let dir = std::env::temp_dir().join(format!("etrace-gen-rvfi-{}", std::process::id()));
-    let out = etrace(&[
-        "gen-verilog",
-        "--config",
-        "rv32",
-        "--rvfi",
-        "--core-traps",
-        "timer-interrupt",
-        "-o",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (header, core) = rvfi_top("rvfi", &["--core-traps", "timer-interrupt"]);
     let top = "etrace_rvfi_encoder_rv32";
-    let verilog = std::fs::read_to_string(dir.join(format!("{top}.v"))).unwrap();
-    let core = std::fs::read_to_string(dir.join(format!("{top}.core"))).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    let header = &verilog[verilog.find(&format!("module {top}(")).expect("the top")..];
-    let header = &header[..header.find(");").unwrap()];
     for pin in [
         "rvfi_valid",
         "rvfi_insn",
@@ -182,26 +162,7 @@ fn rvfi_writes_the_encoder_behind_the_front_end() {
 /// `trTeSrcBits` can report is refused, and `--control-registers` needs `--rvfi`.
 #[test]
 fn control_registers_replace_the_control_pins() {
-    let dir = std::env::temp_dir().join(format!("etrace-gen-ctl-{}", std::process::id()));
-    let out = etrace(&[
-        "gen-verilog",
-        "--config",
-        "rv32",
-        "--rvfi",
-        "--control-registers",
-        "-o",
-        dir.to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let top = "etrace_rvfi_encoder_rv32";
-    let verilog = std::fs::read_to_string(dir.join(format!("{top}.v"))).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    let header = &verilog[verilog.find(&format!("module {top}(")).expect("the top")..];
-    let header = &header[..header.find(");").unwrap()];
+    let (header, _) = rvfi_top("ctl", &["--control-registers"]);
     for pin in [
         "te_address",
         "te_write",
@@ -227,4 +188,27 @@ fn control_registers_replace_the_control_pins() {
             "{args:?}"
         );
     }
+}
+
+/// `etrace gen-verilog --config rv32 --rvfi EXTRA` into a temporary folder (named with
+/// `tag`): the header of the top `etrace_rvfi_encoder_rv32` (its pin list) and its
+/// `.core` file.
+fn rvfi_top(tag: &str, extra: &[&str]) -> (String, String) {
+    let dir = std::env::temp_dir().join(format!("etrace-gen-{tag}-{}", std::process::id()));
+    let mut args = vec!["gen-verilog", "--config", "rv32", "--rvfi"];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["-o", dir.to_str().unwrap()]);
+    let out = etrace(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let top = "etrace_rvfi_encoder_rv32";
+    let verilog = std::fs::read_to_string(dir.join(format!("{top}.v"))).unwrap();
+    let core = std::fs::read_to_string(dir.join(format!("{top}.core"))).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let header = &verilog[verilog.find(&format!("module {top}(")).expect("the top")..];
+    let header = header[..header.find(");").unwrap()].to_string();
+    (header, core)
 }

@@ -115,6 +115,7 @@ pub fn run(
             | LockstepError::Load(_)
             | LockstepError::Hart(_)
             | LockstepError::Model(_)
+            | LockstepError::Control(_)
             | LockstepError::Wave(_)),
         ) => return Err(CliError::input(e, &name)),
         Err(e) => return Err(CliError::check(e, &name)),
