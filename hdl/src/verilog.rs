@@ -277,7 +277,7 @@ pub fn yosys_check(name: &str, verilog: &str) -> Result<(), VerilogCheckError> {
 /// fails on an inferred latch, an implicitly declared or undriven wire, or a missing
 /// module (the checks of rust-hdl's `yosys_validate`, for any top module name).
 pub fn yosys_check_top(top: &str, verilog: &str) -> Result<(), VerilogCheckError> {
-    let dir = std::env::temp_dir().join(format!("etrace-yosys-{}-{top}", std::process::id()));
+    let dir = scratch_dir("etrace-yosys", top);
     let tool_error = |source| VerilogCheckError::Tool {
         tool: "yosys",
         source,
@@ -341,7 +341,7 @@ fn lint_text(
     top: &str,
     waivers: &[&str],
 ) -> Result<(), VerilogCheckError> {
-    let dir = std::env::temp_dir().join(format!("etrace-lint-{}-{name}", std::process::id()));
+    let dir = scratch_dir("etrace-lint", name);
     let tool_error = |source| VerilogCheckError::Tool {
         tool: "verilator",
         source,
@@ -376,6 +376,14 @@ pub fn lint_file(file: &Path, top: &str, waivers: &[&str]) -> Result<(), Verilog
             report,
         })
     }
+}
+
+/// A temporary folder of its own for one check of `top` (process id and a counter: checks
+/// of the same top in parallel threads do not share it).
+fn scratch_dir(kind: &str, top: &str) -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    std::env::temp_dir().join(format!("{kind}-{}-{n}-{top}", std::process::id()))
 }
 
 #[cfg(test)]
