@@ -119,8 +119,6 @@ pub struct CorePart<'a> {
 pub struct SocEncoder {
     /// The encoder's module.
     pub encoder: crate::top::Generated,
-    /// Width of its `resync_max` pin.
-    pub resync_width: usize,
     /// The connections of the pins that not every encoder build has: the srcID (none, 0
     /// bits sent) and the run-time branch prediction and implicit return options (off:
     /// the SoC's encoder has no predictor and no return stack).
@@ -138,7 +136,6 @@ impl SocEncoder {
                 .find(|p| p.name == name)
                 .map(|p| p.width)
         };
-        let resync_width = width("resync_max").unwrap_or(16);
         let optional_pins = ["branch_prediction", "implicit_return"]
             .iter()
             .filter(|name| width(name).is_some())
@@ -147,7 +144,6 @@ impl SocEncoder {
             .collect();
         Ok(SocEncoder {
             encoder,
-            resync_width,
             optional_pins,
         })
     }
