@@ -1,9 +1,12 @@
 //! Builds every [`Variant`] of the encoder with Verilator 5 and links it into the crate:
 //!
 //! 1. `etrace_hdl::top::generate` writes the variant's Verilog into `$OUT_DIR/<variant>/`;
-//! 2. `verilator --cc --prefix V<variant>` turns it into C++ (the variants run in parallel
-//!    threads), with `-Wall` and exactly the waivers of `scripts/check-verilog.sh`;
-//! 3. a small C++ file per variant defines the macros of `src/shim.h` (the C ABI: `new`,
+//! 2. `verilator --cc --prefix V<build>` turns it into C++ (the variants run in parallel
+//!    threads), with `-Wall` and exactly the waivers of `scripts/check-verilog.sh`: an
+//!    encoder variant twice, once without tracing (`<variant>`, the fast model every run
+//!    uses) and once with `--trace` (`<variant>_traced`, for waveforms: keeping every
+//!    signal visible to the VCD writer costs about a third of the speed); a SoC once, traced;
+//! 3. a small C++ file per build defines the macros of `src/shim.h` (the C ABI: `new`,
 //!    `free`, `step`, `run`, `trace_open`, `trace_close`, `layout`);
 //! 4. the `cc` crate compiles all of it, plus Verilator's runtime once, at `-O3` with
 //!    generous inlining limits whatever the profile (simulation speed matters);
@@ -128,20 +131,24 @@ fn main() {
         build.file(include.join(file));
     }
     for (v, (dir, pins)) in models.iter().zip(&built) {
-        let obj = dir.join("obj");
-        build.include(&obj);
-        let mut sources: Vec<PathBuf> = std::fs::read_dir(&obj)
-            .unwrap_or_else(|e| panic!("reading {}: {e}", obj.display()))
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
-            .collect();
-        sources.sort();
-        for s in sources {
-            build.file(s);
+        for b in v.builds() {
+            let obj = dir.join(b.obj_dir());
+            build.include(&obj);
+            let mut sources: Vec<PathBuf> = std::fs::read_dir(&obj)
+                .unwrap_or_else(|e| panic!("reading {}: {e}", obj.display()))
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
+                .collect();
+            sources.sort();
+            for s in sources {
+                build.file(s);
+            }
+            let name = b.name();
+            let shim_file = dir.join(format!("shim_{name}.cpp"));
+            let text = shim_source(&name, b.traced, v.fields(), pins, &shim);
+            write_if_changed(&shim_file, &text);
+            build.file(shim_file);
         }
-        let shim_file = dir.join(format!("shim_{}.cpp", v.name()));
-        write_if_changed(&shim_file, &shim_source(v.name(), v.fields(), pins, &shim));
-        build.file(shim_file);
     }
     build.compile("etrace_tb_rtl");
 
@@ -190,6 +197,30 @@ enum Model {
     Soc(SocVariant),
 }
 
+/// One Verilator build of a model: its C++ prefix is `V` + [`Build::name`].
+#[derive(Debug, Clone, Copy)]
+struct Build {
+    model: Model,
+    /// Built with `--trace` (VCD waveforms possible).
+    traced: bool,
+}
+
+impl Build {
+    /// The name of its C++ class and C functions: the model's name, with `_traced` for the
+    /// traced build of an encoder (a SoC has only a traced build, named as the model).
+    fn name(self) -> String {
+        match self.model {
+            Model::Encoder(v) if self.traced => format!("{}_traced", v.name()),
+            m => m.name().to_string(),
+        }
+    }
+
+    /// The folder of its C++, inside the model's folder.
+    fn obj_dir(self) -> String {
+        format!("obj_{}", self.name())
+    }
+}
+
 /// A model's generated Verilog.
 struct Generated {
     top: String,
@@ -205,6 +236,18 @@ impl Model {
         match self {
             Model::Encoder(v) => v.name(),
             Model::Soc(v) => v.name(),
+        }
+    }
+
+    /// Its Verilator builds: an encoder without and with tracing, a SoC with tracing.
+    fn builds(self) -> Vec<Build> {
+        let build = |traced| Build {
+            model: self,
+            traced,
+        };
+        match self {
+            Model::Encoder(_) => vec![build(false), build(true)],
+            Model::Soc(_) => vec![build(true)],
         }
     }
 
@@ -261,22 +304,31 @@ impl Model {
     }
 }
 
-/// Writes the model's Verilog and runs Verilator on it; returns `$OUT_DIR/<name>` and
-/// the pins of its top.
+/// Writes the model's Verilog and runs Verilator on it for each of its builds; returns
+/// `$OUT_DIR/<name>` and the pins of its top.
 fn verilate(v: Model, out: &Path, verilator: &str) -> (PathBuf, Vec<Port>) {
     let dir = out.join(v.name());
-    let obj = dir.join("obj");
+    std::fs::create_dir_all(&dir).unwrap();
+    let generated = v.generate(&dir);
+    let file = dir.join(format!("{}.v", generated.top));
+    write_if_changed(&file, &generated.verilog);
+    for b in v.builds() {
+        verilate_build(b, &dir, &file, &generated, verilator);
+    }
+    (dir, generated.ports)
+}
+
+/// Runs Verilator on the model's Verilog `file` for build `b`, into `dir`/[`Build::obj_dir`].
+fn verilate_build(b: Build, dir: &Path, file: &Path, generated: &Generated, verilator: &str) {
+    let obj = dir.join(b.obj_dir());
     if obj.exists() {
         std::fs::remove_dir_all(&obj).unwrap();
     }
     std::fs::create_dir_all(&obj).unwrap();
-    let generated = v.generate(&dir);
-    let file = dir.join(format!("{}.v", generated.top));
-    write_if_changed(&file, &generated.verilog);
     let output = Command::new(verilator)
         .arg("--cc")
         .arg("--prefix")
-        .arg(format!("V{}", v.name()))
+        .arg(format!("V{}", b.name()))
         .arg("--top-module")
         .arg(&generated.top)
         .args([
@@ -287,7 +339,7 @@ fn verilate(v: Model, out: &Path, verilator: &str) -> (PathBuf, Vec<Port>) {
             "fast",
             "--noassert",
         ])
-        .arg("--trace")
+        .args(b.traced.then_some("--trace"))
         .args(["-CFLAGS", "-fPIC"])
         .arg("-Wall")
         .args(CHECK_WAIVERS)
@@ -295,29 +347,31 @@ fn verilate(v: Model, out: &Path, verilator: &str) -> (PathBuf, Vec<Port>) {
         .arg("--Mdir")
         .arg(&obj)
         .args(&generated.sources)
-        .arg(&file)
+        .arg(file)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {verilator}: {e} (run scripts/setup.sh)"));
     if !output.status.success() {
         panic!(
             "verilator failed on {} ({}):\n{}{}",
-            v.name(),
+            b.name(),
             file.display(),
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         );
     }
-    (dir, generated.ports)
 }
 
-/// The C++ file of model `name` (a variant or a SoC) whose step structs are `ins` /
-/// `outs`: what `src/shim.h` needs (module documentation), then the shim itself.
+/// The C++ file of build `name` (of a variant or a SoC; `traced`: built with `--trace`)
+/// whose step structs are `ins` / `outs`: what `src/shim.h` needs (module documentation),
+/// then the shim itself.
 fn shim_source(
     name: &str,
+    traced: bool,
     [ins, outs]: [&'static [Field]; 2],
     pins: &[Port],
     shim: &Path,
 ) -> String {
+    let traced = u8::from(traced);
     let mut s = format!(
         "// Generated by etrace-tb's build.rs from src/ports.rs and the pins of the top of\n\
          // model {name}: what src/shim.h needs.\n\
@@ -325,6 +379,7 @@ fn shim_source(
          #include <cstdint>\n\
          #define ET_HEADER \"V{name}.h\"\n\
          #define ET_CLASS V{name}\n\
+         #define ET_TRACED {traced}\n\
          #define ET_FN(f) etrace_tb_{name}_##f\n\
          namespace {{\n"
     );
@@ -402,40 +457,43 @@ fn carrier(name: &str, fields: &'static [Field], pin: &Port, pins: &[Port]) -> &
     field
 }
 
-/// `ffi.rs`: the C functions of every model and the tables that select them.
+/// `ffi.rs`: the C functions of every build of every model and the tables that select
+/// them (`vtable`: an encoder variant's fast build; `traced_vtable`: its traced build;
+/// `soc_vtable`: a SoC's build).
 fn ffi_source(models: &[Model]) -> String {
     let mut s = String::from(
         "// Generated by etrace-tb's build.rs: the C functions of every model.\n\
          extern \"C\" {\n",
     );
-    for v in models {
-        let n = v.name();
-        writeln!(s, "    fn etrace_tb_{n}_new() -> *mut c_void;").unwrap();
-        writeln!(s, "    fn etrace_tb_{n}_free(handle: *mut c_void);").unwrap();
-        writeln!(
-            s,
-            "    fn etrace_tb_{n}_step(handle: *mut c_void, inputs: *const c_void, outputs: *mut c_void);"
-        )
-        .unwrap();
-        writeln!(
-            s,
-            "    fn etrace_tb_{n}_run(handle: *mut c_void, inputs: *const c_void, outputs: *mut c_void, n: usize);"
-        )
-        .unwrap();
-        writeln!(
-            s,
-            "    fn etrace_tb_{n}_trace_open(handle: *mut c_void, path: *const c_char) -> c_int;"
-        )
-        .unwrap();
-        writeln!(s, "    fn etrace_tb_{n}_trace_close(handle: *mut c_void);").unwrap();
-        writeln!(
-            s,
-            "    fn etrace_tb_{n}_layout(out: *mut u64, len: usize) -> usize;"
-        )
-        .unwrap();
+    for b in models.iter().flat_map(|m| m.builds()) {
+        let n = b.name();
+        for (f, signature) in [
+            ("new", "() -> *mut c_void"),
+            ("free", "(handle: *mut c_void)"),
+            (
+                "step",
+                "(handle: *mut c_void, inputs: *const c_void, outputs: *mut c_void)",
+            ),
+            (
+                "run",
+                "(handle: *mut c_void, inputs: *const c_void, outputs: *mut c_void, n: usize)",
+            ),
+            (
+                "trace_open",
+                "(handle: *mut c_void, path: *const c_char) -> c_int",
+            ),
+            ("trace_close", "(handle: *mut c_void)"),
+            ("layout", "(out: *mut u64, len: usize) -> usize"),
+        ] {
+            writeln!(s, "    fn etrace_tb_{n}_{f}{signature};").unwrap();
+        }
     }
     s.push_str("}\n");
-    for (function, ty) in [("vtable", "Variant"), ("soc_vtable", "SocVariant")] {
+    for (function, ty, traced) in [
+        ("vtable", "Variant", false),
+        ("traced_vtable", "Variant", true),
+        ("soc_vtable", "SocVariant", true),
+    ] {
         let all = if ty == "Variant" {
             Variant::ALL.iter().all(|v| selected(v.name()))
         } else {
@@ -446,22 +504,29 @@ fn ffi_source(models: &[Model]) -> String {
         } else {
             "#[allow(clippy::match_single_binding)]\n"
         };
+        let what = match function {
+            "vtable" => "the fast (untraced) build of a `Variant`",
+            "traced_vtable" => "the traced build of a `Variant`",
+            _ => "the (traced) build of a `SocVariant`",
+        };
         writeln!(
             s,
-            "\n/// The C functions of a `{ty}`.\n{allow}pub(crate) fn {function}(variant: {ty}) -> VTable {{\n    match variant {{"
+            "\n/// The C functions of {what}.\n{allow}pub(crate) fn {function}(variant: {ty}) -> VTable {{\n    match variant {{"
         )
         .unwrap();
-        for v in models {
-            let (n, arm) = match v {
-                Model::Encoder(e) if ty == "Variant" => (e.name(), format!("{e:?}")),
-                Model::Soc(e) if ty == "SocVariant" => (e.name(), format!("{e:?}")),
+        for b in models.iter().flat_map(|m| m.builds()) {
+            let arm = match b.model {
+                Model::Encoder(e) if ty == "Variant" && b.traced == traced => format!("{e:?}"),
+                Model::Soc(e) if ty == "SocVariant" => format!("{e:?}"),
                 _ => continue,
             };
+            let n = b.name();
             writeln!(
                 s,
-                "        {ty}::{arm} => VTable {{ new: etrace_tb_{n}_new, free: etrace_tb_{n}_free, \
-                 step: etrace_tb_{n}_step, run: etrace_tb_{n}_run, trace_open: etrace_tb_{n}_trace_open, \
-                 trace_close: etrace_tb_{n}_trace_close, layout: etrace_tb_{n}_layout }},"
+                "        {ty}::{arm} => VTable {{ traced: {traced}, new: etrace_tb_{n}_new, \
+                 free: etrace_tb_{n}_free, step: etrace_tb_{n}_step, run: etrace_tb_{n}_run, \
+                 trace_open: etrace_tb_{n}_trace_open, trace_close: etrace_tb_{n}_trace_close, \
+                 layout: etrace_tb_{n}_layout }},"
             )
             .unwrap();
         }

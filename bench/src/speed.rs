@@ -124,8 +124,9 @@ impl Prepared {
             .map_err(|e| e.to_string())
     }
 
-    /// [`Prepared::cosim`] in one thread, one call into the RTL per cycle
-    /// (`cosim::run_per_cycle`, the loop before issue 27's batches).
+    /// [`Prepared::cosim`] in one thread, one call into the RTL per cycle, on the traced
+    /// build (`cosim::run_per_cycle`, the loop before issue 27's batches and untraced
+    /// build).
     fn cosim_per_cycle(&self) -> Result<u64, String> {
         let config = CosimConfig::new(self.variant());
         cosim::run_per_cycle(&config, self.run.records.iter().copied())
@@ -318,9 +319,10 @@ pub fn section(programs: &Path, names: &[String], plan: Plan) -> String {
          same payloads read by its payload decoder); the co-simulation runs the records \
          through the verilated `rv32` / `rv64` encoder and the model's cycle-accurate \
          encoder, comparing the output ports in every cycle (`etrace_tb::cosim::run`: the \
-         model side in a second thread, batches of cycles per call into the RTL; no \
-         back-pressure; the decode check of `etrace cosim` is not timed); the per-cycle row \
-         is the same run in one thread with one call into the RTL per cycle \
+         model side in a second thread, batches of cycles per call into the RTL, which is \
+         verilated without tracing; no back-pressure; the decode check of `etrace cosim` is \
+         not timed); the per-cycle row is the same run as before issue 27: in one thread, \
+         one call into the RTL per cycle, on the build verilated with `--trace` \
          (`etrace_tb::cosim::run_per_cycle`).\n",
         plan.describe()
     );
@@ -345,7 +347,7 @@ fn cosim_rows(t: &mut Table, p: &Prepared, name: &str, plan: Plan) {
     let timing = measure(plan, || p.cosim_per_cycle().map(|c| cycles = c));
     row(
         t,
-        "co-simulation, per-cycle FFI, single thread (the loop before batches)",
+        "co-simulation, per-cycle FFI, single thread, traced build (the loop before issue 27)",
         name,
         timing.map(|t| t.rate(cycles)),
         " cycles",

@@ -357,7 +357,8 @@ fn capture_of_a_running_core_through_a_slow_uart_reports_the_losses() {
     };
     let mut bytes = Vec::new();
     let outcome = run_with(&program, &config, &mut |piece| {
-        bytes.extend_from_slice(piece)
+        bytes.extend_from_slice(piece);
+        std::ops::ControlFlow::Continue(())
     })
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(bytes.len() as u64, outcome.bytes);

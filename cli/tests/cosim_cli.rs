@@ -2,8 +2,9 @@
 //! back-pressure ends with the statistics block and exit 0; a random stream runs; the
 //! faulty build is a failed check (exit 1) with the mismatch report and a waveform; the
 //! hardware generation options choose the build, `-o` writes the RTL's bytes and its
-//! parameter files, which `decode` reads; bad options (a build that does not exist) and a
-//! program of the wrong width are usage errors (exit 2).
+//! parameter files, which `decode` reads; an `-o` that cannot be written stops the run with
+//! an error naming it; bad options (a build that does not exist) and a program of the wrong
+//! width are usage errors (exit 2).
 
 mod common;
 use common::{assert_code, elf, etrace, etrace_ok, out_dir, stat};
@@ -362,4 +363,21 @@ fn core_lock_step_with_a_uart_reports_losses() {
     ]);
     assert_code(&out, 2, "a baud rate the clock cannot make");
     assert!(String::from_utf8_lossy(&out.stderr).contains("(--baud)"));
+}
+
+/// `-o /dev/full`: the first write fails (no space), the run stops there instead of
+/// running to its end, and the error names the file and the cause (exit 2, no statistics).
+#[test]
+fn an_output_that_cannot_be_written_stops_the_run() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let out = etrace(&["cosim", "--random", "400000", "-o", "/dev/full"]);
+    assert_code(&out, 2, "cosim -o /dev/full");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("error: "), "{stderr}");
+    assert!(stderr.contains("/dev/full"), "{stderr}");
+    assert!(stderr.to_lowercase().contains("no space"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("cycles:"));
 }

@@ -1,5 +1,6 @@
 //! The C ABI of the verilated variants (`src/shim.h`), declared by `build.rs` in
-//! `$OUT_DIR/ffi.rs`.
+//! `$OUT_DIR/ffi.rs`: each encoder variant as a fast build (`vtable`) and a traced one
+//! (`traced_vtable`), each SoC as a traced build (`soc_vtable`).
 
 use std::os::raw::{c_char, c_int, c_void};
 
@@ -8,6 +9,8 @@ use crate::variant::{SocVariant, Variant};
 /// The C functions of one variant.
 #[derive(Clone, Copy)]
 pub(crate) struct VTable {
+    /// Verilated with `--trace`: `trace_open` can open a VCD file.
+    pub(crate) traced: bool,
     /// A new model; never null.
     pub(crate) new: unsafe extern "C" fn() -> *mut c_void,
     /// Frees a model.

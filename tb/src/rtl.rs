@@ -1,13 +1,15 @@
 //! One verilated encoder ([`Rtl`]): a Verilator model with its own `VerilatedContext`,
 //! stepped one clock cycle per call or a batch of cycles per call (`hdl/DESIGN.md`, "Cycle
-//! contract": cycle `t` is the interval before rising edge `t`), with an optional VCD dump.
+//! contract": cycle `t` is the interval before rising edge `t`). [`Rtl::new`] makes the
+//! fast build, verilated without tracing; [`Rtl::traced`] the build that can dump a VCD
+//! file (slower: every signal stays visible to the VCD writer).
 
 use std::ffi::CString;
 use std::os::raw::c_void;
 use std::path::{Path, PathBuf};
 use std::ptr::NonNull;
 
-use crate::ffi::{vtable, VTable};
+use crate::ffi::{traced_vtable, vtable, VTable};
 use crate::io::{Inputs, Outputs, RawOutputs};
 use crate::variant::Variant;
 
@@ -25,6 +27,14 @@ pub enum VcdError {
     /// The path is not valid UTF-8 or holds a NUL byte.
     #[error("VCD file {path}: the path is not valid UTF-8 without NUL bytes")]
     BadPath {
+        /// The requested file.
+        path: PathBuf,
+    },
+    /// The model was built without tracing (make it with `Rtl::traced`).
+    #[error(
+        "VCD file {path}: this model was verilated without tracing (a traced model is needed)"
+    )]
+    Untraced {
         /// The requested file.
         path: PathBuf,
     },
@@ -51,6 +61,9 @@ impl VcdFile {
     ) -> Result<(), VcdError> {
         self.close(vt, handle);
         let path = path.to_path_buf();
+        if !vt.traced {
+            return Err(VcdError::Untraced { path });
+        }
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -106,9 +119,20 @@ unsafe impl Send for Rtl {}
 
 impl Rtl {
     /// A new model of `variant`, clock low and evaluated once; registers hold Verilator's
-    /// initial values until [`Rtl::reset`].
+    /// initial values until [`Rtl::reset`]. The fast build: it cannot dump a VCD file
+    /// ([`Rtl::open_vcd`] fails with [`VcdError::Untraced`]).
     pub fn new(variant: Variant) -> Rtl {
-        let vt = vtable(variant);
+        Rtl::of(variant, vtable(variant))
+    }
+
+    /// As [`Rtl::new`], but the build verilated with `--trace`, which can dump a VCD file
+    /// ([`Rtl::open_vcd`]); cycle for cycle the same as the fast build, and slower.
+    pub fn traced(variant: Variant) -> Rtl {
+        Rtl::of(variant, traced_vtable(variant))
+    }
+
+    /// A new model of `variant` from the C functions `vt`.
+    fn of(variant: Variant, vt: VTable) -> Rtl {
         // SAFETY: `new` has no preconditions and returns a fresh model.
         let raw = unsafe { (vt.new)() };
         let handle = NonNull::new(raw).expect("the C++ shim returned a null model");
@@ -125,6 +149,11 @@ impl Rtl {
     /// The variant of this model.
     pub fn variant(&self) -> Variant {
         self.variant
+    }
+
+    /// Whether this is the traced build ([`Rtl::traced`]), which can dump a VCD file.
+    pub fn is_traced(&self) -> bool {
+        self.vt.traced
     }
 
     /// Clock cycles run so far (every [`Rtl::step`], reset cycles included).
@@ -188,7 +217,7 @@ impl Rtl {
 
     /// Opens a VCD file that receives every following cycle (closing any open one first).
     /// It is closed by [`Rtl::close_vcd`], by another `open_vcd`, or when the model is
-    /// dropped. The directory must exist.
+    /// dropped. The directory must exist, and the model must be [`Rtl::traced`].
     pub fn open_vcd(&mut self, path: impl AsRef<Path>) -> Result<(), VcdError> {
         self.vcd.open(&self.vt, self.handle, path.as_ref())
     }
@@ -243,6 +272,7 @@ mod tests {
         let want = [Inputs::layout(), RawOutputs::layout()].concat();
         for &v in Variant::all() {
             assert_eq!(Rtl::new(v).shim_layout(), want, "variant {v}");
+            assert_eq!(Rtl::traced(v).shim_layout(), want, "variant {v}, traced");
         }
     }
 
@@ -254,10 +284,12 @@ mod tests {
         assert!("rv128".parse::<Variant>().is_err());
     }
 
-    /// A batch ([`Rtl::run`]) gives the outputs of stepping the same inputs cycle by cycle,
-    /// on every variant, over a random ingress stream that makes the encoder send.
+    /// A batch ([`Rtl::run`]) of the fast build gives the outputs of stepping the same
+    /// inputs cycle by cycle on the traced build, on every variant, over a random ingress
+    /// stream that makes the encoder send (so the two builds and the two ways of stepping
+    /// agree).
     #[test]
-    fn run_equals_step_by_step() {
+    fn fast_batches_equal_traced_steps() {
         use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
         for &v in Variant::all() {
             let config = RandomStreamConfig::for_params(&v.config().params());
@@ -274,7 +306,8 @@ mod tests {
                 })
                 .collect();
             inputs.extend([Inputs::default(); 500].map(|i| Inputs { ready: true, ..i }));
-            let (mut stepped, mut batched) = (Rtl::new(v), Rtl::new(v));
+            let (mut stepped, mut batched) = (Rtl::traced(v), Rtl::new(v));
+            assert!(stepped.is_traced() && !batched.is_traced());
             stepped.reset(2);
             batched.reset(2);
             let want: Vec<Outputs> = inputs.iter().map(|i| stepped.step(i)).collect();

@@ -5,6 +5,7 @@
 //
 //   ET_HEADER       the Verilated header, e.g. "Vrv32.h"
 //   ET_CLASS        the Verilated class, e.g. Vrv32
+//   ET_TRACED       1 if the model was verilated with --trace (VCD files possible), else 0
 //   ET_FN(name)     the C symbol of a function, e.g. etrace_tb_rv32_##name
 //   struct In, Out  the step's input and output structs (`Inputs` and `RawOutputs` of
 //                   src/ports.rs, #[repr(C)])
@@ -70,7 +71,7 @@ void* ET_FN(new)(void) {
     m->ctx = new VerilatedContext;
     // One thread: no thread pool per context.
     m->ctx->threads(1);
-    m->ctx->traceEverOn(true);
+    m->ctx->traceEverOn(ET_TRACED != 0);
     m->top = new ET_CLASS{m->ctx, "top"};
     m->vcd = nullptr;
     m->time = 0;
@@ -115,10 +116,12 @@ void ET_FN(run)(void* handle, const void* ins_ptr, void* outs_ptr, size_t n) {
     for (size_t i = 0; i < n; ++i) ET_FN(step)(handle, &ins[i], &outs[i]);
 }
 
-// Opens a VCD file (closing any open one); 0 on success, -1 if it cannot be opened.
+// Opens a VCD file (closing any open one); 0 on success, -1 if it cannot be opened or the
+// model is not traced (ET_TRACED 0: the caller checks that first).
 int ET_FN(trace_open)(void* handle, const char* path) {
     Model* m = static_cast<Model*>(handle);
     close_vcd(m);
+#if ET_TRACED
     VerilatedVcdC* vcd = new VerilatedVcdC;
     m->top->trace(vcd, 99);
     vcd->open(path);
@@ -128,6 +131,10 @@ int ET_FN(trace_open)(void* handle, const char* path) {
     }
     m->vcd = vcd;
     return 0;
+#else
+    (void)path;
+    return -1;
+#endif
 }
 
 // Closes the VCD file, if one is open.

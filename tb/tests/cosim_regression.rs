@@ -2,8 +2,8 @@
 //! every test program on the RV32 and RV64 builds (and the itype-3, timestamp, smi and ATB
 //! builds), with and without output back-pressure and idle cycles, port equal to the cycle
 //! model in every cycle and the RTL's trace decoding to the hart's execution; a random
-//! ingress stream of more than ten million cycles; and the deliberately faulty build caught
-//! with a full report.
+//! ingress stream of more than ten million cycles; the deliberately faulty build caught
+//! with a full report; and a consumer of the output that stops the run.
 
 mod common;
 
@@ -11,7 +11,9 @@ use common::{cosim_program, program, BACK_PRESSURE, NO_STALL, PROGRAMS};
 use etrace_encoder::EncoderOptions;
 use etrace_spec::ingress::random::{RandomStream, RandomStreamConfig};
 use etrace_spec::ingress::ItypeWidth;
-use etrace_tb::cosim::{run, run_per_cycle, CosimConfig, CosimError, StallConfig};
+use etrace_tb::cosim::{
+    run, run_per_cycle, run_streaming, CosimConfig, CosimError, StallConfig, TakenItems,
+};
 use etrace_tb::Variant;
 
 /// Co-simulates `name` on `variant` (`common::cosim_program`, srcID 0xb). Returns
@@ -186,4 +188,34 @@ fn batched_and_per_cycle_runs_agree_on_outcome_and_first_mismatch() {
     let per_cycle = first(run_per_cycle(&config, records.iter().copied()).unwrap_err());
     assert_eq!(batched, per_cycle);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A consumer that breaks (`etrace cosim -o` on a file that cannot be written) stops the
+/// streamed run at once: it is not called again, and the run ends with
+/// `ConsumerStopped` after the batch it broke on, long before the records end.
+#[test]
+fn a_consumer_that_breaks_stops_the_streamed_run() {
+    let config = CosimConfig::new(Variant::Rv32);
+    let stream = RandomStream::new(
+        RandomStreamConfig::for_params(&Variant::Rv32.config().params()),
+        9,
+    );
+    let records = || stream.clone().take(200_000);
+    let mut calls = 0;
+    let mut taken = |items: TakenItems<'_>| {
+        calls += 1;
+        assert!(items.byte_count() > 0);
+        std::ops::ControlFlow::Break(())
+    };
+    let result = run_streaming(&config, records, &mut |_, _| {}, &mut taken);
+    match result {
+        Err(CosimError::ConsumerStopped(cycles)) => {
+            assert!(
+                cycles > 0 && cycles <= 4096,
+                "stopped after {cycles} cycles"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(calls, 1);
 }

@@ -1,13 +1,14 @@
 //! The lock-step co-simulation of the PicoRV32 and SERV SoCs (`etrace_tb::soc::lockstep`,
 //! issue 23) on the programs each core can run: zero divergences, the encoder's bytes equal to the
 //! cycle model's and decoded back to the hart's execution; and the deliberately wrong
-//! front end (branch `itype`s swapped) is caught, with the waveform of the divergence.
+//! front end (branch `itype`s swapped) is caught, with the waveform of the divergence; a
+//! consumer of the bytes that stops (`cosim --core -o` on a full disk) stops the run.
 
 use std::path::PathBuf;
 
 use etrace_hart::{cause, CountingSink, Hart};
 use etrace_tb::soc::lockstep::{
-    hart_config, run, DivergenceKind, LockstepConfig, LockstepError, OutputPace,
+    hart_config, run, run_with, DivergenceKind, LockstepConfig, LockstepError, OutputPace,
 };
 use etrace_tb::SocVariant;
 
@@ -173,4 +174,22 @@ fn a_slow_uart_loses_trace_and_the_decoder_resumes() {
         "dhrystone at 115200 baud: {} losses, {} of {all} steps decoded, {} bytes",
         outcome.losses, outcome.decoded.steps, outcome.bytes
     );
+}
+
+/// A consumer that breaks on the first piece of bytes (a full piece, in the middle of
+/// Dhrystone's run) stops the run there, and is not called again.
+#[test]
+fn a_consumer_that_breaks_stops_the_lock_step_run() {
+    let elf = etrace_programs::elf("dhrystone-picorv32").unwrap();
+    let config = LockstepConfig::new(SocVariant::PicoRv32);
+    let mut pieces = Vec::new();
+    let result = run_with(&elf, &config, &mut |piece| {
+        pieces.push(piece.len());
+        std::ops::ControlFlow::Break(())
+    });
+    match result {
+        Err(LockstepError::ConsumerStopped(cycle)) => assert!(cycle > 0),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(pieces, [4096], "one full piece, then the run stopped");
 }

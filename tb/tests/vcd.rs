@@ -1,5 +1,6 @@
 //! VCD dumps of a verilated encoder (`Rtl::open_vcd`): a file with Verilator's header and
-//! the dumped cycles; a missing directory is an error, not a panic.
+//! the dumped cycles; a missing directory, or a model built without tracing, is an error,
+//! not a panic.
 
 use std::path::PathBuf;
 
@@ -17,7 +18,7 @@ fn vcd_file_holds_the_header_and_every_cycle() {
     let dir = temp_dir("ok");
     let path = dir.join("rv32.vcd");
     {
-        let mut rtl = Rtl::new(Variant::Rv32);
+        let mut rtl = Rtl::traced(Variant::Rv32);
         rtl.open_vcd(&path).unwrap();
         assert_eq!(rtl.vcd_path(), Some(path.as_path()));
         rtl.reset(2);
@@ -47,7 +48,7 @@ fn vcd_file_holds_the_header_and_every_cycle() {
 #[test]
 fn vcd_reopened_and_closed_explicitly() {
     let dir = temp_dir("reopen");
-    let mut rtl = Rtl::new(Variant::Rv64Atb16);
+    let mut rtl = Rtl::traced(Variant::Rv64Atb16);
     for name in ["a.vcd", "b.vcd"] {
         let path = dir.join(name);
         rtl.open_vcd(&path).unwrap();
@@ -64,7 +65,7 @@ fn vcd_reopened_and_closed_explicitly() {
 fn vcd_into_a_missing_directory_is_an_error() {
     let dir = temp_dir("missing").join("no/such/dir");
     let path = dir.join("x.vcd");
-    let mut rtl = Rtl::new(Variant::Rv32);
+    let mut rtl = Rtl::traced(Variant::Rv32);
     assert_eq!(
         rtl.open_vcd(&path),
         Err(VcdError::MissingDirectory {
@@ -81,10 +82,27 @@ fn vcd_into_a_missing_directory_is_an_error() {
 #[test]
 fn vcd_onto_a_directory_is_an_error() {
     let dir = temp_dir("isdir");
-    let mut rtl = Rtl::new(Variant::Rv32);
+    let mut rtl = Rtl::traced(Variant::Rv32);
     assert_eq!(
         rtl.open_vcd(&dir),
         Err(VcdError::Open { path: dir.clone() })
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn vcd_of_the_fast_build_is_an_error() {
+    let dir = temp_dir("untraced");
+    let path = dir.join("x.vcd");
+    let mut rtl = Rtl::new(Variant::Rv32);
+    assert!(!rtl.is_traced());
+    let err = rtl.open_vcd(&path).unwrap_err();
+    assert_eq!(err, VcdError::Untraced { path: path.clone() });
+    assert!(err.to_string().contains("without tracing"), "{err}");
+    assert_eq!(rtl.vcd_path(), None);
+    assert!(!path.exists(), "no file is created");
+    // The model still runs.
+    rtl.reset(1);
+    assert_eq!(rtl.cycles(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }

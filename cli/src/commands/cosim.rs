@@ -401,6 +401,13 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
     );
     let s: CosimStats = match stats {
         Ok(s) => s,
+        // Only `-o` stops the run (it cannot be written): its error, naming the file.
+        Err(CosimError::ConsumerStopped(cycles)) => {
+            return Err(match consumer.file.take().map(TraceFile::finish) {
+                Some(Err(e)) => e,
+                _ => cosim_error(CosimError::ConsumerStopped(cycles), &source),
+            });
+        }
         // The RTL's output of a failed run is not kept: dropping the consumer's file
         // removes its `.part` file, and an existing TRACE is left as it was.
         Err(e) => return Err(cosim_error(e, &source)),

@@ -4,6 +4,7 @@
 //! retirement, the encoder's output port and the decoded trace are checked; a divergence
 //! is reported with a waveform of the cycles before it.
 
+use std::ops::ControlFlow;
 use std::path::Path;
 
 use etrace_encoder::EncoderOptions;
@@ -91,10 +92,9 @@ pub fn run(
         Some(path) => Some(TraceFile::create(path, &encoder.output())?),
         None => None,
     };
-    let mut taken = |piece: &[u8]| {
-        if let Some(f) = file.as_mut() {
-            f.write(TakenItems::Bytes(piece));
-        }
+    let mut taken = |piece: &[u8]| match file.as_mut() {
+        Some(f) => f.write(TakenItems::Bytes(piece)),
+        None => ControlFlow::Continue(()),
     };
     let outcome = match lockstep::run_with(&bytes, &config, &mut taken) {
         Ok(o) => o,
@@ -118,6 +118,13 @@ pub fn run(
             | LockstepError::Control(_)
             | LockstepError::Wave(_)),
         ) => return Err(CliError::input(e, &name)),
+        // Only `-o` stops the run (it cannot be written): its error, naming the file.
+        Err(e @ LockstepError::ConsumerStopped(_)) => {
+            return Err(match file.take().map(TraceFile::finish) {
+                Some(Err(err)) => err,
+                _ => CliError::check(e, &name),
+            })
+        }
         Err(e) => return Err(CliError::check(e, &name)),
     };
     println!("cosim: {name} on core {}", variant.name());

@@ -5,6 +5,7 @@
 //! kept.
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use etrace_decoder::pcs::Step;
@@ -65,10 +66,11 @@ impl TraceFile {
         })
     }
 
-    /// Writes the next items (the first write error is kept for [`TraceFile::finish`]).
-    pub(super) fn write(&mut self, items: TakenItems<'_>) {
+    /// Writes the next items (the first write error is kept for [`TraceFile::finish`]);
+    /// whether the file can take more (not after a write error).
+    pub(super) fn write(&mut self, items: TakenItems<'_>) -> ControlFlow<()> {
         if self.error.is_some() {
-            return;
+            return ControlFlow::Break(());
         }
         let written = match items {
             TakenItems::Bytes(bytes) => self.out.write_all(bytes),
@@ -77,6 +79,11 @@ impl TraceFile {
                 .try_for_each(|b| writeln!(self.out, "{}", self.atb.format_beat(b))),
         };
         self.error = written.err();
+        if self.error.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     }
 
     /// Flushes the file and renames `TRACE.part` to `TRACE`; the first write error, naming
@@ -118,14 +125,16 @@ pub(super) struct Consumer<'p, S> {
 }
 
 impl<S: Iterator<Item = Step>> Consumer<'_, S> {
-    /// The items the consumer took in the next batch of cycles.
-    pub(super) fn take(&mut self, items: TakenItems<'_>) {
+    /// The items the consumer took in the next batch of cycles; a break once `-o` cannot
+    /// be written (the run stops there: [`TraceFile::finish`] names the error).
+    pub(super) fn take(&mut self, items: TakenItems<'_>) -> ControlFlow<()> {
         if let Some(file) = &mut self.file {
-            file.write(items);
+            file.write(items)?;
         }
         if let Some(check) = &mut self.check {
             let events = self.deframe.push(items);
             check.push(&events);
         }
+        ControlFlow::Continue(())
     }
 }

@@ -16,6 +16,7 @@ pub mod stimulus;
 pub mod stream_check;
 pub mod verify;
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
@@ -203,6 +204,10 @@ pub enum CosimError {
     /// The output did not drain after the last record.
     #[error("the output did not drain within {0} cycles after the last record")]
     NoDrain(u64),
+    /// The consumer of the output ([`run_streaming`]'s `taken`) stopped the run after this
+    /// many cycles (for example because its file cannot be written); it says why.
+    #[error("the consumer of the RTL's output stopped the run after {0} cycles")]
+    ConsumerStopped(u64),
 }
 
 /// The model side of a cycle: the stimulus and the cycle model, and what they give the
@@ -316,9 +321,14 @@ struct Bench<I> {
 }
 
 impl<I: Iterator<Item = IngressRecord>> Bench<I> {
-    fn new(config: &CosimConfig, records: I) -> Result<Bench<I>, CosimError> {
+    /// Both sides after reset; the RTL is the traced build if `traced` (for a waveform).
+    fn new(config: &CosimConfig, records: I, traced: bool) -> Result<Bench<I>, CosimError> {
         let side = ModelSide::new(config, records)?;
-        let mut rtl = Rtl::new(config.variant);
+        let mut rtl = if traced {
+            Rtl::traced(config.variant)
+        } else {
+            Rtl::new(config.variant)
+        };
         rtl.reset(RESET_CYCLES);
         Ok(Bench { rtl, side })
     }
@@ -395,6 +405,8 @@ enum Checked {
     },
     /// The model side failed.
     Failed(CosimError),
+    /// The consumer stopped the run after this many cycles.
+    Stopped(u64),
 }
 
 /// Runs `records` through both sides until the output has drained; `progress` is called
@@ -414,7 +426,8 @@ where
 {
     let mut taken = Taken::default();
     let stats = run_streaming(config, || records.clone(), progress, &mut |items| {
-        taken.extend(items)
+        taken.extend(items);
+        ControlFlow::Continue(())
     })?;
     Ok(taken.outcome(config.variant.is_atb(), stats))
 }
@@ -443,23 +456,28 @@ impl TakenItems<'_> {
 /// report, which repeats the run from reset), and what the consumer takes goes to `taken`
 /// after each batch of cycles whose ports agreed, instead of being kept; nothing grows with
 /// the length of the run. The statistics of the run, or the first difference as
-/// [`run`] reports it.
+/// [`run`] reports it; [`CosimError::ConsumerStopped`] as soon as `taken` breaks.
 pub fn run_streaming<I, R>(
     config: &CosimConfig,
     records: R,
     progress: &mut dyn FnMut(u64, u64),
-    taken: &mut dyn FnMut(TakenItems<'_>),
+    taken: &mut dyn FnMut(TakenItems<'_>) -> ControlFlow<()>,
 ) -> Result<CosimStats, CosimError>
 where
     I: Iterator<Item = IngressRecord> + Send,
     R: Fn() -> I,
 {
     let side = ModelSide::new(config, records())?;
-    let mut rtl = Rtl::new(config.variant);
+    // The fast build unless a waveform of the whole run is asked for.
+    let mut rtl = match &config.wave {
+        Some(path) => {
+            let mut rtl = Rtl::traced(config.variant);
+            rtl.open_vcd(path)?;
+            rtl
+        }
+        None => Rtl::new(config.variant),
+    };
     rtl.reset(RESET_CYCLES);
-    if let Some(path) = &config.wave {
-        rtl.open_vcd(path)?;
-    }
     let atb = config.variant.is_atb();
     let mut batch_taken = Taken::default();
     let mut bytes = 0u64;
@@ -493,7 +511,11 @@ where
                 cycle += 1;
             }
             // What was taken before a difference is handed on too (it agreed).
-            bytes += batch_taken.hand_on(taken);
+            let (handed, flow) = batch_taken.hand_on(taken);
+            bytes += handed;
+            if flow.is_break() {
+                return Checked::Stopped(cycle);
+            }
             if let Some((got, want)) = differ {
                 return Checked::Differ { cycle, got, want };
             }
@@ -509,6 +531,7 @@ where
     let totals = match checked {
         Checked::Done(totals) => totals,
         Checked::Failed(e) => return Err(e),
+        Checked::Stopped(cycle) => return Err(CosimError::ConsumerStopped(cycle)),
         Checked::Differ { cycle, got, want } => {
             drop(rtl);
             return Err(CosimError::Mismatch(Box::new(report::mismatch(
@@ -557,18 +580,23 @@ impl Taken {
         TakenItems::Bytes(&self.bytes).byte_count() + TakenItems::Beats(&self.beats).byte_count()
     }
 
-    /// Hands the items taken so far to `to` and forgets them; their byte count.
-    fn hand_on(&mut self, to: &mut dyn FnMut(TakenItems<'_>)) -> u64 {
+    /// Hands the items taken so far to `to` and forgets them; their byte count, and
+    /// whether `to` wants more.
+    fn hand_on(
+        &mut self,
+        to: &mut dyn FnMut(TakenItems<'_>) -> ControlFlow<()>,
+    ) -> (u64, ControlFlow<()>) {
         let count = self.byte_count();
+        let mut flow = ControlFlow::Continue(());
         if !self.bytes.is_empty() {
-            to(TakenItems::Bytes(&self.bytes));
+            flow = to(TakenItems::Bytes(&self.bytes));
         }
-        if !self.beats.is_empty() {
-            to(TakenItems::Beats(&self.beats));
+        if !self.beats.is_empty() && flow.is_continue() {
+            flow = to(TakenItems::Beats(&self.beats));
         }
         self.bytes.clear();
         self.beats.clear();
-        count
+        (count, flow)
     }
 
     /// The outcome of a matching run with these statistics.

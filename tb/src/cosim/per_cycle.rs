@@ -1,7 +1,7 @@
-//! The co-simulation in one thread with one call into the RTL per cycle: the loop of
-//! [`super::run`] as it was before batches and the model thread (issue 27, item 3), kept as
-//! the reference the bench measures the batched run against; same stimulus, same
-//! comparison, same outcome and mismatch report.
+//! The co-simulation in one thread with one call into the RTL per cycle, on the traced
+//! build: the loop of [`super::run`] as it was before batches, the model thread and the
+//! untraced build (issue 27, item 3), kept as the reference the bench measures the batched
+//! run against; same stimulus, same comparison, same outcome and mismatch report.
 
 use std::time::Instant;
 
@@ -15,7 +15,7 @@ pub fn run_per_cycle<I>(config: &CosimConfig, records: I) -> Result<Outcome, Cos
 where
     I: Iterator<Item = IngressRecord> + Clone,
 {
-    let mut bench = Bench::new(config, records.clone())?;
+    let mut bench = Bench::new(config, records.clone(), true)?;
     let atb = config.variant.is_atb();
     let mut taken = Taken::default();
     let start = Instant::now();

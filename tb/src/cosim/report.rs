@@ -117,7 +117,7 @@ pub(super) fn mismatch<I>(
 where
     I: Iterator<Item = IngressRecord>,
 {
-    let mut bench = Bench::new(config, records)?;
+    let mut bench = Bench::new(config, records, true)?;
     let path = config.wave.clone().unwrap_or_else(|| {
         config.mismatch_wave_dir.join(format!(
             "etrace-cosim-{}-seed{}-cycle{cycle}.vcd",

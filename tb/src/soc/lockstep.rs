@@ -36,6 +36,7 @@
 //! the hart model ([`StreamCheck`]); a first, untraced run counts the records and reports
 //! the hart's errors before the SoC starts.
 
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -368,6 +369,10 @@ pub enum LockstepError {
     /// The decoded trace does not reproduce the hart's execution.
     #[error("decoded trace: {0}")]
     Decode(#[from] StreamCheckError),
+    /// The consumer of the encoder's bytes ([`run_with`]'s `taken`) stopped the run in
+    /// this cycle (for example because its file cannot be written); it says why.
+    #[error("the consumer of the encoder's output stopped the run in cycle {0}")]
+    ConsumerStopped(u64),
 }
 
 /// Figures of a matching run.
@@ -448,15 +453,16 @@ fn count_records(elf: &[u8], variant: SocVariant) -> Result<u64, LockstepError> 
 
 /// Runs `elf` on the SoC and the models in lock step (module documentation).
 pub fn run(elf: &[u8], config: &LockstepConfig) -> Result<LockstepOutcome, LockstepError> {
-    run_with(elf, config, &mut |_| {})
+    run_with(elf, config, &mut |_| ControlFlow::Continue(()))
 }
 
 /// [`run`], handing the bytes the consumer took to `taken` as they come, in pieces of up
-/// to 4 KiB (the RTL's output, for `etrace cosim --core -o`).
+/// to 4 KiB (the RTL's output, for `etrace cosim --core -o`); when `taken` breaks (its file
+/// cannot be written), the run stops there with [`LockstepError::ConsumerStopped`].
 pub fn run_with(
     elf: &[u8],
     config: &LockstepConfig,
-    taken: &mut dyn FnMut(&[u8]),
+    taken: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
 ) -> Result<LockstepOutcome, LockstepError> {
     match run_checked(elf, config, taken) {
         Err(LockstepError::Diverged(mut d)) => {
@@ -529,7 +535,7 @@ fn end_of_program(inputs: &mut SocInputs, now: bool) {
 fn run_checked(
     elf: &[u8],
     config: &LockstepConfig,
-    taken: &mut dyn FnMut(&[u8]),
+    taken: &mut dyn FnMut(&[u8]) -> ControlFlow<()>,
 ) -> Result<LockstepOutcome, LockstepError> {
     let image = parse_elf(elf)?;
     if image.xlen != Xlen::X32 {
@@ -668,7 +674,9 @@ fn run_checked(
             bytes += 1;
             piece.push(data);
             if piece.len() == BYTES_PER_PIECE {
-                taken(&piece);
+                if taken(&piece).is_break() {
+                    return Err(LockstepError::ConsumerStopped(cycle));
+                }
                 check.push(&deframer.push(TakenItems::Bytes(&piece)));
                 piece.clear();
             }
@@ -698,7 +706,9 @@ fn run_checked(
     let seconds = start.elapsed().as_secs_f64();
     // The records matched are all of the first run's (not a run cut short by an error).
     presented.check(total)?;
-    taken(&piece);
+    if taken(&piece).is_break() {
+        return Err(LockstepError::ConsumerStopped(cycle));
+    }
     check.push(&deframer.push(TakenItems::Bytes(&piece)));
     check.push(&deframer.finish());
     let decoded = check.finish();
