@@ -489,10 +489,25 @@ fn ffi_source(models: &[Model]) -> String {
         }
     }
     s.push_str("}\n");
-    for (function, ty, traced) in [
-        ("vtable", "Variant", false),
-        ("traced_vtable", "Variant", true),
-        ("soc_vtable", "SocVariant", true),
+    for (function, ty, traced, what) in [
+        (
+            "vtable",
+            "Variant",
+            false,
+            "the fast (untraced) build of a `Variant`",
+        ),
+        (
+            "traced_vtable",
+            "Variant",
+            true,
+            "the traced build of a `Variant`",
+        ),
+        (
+            "soc_vtable",
+            "SocVariant",
+            true,
+            "the (traced) build of a `SocVariant`",
+        ),
     ] {
         let all = if ty == "Variant" {
             Variant::ALL.iter().all(|v| selected(v.name()))
@@ -503,11 +518,6 @@ fn ffi_source(models: &[Model]) -> String {
             ""
         } else {
             "#[allow(clippy::match_single_binding)]\n"
-        };
-        let what = match function {
-            "vtable" => "the fast (untraced) build of a `Variant`",
-            "traced_vtable" => "the traced build of a `Variant`",
-            _ => "the (traced) build of a `SocVariant`",
         };
         writeln!(
             s,

@@ -99,12 +99,13 @@ void ET_FN(step)(void* handle, const void* in_ptr, void* out_ptr) {
     ET_SET_INPUTS(t, in);
     t->clock = 0;
     t->eval();
-    if (m->vcd) m->vcd->dump(m->time);
+    // Compiled out of an untraced build (its `vcd` is never set).
+    if (ET_TRACED && m->vcd) m->vcd->dump(m->time);
     m->time += 5;
     ET_GET_OUTPUTS(t, out);
     t->clock = 1;
     t->eval();
-    if (m->vcd) m->vcd->dump(m->time);
+    if (ET_TRACED && m->vcd) m->vcd->dump(m->time);
     m->time += 5;
 }
 

@@ -403,10 +403,8 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
         Ok(s) => s,
         // Only `-o` stops the run (it cannot be written): its error, naming the file.
         Err(CosimError::ConsumerStopped(cycles)) => {
-            return Err(match consumer.file.take().map(TraceFile::finish) {
-                Some(Err(e)) => e,
-                _ => cosim_error(CosimError::ConsumerStopped(cycles), &source),
-            });
+            return Err(TraceFile::stop_error(consumer.file.take())
+                .unwrap_or_else(|| cosim_error(CosimError::ConsumerStopped(cycles), &source)));
         }
         // The RTL's output of a failed run is not kept: dropping the consumer's file
         // removes its `.part` file, and an existing TRACE is left as it was.

@@ -120,10 +120,9 @@ pub fn run(
         ) => return Err(CliError::input(e, &name)),
         // Only `-o` stops the run (it cannot be written): its error, naming the file.
         Err(e @ LockstepError::ConsumerStopped(_)) => {
-            return Err(match file.take().map(TraceFile::finish) {
-                Some(Err(err)) => err,
-                _ => CliError::check(e, &name),
-            })
+            return Err(
+                TraceFile::stop_error(file.take()).unwrap_or_else(|| CliError::check(e, &name))
+            )
         }
         Err(e) => return Err(CliError::check(e, &name)),
     };

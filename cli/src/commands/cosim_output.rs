@@ -69,21 +69,25 @@ impl TraceFile {
     /// Writes the next items (the first write error is kept for [`TraceFile::finish`]);
     /// whether the file can take more (not after a write error).
     pub(super) fn write(&mut self, items: TakenItems<'_>) -> ControlFlow<()> {
-        if self.error.is_some() {
-            return ControlFlow::Break(());
+        if self.error.is_none() {
+            let written = match items {
+                TakenItems::Bytes(bytes) => self.out.write_all(bytes),
+                TakenItems::Beats(beats) => beats
+                    .iter()
+                    .try_for_each(|b| writeln!(self.out, "{}", self.atb.format_beat(b))),
+            };
+            self.error = written.err();
         }
-        let written = match items {
-            TakenItems::Bytes(bytes) => self.out.write_all(bytes),
-            TakenItems::Beats(beats) => beats
-                .iter()
-                .try_for_each(|b| writeln!(self.out, "{}", self.atb.format_beat(b))),
-        };
-        self.error = written.err();
-        if self.error.is_some() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
+        match self.error {
+            Some(_) => ControlFlow::Break(()),
+            None => ControlFlow::Continue(()),
         }
+    }
+
+    /// The write error of `file` (through [`TraceFile::finish`], naming the file), if the
+    /// run stopped because `file` could not be written.
+    pub(super) fn stop_error(file: Option<TraceFile>) -> Option<CliError> {
+        file.map(TraceFile::finish).and_then(Result::err)
     }
 
     /// Flushes the file and renames `TRACE.part` to `TRACE`; the first write error, naming
