@@ -21,7 +21,7 @@ pub enum Fault {
     BranchMap,
     /// Every branch prediction inverted (the predictor).
     Predictor,
-    /// Every address pushed on the return stack 2 too high, so no return is inferred
+    /// Every address pushed on the return stack with its bit 1 inverted, so no return is inferred
     /// (the return stack).
     ReturnStack,
 }

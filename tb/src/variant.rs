@@ -55,7 +55,7 @@ pub enum Variant {
     /// stream as [`Variant::Rv32`].
     Rv32Ir,
     /// [`Variant::Rv32Ir`] with the deliberate fault of the return stack (every pushed
-    /// address 2 too high).
+    /// address with its bit 1 inverted).
     Rv32IrFault,
 }
 

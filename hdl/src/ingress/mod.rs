@@ -4,7 +4,9 @@
 
 pub mod input_stage;
 pub mod inputs;
+pub mod next_sequential;
 pub mod port;
 
 pub use input_stage::InputStage;
+pub use next_sequential::NextSequential;
 pub use port::IngressPort;

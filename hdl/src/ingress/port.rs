@@ -18,7 +18,9 @@
 use rust_hdl::prelude::*;
 
 use super::inputs::Ingress;
+use super::NextSequential;
 use crate::logic::chart_key::{ChartKey, ChartKeys};
+use crate::logic::predictor::BPRED_MAX_BITS;
 use crate::param::ZeroParam;
 
 /// The ingress port and the instruction window (`ingressPort.adoc`, `sec:single-retire`).
@@ -89,12 +91,17 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub curr_call: Signal<Out, Bit>,
     /// `curr` retires a return (`itype` 13).
     pub curr_return: Signal<Out, Bit>,
-    /// `curr` `ilastsize`.
-    pub curr_ilastsize: Signal<Out, Bit>,
+    /// The address after `curr` (`iaddr` plus its size): the link a call pushes, from
+    /// flip-flops (formed as the record enters `curr`).
+    pub curr_link: Signal<Out, Bits<A>>,
     /// `next` holds a record (traced or not).
     pub next_valid: Signal<Out, Bit>,
-    /// `next` `iaddr` (0 for an empty record).
-    pub next_iaddr: Signal<Out, Bits<A>>,
+    /// `next` `iaddr` bits 1 and up, as many as the predictor's index takes at most
+    /// (0 for an empty record).
+    pub next_index_address: Signal<Out, Bits<BPRED_MAX_BITS>>,
+    /// `next` `iaddr` as it is after this cycle's edge (the input of its flip-flops), for
+    /// comparisons made a cycle early (`logic::return_stack`).
+    pub next_iaddr_ahead: Signal<Out, Bits<A>>,
     /// The registered chart key (0 but in a deciding cycle).
     pub keys: Signal<Out, ChartKeys>,
     // The chart key of the window after the edge, its register, and no key.
@@ -141,7 +148,8 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     c_context: DFF<Bits<1>>,
     c_call: DFF<Bit>,
     c_return: DFF<Bit>,
-    c_ilastsize: DFF<Bit>,
+    c_link: DFF<Bits<A>>,
+    n_link: NextSequential<A>,
     n_valid: DFF<Bit>,
     n_traced: DFF<Bit>,
     n_notify: DFF<Bit>,
@@ -199,7 +207,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             c_context,
             c_call,
             c_return,
-            c_ilastsize,
+            c_link,
             n_valid,
             n_traced,
             n_notify,
@@ -277,6 +285,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.b_call.d.next = self.k_call.val();
         self.b_return.d.next = self.k_return.val();
         self.b_ilastsize.d.next = self.block.ilastsize.val();
+        self.n_link.iaddr.next = self.n_iaddr.q.val();
+        self.n_link.ilastsize.next = self.n_ilastsize.q.val();
         if self.shift.val() {
             // prev <= curr
             self.p_interrupt.d.next = self.c_interrupt.q.val();
@@ -298,7 +308,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
             self.c_context.d.next = self.n_context.q.val();
             self.c_call.d.next = self.n_call.q.val();
             self.c_return.d.next = self.n_return.q.val();
-            self.c_ilastsize.d.next = self.n_ilastsize.q.val();
+            self.c_link.d.next = self.n_link.address.val();
             // next <= the block, or an empty record
             if self.fill.val() {
                 self.n_valid.d.next = self.fill_valid.val();
@@ -423,9 +433,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.curr_tval.next = self.c_tval.q.val();
         self.curr_call.next = self.c_call.q.val();
         self.curr_return.next = self.c_return.q.val();
-        self.curr_ilastsize.next = self.c_ilastsize.q.val();
+        self.curr_link.next = self.c_link.q.val();
         self.next_valid.next = self.n_valid.q.val();
-        self.next_iaddr.next = self.n_iaddr.q.val();
+        self.next_index_address.next = self.n_iaddr.q.val().get_bits::<BPRED_MAX_BITS>(1);
+        self.next_iaddr_ahead.next = self.n_iaddr.d.val();
     }
 }
 

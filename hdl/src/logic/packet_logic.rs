@@ -231,8 +231,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         // from the 31st correct prediction on the branches are counted, not mapped.
         self.predictor.index_address.next =
             self.ingress.curr_iaddr.val().get_bits::<BPRED_MAX_BITS>(1);
-        self.predictor.next_index_address.next =
-            self.ingress.next_iaddr.val().get_bits::<BPRED_MAX_BITS>(1);
+        self.predictor.next_index_address.next = self.ingress.next_index_address.val();
         self.predictor.shift.next = self.trace_control.shift.val();
         self.predictor.update.next = self.ingress.keys.val().push;
         self.predictor.taken.next = self.ingress.curr_taken.val();
@@ -257,10 +256,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.return_stack.call.next = self.ingress.curr_call.val();
         self.return_stack.ret.next = self.ingress.curr_return.val();
         self.return_stack.branch.next = self.ingress.keys.val().push;
-        self.return_stack.iaddr.next = self.ingress.curr_iaddr.val();
-        self.return_stack.ilastsize.next = self.ingress.curr_ilastsize.val();
+        self.return_stack.link.next = self.ingress.curr_link.val();
         self.return_stack.next_valid.next = self.ingress.next_valid.val();
-        self.return_stack.next_iaddr.next = self.ingress.next_iaddr.val();
+        self.return_stack.next_iaddr_ahead.next = self.ingress.next_iaddr_ahead.val();
         self.return_stack.restart.next = self.decision.restart.val();
 
         // Decision.

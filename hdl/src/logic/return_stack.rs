@@ -31,7 +31,9 @@ pub const IRDEPTH_BITS: usize = 8;
 ///
 /// The stack is one vector, the top in the low `A` bits: a push shifts it up by `A` bits
 /// (the oldest entry falls off above 2^`return_stack_size_p` entries), a pop down, so the
-/// top is read from flip-flops. Built with `return_stack_size_p` 0 ([`Default`]) its state
+/// top is read from flip-flops. Its comparison with `next`'s address is a flip-flop too
+/// (`hdl/DESIGN.md`, "Timing of the all-options build"), formed a cycle early from the
+/// candidates for the next top and `next`'s next address. Built with `return_stack_size_p` 0 ([`Default`]) its state
 /// is constant 0 (synthesis removes it; a simulator has nothing to evaluate).
 ///
 /// The outputs the decision reads (`inferred`, `depth`, `must_report` and the flags of
@@ -54,14 +56,14 @@ pub struct ReturnStack<const A: usize> {
     pub ret: Signal<In, Bit>,
     /// `curr` retires a branch.
     pub branch: Signal<In, Bit>,
-    /// `curr` `iaddr`.
-    pub iaddr: Signal<In, Bits<A>>,
-    /// `curr` `ilastsize` (the call's size: 2^`ilastsize` half-words).
-    pub ilastsize: Signal<In, Bit>,
+    /// The address after `curr` (`iaddr` plus its size, from flip-flops): the link a call
+    /// pushes.
+    pub link: Signal<In, Bits<A>>,
     /// `next` holds a record.
     pub next_valid: Signal<In, Bit>,
-    /// `next` `iaddr`.
-    pub next_iaddr: Signal<In, Bits<A>>,
+    /// `next` `iaddr` after this cycle's edge (the input of its flip-flops): the top is
+    /// compared with it a cycle early.
+    pub next_iaddr_ahead: Signal<In, Bits<A>>,
     /// A format 3.0 / 3.1 is sent for `curr`, or trace is enabled: the stack empties
     /// (before `curr`'s own call is pushed).
     pub restart: Signal<In, Bit>,
@@ -84,6 +86,8 @@ pub struct ReturnStack<const A: usize> {
     branch_since_return: DFF<Bit>,
     inferred_q: DFF<Bit>,
     mispredicted_q: DFF<Bit>,
+    /// The top equals `next`'s `iaddr` (meaningful while the stack is not empty).
+    top_matches: DFF<Bit>,
     active: Signal<Local, Bit>,
     do_call: Signal<Local, Bit>,
     do_return: Signal<Local, Bit>,
@@ -95,21 +99,24 @@ pub struct ReturnStack<const A: usize> {
     // The same terms again for the next state (see the type's documentation).
     n_call: Signal<Local, Bit>,
     n_pop: Signal<Local, Bit>,
-    n_link: Signal<Local, Bits<A>>,
-    x_link: ZeroExtend<A, STACK_BITS>,
+    pushed: PushedLink<A>,
+    // The next top's candidates compared with `next`'s next `iaddr`.
+    link_matches: Signal<Local, Bit>,
+    second_matches: Signal<Local, Bit>,
+    top_stays_matching: Signal<Local, Bit>,
     x_depth: ZeroExtend<4, IRDEPTH_BITS>,
     available: Constant<Bit>,
     capacity: Constant<Bits<4>>,
+    /// Where the second entry starts in the stack vector (`A`; a bit index of it).
+    second_at: Constant<Bits<9>>,
     keep: Constant<Bits<STACK_BITS>>,
     entry_bits: Constant<Bits<16>>,
-    size2: Constant<Bits<A>>,
-    size4: Constant<Bits<A>>,
 }
 
 impl<const A: usize> ReturnStack<A> {
     /// A stack of 2^`size` entries (`return_stack_size_p`, 0 to
     /// [`RETURN_STACK_MAX_BITS`]; 0: none); with `fault` (test only), every pushed address
-    /// is 2 too high, so no return is inferred.
+    /// has its bit 1 inverted, so no return is inferred.
     ///
     /// # Panics
     ///
@@ -123,7 +130,6 @@ impl<const A: usize> ReturnStack<A> {
         } else {
             Bits::<STACK_BITS>::mask() >> (STACK_BITS - entries * A) as u64
         };
-        let skew = if fault { 2 } else { 0 };
         ReturnStack {
             clock: Default::default(),
             option: Default::default(),
@@ -132,10 +138,9 @@ impl<const A: usize> ReturnStack<A> {
             call: Default::default(),
             ret: Default::default(),
             branch: Default::default(),
-            iaddr: Default::default(),
-            ilastsize: Default::default(),
+            link: Default::default(),
             next_valid: Default::default(),
-            next_iaddr: Default::default(),
+            next_iaddr_ahead: Default::default(),
             restart: Default::default(),
             enabled: Default::default(),
             inferred: Default::default(),
@@ -149,6 +154,7 @@ impl<const A: usize> ReturnStack<A> {
             branch_since_return: Default::default(),
             inferred_q: Default::default(),
             mispredicted_q: Default::default(),
+            top_matches: Default::default(),
             active: Default::default(),
             do_call: Default::default(),
             do_return: Default::default(),
@@ -159,15 +165,16 @@ impl<const A: usize> ReturnStack<A> {
             bsr_after: Default::default(),
             n_call: Default::default(),
             n_pop: Default::default(),
-            n_link: Default::default(),
-            x_link: Default::default(),
+            pushed: PushedLink::new(fault),
+            link_matches: Default::default(),
+            second_matches: Default::default(),
+            top_stays_matching: Default::default(),
             x_depth: Default::default(),
             available: Constant::new(size > 0),
             capacity: Constant::new((entries as u64).into()),
+            second_at: Constant::new((A as u64).into()),
             keep: Constant::new(keep),
             entry_bits: Constant::new((A as u64).into()),
-            size2: Constant::new((2 + skew).into()),
-            size4: Constant::new((4 + skew).into()),
         }
     }
 }
@@ -190,15 +197,15 @@ impl<const A: usize> Logic for ReturnStack<A> {
             return_since_call,
             branch_since_return,
             inferred_q,
-            mispredicted_q
+            mispredicted_q,
+            top_matches
         );
         self.enabled.next = self.available.val() && self.option.val();
         self.active.next = self.enabled.val() && self.update.val();
         self.do_call.next = self.active.val() && self.call.val();
         self.do_return.next = self.active.val() && self.ret.val() && self.next_valid.val();
         self.nonempty.next = self.count.q.val().any();
-        self.hit.next =
-            self.nonempty.val() && (self.stack.q.val().get_bits::<A>(0) == self.next_iaddr.val());
+        self.hit.next = self.nonempty.val() && self.top_matches.q.val();
         self.inferred.next = self.do_return.val() && self.hit.val();
 
         // The state after `curr` without a restart: what an address packet reports.
@@ -235,20 +242,15 @@ impl<const A: usize> Logic for ReturnStack<A> {
             && self.ret.val()
             && self.next_valid.val()
             && self.count.q.val().any()
-            && (self.stack.q.val().get_bits::<A>(0) == self.next_iaddr.val());
-        self.n_link.next = self.iaddr.val() + self.size2.val();
-        if self.ilastsize.val() {
-            self.n_link.next = self.iaddr.val() + self.size4.val();
-        }
-        // The address after the call (`next_sequential`).
-        self.x_link.narrow.next = self.n_link.val();
+            && self.top_matches.q.val();
+        self.pushed.link.next = self.link.val();
         self.stack.d.next = self.stack.q.val();
         self.count.d.next = self.count.q.val();
         self.return_since_call.d.next = self.return_since_call.q.val();
         self.branch_since_return.d.next = self.branch_since_return.q.val();
         if self.n_call.val() {
             self.stack.d.next = ((self.stack.q.val() << self.entry_bits.val())
-                | self.x_link.wide.val())
+                | self.pushed.wide.val())
                 & self.keep.val();
             self.return_since_call.d.next = false;
             if self.count.q.val() != self.capacity.val() {
@@ -274,7 +276,27 @@ impl<const A: usize> Logic for ReturnStack<A> {
                 && self.ret.val()
                 && self.next_valid.val()
                 && self.count.q.val().any()
-                && (self.stack.q.val().get_bits::<A>(0) != self.next_iaddr.val());
+                && !self.top_matches.q.val();
+        }
+        // Whether the top after the edge equals `next`'s `iaddr` after the edge, from the
+        // candidates for the top: the link of a push, the second entry after a pop, else the
+        // top. A restart leaves the link of `curr`'s call, or an empty stack, whose top is
+        // never compared: the decision's `restart` is not needed.
+        self.link_matches.next = self.pushed.address.val() == self.next_iaddr_ahead.val();
+        self.second_matches.next = self
+            .stack
+            .q
+            .val()
+            .get_bits::<A>(self.second_at.val().index())
+            == self.next_iaddr_ahead.val();
+        self.top_stays_matching.next =
+            self.stack.q.val().get_bits::<A>(0) == self.next_iaddr_ahead.val();
+        self.top_matches.d.next = self.top_stays_matching.val();
+        if self.n_pop.val() {
+            self.top_matches.d.next = self.second_matches.val();
+        }
+        if self.n_call.val() {
+            self.top_matches.d.next = self.link_matches.val();
         }
         if self.restart.val() {
             // Emptied; `curr`'s own call is pushed, its branch counts, its return finds
@@ -282,7 +304,7 @@ impl<const A: usize> Logic for ReturnStack<A> {
             self.stack.d.next = 0.into();
             self.count.d.next = 0.into();
             if self.n_call.val() {
-                self.stack.d.next = self.x_link.wide.val() & self.keep.val();
+                self.stack.d.next = self.pushed.wide.val() & self.keep.val();
                 self.count.d.next = 1.into();
             }
             self.return_since_call.d.next = false;
@@ -299,7 +321,46 @@ impl<const A: usize> Logic for ReturnStack<A> {
             self.branch_since_return.d.next = false;
             self.inferred_q.d.next = false;
             self.mispredicted_q.d.next = false;
+            self.top_matches.d.next = false;
         }
+    }
+}
+
+/// The entry a call pushes (for [`ReturnStack`]): the link, as an `A`-bit address and
+/// widened to the stack vector. A block of its own, so that the stack's block reads the
+/// widened value without forming it (Verilator would see a loop through the widening).
+#[derive(LogicBlock)]
+pub struct PushedLink<const A: usize> {
+    /// The link (the address after the call).
+    pub link: Signal<In, Bits<A>>,
+    /// The entry pushed.
+    pub address: Signal<Out, Bits<A>>,
+    /// The same, widened to the stack vector.
+    pub wide: Signal<Out, Bits<STACK_BITS>>,
+    x_address: ZeroExtend<A, STACK_BITS>,
+    fault_mask: Constant<Bits<A>>,
+}
+
+impl<const A: usize> PushedLink<A> {
+    /// With `fault` (test only) the entry has its bit 1 inverted, so it never equals the
+    /// link.
+    pub fn new(fault: bool) -> Self {
+        PushedLink {
+            link: Default::default(),
+            address: Default::default(),
+            wide: Default::default(),
+            x_address: Default::default(),
+            fault_mask: Constant::new((if fault { 2 } else { 0 }).into()),
+        }
+    }
+}
+
+impl<const A: usize> Logic for PushedLink<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.address.next = self.link.val() ^ self.fault_mask.val();
+        self.x_address.narrow.next = self.address.val();
+        self.wide.next = self.x_address.wide.val();
     }
 }
 
