@@ -69,7 +69,9 @@ pub struct Decision {
     pub prev_interrupt: Signal<In, Bit>,
     /// `curr` signals an interrupt.
     pub curr_interrupt: Signal<In, Bit>,
-    /// `curr` is a return inferred from the return stack (`sec:implicit-return`).
+    /// `curr` is a return inferred from the return stack (`sec:implicit-return`), if it
+    /// is traced and retires: only read for the chart's `rest` (`plain` keys), in
+    /// `next_ppccd` / `next_format3` (the other keys give packets without `irreport`).
     pub curr_inferred: Signal<In, Bit>,
     /// `prev` is a return that failed the return stack's prediction.
     pub prev_mispredicted: Signal<In, Bit>,

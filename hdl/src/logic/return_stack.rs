@@ -69,7 +69,10 @@ pub struct ReturnStack<const A: usize> {
     pub restart: Signal<In, Bit>,
     /// Implicit return is on: the option, in hardware with a stack (`ioptions`).
     pub enabled: Signal<Out, Bit>,
-    /// `curr` is a return inferred from the stack (before a restart in this cycle).
+    /// `curr` is a return the stack infers if it is traced and retires in a deciding
+    /// cycle (before a restart in this cycle): without `update`, so that it is two LUT
+    /// levels from flip-flops and not behind the keys. The decision reads it only for
+    /// `plain` keys (the chart's `rest`), which imply `update`.
     pub inferred: Signal<Out, Bit>,
     /// The depth after `curr` (`irdepth`), without a restart.
     pub depth: Signal<Out, Bits<IRDEPTH_BITS>>,
@@ -93,6 +96,8 @@ pub struct ReturnStack<const A: usize> {
     do_return: Signal<Local, Bit>,
     nonempty: Signal<Local, Bit>,
     hit: Signal<Local, Bit>,
+    /// `curr` is an inferred return (with `update`).
+    popped: Signal<Local, Bit>,
     count_after: Signal<Local, Bits<4>>,
     rsc_after: Signal<Local, Bit>,
     bsr_after: Signal<Local, Bit>,
@@ -160,6 +165,7 @@ impl<const A: usize> ReturnStack<A> {
             do_return: Default::default(),
             nonempty: Default::default(),
             hit: Default::default(),
+            popped: Default::default(),
             count_after: Default::default(),
             rsc_after: Default::default(),
             bsr_after: Default::default(),
@@ -206,7 +212,9 @@ impl<const A: usize> Logic for ReturnStack<A> {
         self.do_return.next = self.active.val() && self.ret.val() && self.next_valid.val();
         self.nonempty.next = self.count.q.val().any();
         self.hit.next = self.nonempty.val() && self.top_matches.q.val();
-        self.inferred.next = self.do_return.val() && self.hit.val();
+        self.inferred.next =
+            self.enabled.val() && self.ret.val() && self.next_valid.val() && self.hit.val();
+        self.popped.next = self.do_return.val() && self.hit.val();
 
         // The state after `curr` without a restart: what an address packet reports.
         self.count_after.next = self.count.q.val();
@@ -218,7 +226,7 @@ impl<const A: usize> Logic for ReturnStack<A> {
                 self.count_after.next = self.count.q.val() + 1;
             }
         }
-        if self.inferred.val() {
+        if self.popped.val() {
             self.count_after.next = self.count.q.val() - 1;
             self.rsc_after.next = true;
             self.bsr_after.next = false;
