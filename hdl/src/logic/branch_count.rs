@@ -5,14 +5,16 @@
 //! the count minus 31) until a branch fails its prediction or an address is reported. The
 //! model: `Encoder::record_branch` (`pbc`) and its `counting` state.
 
-use crate::param::LocalParam;
 use rust_hdl::prelude::*;
 
-/// The predicted-branch count and its state flags. Combinational outputs for the
-/// current cycle's decision; the state is registered here. Built without a predictor
-/// (`bpred_size_p` 0, [`Default`]) it never counts, and synthesis removes it.
+/// The predicted-branch count (`W` bits: 32 in the encoder, fewer in tests) and its
+/// state flags. Combinational outputs for the current cycle's decision; the state is
+/// registered here. Whether the count is at its maximum, or one below, is held in
+/// flip-flops beside it (kept as it counts), so `full` is not behind a `W`-bit compare.
+/// Built without a predictor (`bpred_size_p` 0, [`Default`]) it never counts, and
+/// synthesis removes it.
 #[derive(LogicBlock)]
-pub struct BranchCount {
+pub struct BranchCount<const W: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// The current instruction is a traced branch (in a deciding cycle).
@@ -42,19 +44,21 @@ pub struct BranchCount {
     /// The count reached its maximum, `branch_count` = 0xffff_ffff (an address is due).
     pub full: Signal<Out, Bit>,
     /// Format 0 `branch_count` after this cycle's branch.
-    pub value: Signal<Out, Bits<32>>,
+    pub value: Signal<Out, Bits<W>>,
     counting_q: DFF<Bit>,
     some_failed: DFF<Bit>,
-    count: DFF<Bits<32>>,
+    count: DFF<Bits<W>>,
+    /// `count` is all ones.
+    at_max: DFF<Bit>,
+    /// `count` is all ones but bit 0.
+    below_max: DFF<Bit>,
     inc: Signal<Local, Bit>,
     ok: Signal<Local, Bit>,
-    at_max: Signal<Local, Bit>,
-    below_max: Signal<Local, Bit>,
     available: Constant<Bit>,
-    max_less_one: LocalParam<32, 0xffff_fffe>,
+    max_less_two: Constant<Bits<W>>,
 }
 
-impl BranchCount {
+impl<const W: usize> BranchCount<W> {
     /// The count of an encoder with a predictor (`available`) or without.
     pub fn new(available: bool) -> Self {
         BranchCount {
@@ -79,22 +83,30 @@ impl BranchCount {
             at_max: Default::default(),
             below_max: Default::default(),
             available: Constant::new(available),
-            max_less_one: LocalParam::default(),
+            max_less_two: Constant::new(Bits::<W>::mask() - 2),
         }
     }
 }
 
-impl Default for BranchCount {
+impl<const W: usize> Default for BranchCount<W> {
     /// Without a predictor.
     fn default() -> Self {
         BranchCount::new(false)
     }
 }
 
-impl Logic for BranchCount {
+impl<const W: usize> Logic for BranchCount<W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, counting_q, some_failed, count);
+        dff_setup!(
+            self,
+            clock,
+            counting_q,
+            some_failed,
+            count,
+            at_max,
+            below_max
+        );
         self.enabled.next = self.available.val() && self.option.val();
         self.ok.next = self.enabled.val() && self.correct.val();
         self.enter.next = self.push.val()
@@ -106,10 +118,8 @@ impl Logic for BranchCount {
         self.map_push.next = self.push.val() && !self.counting.val();
         self.failed.next = self.counting_q.q.val() && self.push.val() && !self.ok.val();
         self.inc.next = self.counting_q.q.val() && self.push.val() && self.ok.val();
-        self.at_max.next = self.count.q.val().all();
-        self.below_max.next = self.count.q.val() == self.max_less_one.val();
         self.full.next = self.counting_q.q.val()
-            && (self.at_max.val() || (self.below_max.val() && self.inc.val()));
+            && (self.at_max.q.val() || (self.below_max.q.val() && self.inc.val()));
         self.value.next = self.count.q.val();
         if self.inc.val() {
             self.value.next = self.count.q.val() + 1;
@@ -133,6 +143,8 @@ impl Logic for BranchCount {
                     && !self.counting_q.q.val()
                     && !(self.available.val() && self.option.val() && self.correct.val())));
         self.count.d.next = self.count.q.val();
+        self.at_max.d.next = self.at_max.q.val();
+        self.below_max.d.next = self.below_max.q.val();
         if self.counting_q.q.val()
             && self.push.val()
             && self.available.val()
@@ -140,9 +152,13 @@ impl Logic for BranchCount {
             && self.correct.val()
         {
             self.count.d.next = self.count.q.val() + 1;
+            self.at_max.d.next = self.below_max.q.val();
+            self.below_max.d.next = self.count.q.val() == self.max_less_two.val();
         }
         if self.clear.val() {
             self.count.d.next = 0.into();
+            self.at_max.d.next = false;
+            self.below_max.d.next = false;
         }
     }
 }
@@ -154,10 +170,48 @@ mod tests {
 
     #[test]
     fn branch_count_verilog() {
-        let mut uut = BranchCount::new(true);
+        let mut uut = BranchCount::<32>::new(true);
         uut.connect_all();
         let v = generate(&uut);
         yosys_check("branch_count", &v).unwrap();
         lint("branch_count", &v).unwrap();
+    }
+
+    /// `full` as the count's value says (`sec:format0`: the count at its maximum, or one
+    /// below and counting this branch), on a 4-bit count that wraps often, over random
+    /// branches, predictions and clears.
+    #[test]
+    fn full_follows_the_count() {
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<BranchCount<4>>| {
+            x.clock.next = !x.clock.val()
+        });
+        sim.add_testbench(move |mut sim: Sim<BranchCount<4>>| {
+            let mut x = sim.init()?;
+            x.option.next = true;
+            let mut state = 0x2545_f491_u64;
+            let mut fulls = 0;
+            for _ in 0..4000 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                x.push.next = state & 3 != 0;
+                x.correct.next = state & 0x1c != 0;
+                x.held_is_30.next = state & 0x20 != 0;
+                x.clear.next = state & 0x7c0 == 0;
+                wait_clock_false!(sim, clock, x);
+                let count = x.count.q.val().to_u64();
+                let inc = x.counting_q.q.val() && x.push.val() && x.correct.val();
+                let expected = x.counting_q.q.val() && (count == 15 || (count == 14 && inc));
+                sim_assert_eq!(sim, x.full.val(), expected, x);
+                fulls += usize::from(expected);
+                wait_clock_true!(sim, clock, x);
+            }
+            sim_assert!(sim, fulls > 50, x);
+            sim.done(x)
+        });
+        let mut uut = BranchCount::<4>::new(true);
+        uut.connect_all();
+        sim.run(Box::new(uut), 100_000).unwrap();
     }
 }

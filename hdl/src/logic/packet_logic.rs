@@ -76,7 +76,7 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     map_length: MapLength,
     x_map_length: ZeroExtend<MAP_LENGTHS, LAYOUTS>,
     predictor: Predictor,
-    branch_count: BranchCount,
+    branch_count: BranchCount<32>,
     return_stack: ReturnStack<A>,
     resync: ResyncCounter,
     address_unit: AddressUnit<A>,
