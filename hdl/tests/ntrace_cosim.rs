@@ -58,6 +58,7 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slo
                 x.privilege.next = u64::from(r.privilege.code()).into();
                 x.hart_context.next = (r.context & 1).into();
                 x.ilastsize.next = r.ilastsize != 0;
+                x.sijump.next = r.sijump;
             } else {
                 x.trace_enable.next = false;
                 x.iretire.next = false;
@@ -149,6 +150,7 @@ fn model_options(o: NtraceHwOptions) -> NtraceOptions {
         icnt_bits: o.icnt_bits as u32,
         hist_bits: o.hist_bits as u32,
         sync_max: o.sync_max,
+        sijump: o.sijump,
         ..NtraceOptions::default()
     }
 }
@@ -162,9 +164,14 @@ fn option_sets() -> Vec<(&'static str, NtraceHwOptions)> {
         sync_max: 5,
         ..htm
     };
+    let btm = NtraceHwOptions { htm: false, ..htm };
+    let sijump = NtraceHwOptions {
+        sijump: true,
+        ..htm
+    };
     vec![
         ("htm", htm),
-        ("btm", NtraceHwOptions { htm: false, ..htm }),
+        ("btm", btm),
         ("htm-small", small),
         (
             "btm-small",
@@ -173,7 +180,23 @@ fn option_sets() -> Vec<(&'static str, NtraceHwOptions)> {
                 ..small
             },
         ),
+        ("htm-sijump", sijump),
+        (
+            "btm-sijump",
+            NtraceHwOptions {
+                htm: false,
+                ..sijump
+            },
+        ),
     ]
+}
+
+/// `options` without its optimisation options.
+fn unoptimised(options: NtraceHwOptions) -> NtraceHwOptions {
+    NtraceHwOptions {
+        sijump: false,
+        ..options
+    }
 }
 
 /// Compares the hardware's messages with the model's; the first difference, if any.
@@ -222,6 +245,9 @@ fn random_records(seed: u64, n: usize) -> Vec<IngressRecord> {
             }
             let iretire = u8::from(!(itype.is_trap() && rng.below(2) == 0));
             let ilastsize = rng.below(2) as u8;
+            // Every other record says its jump is sequentially inferable (read with the
+            // `sijump` option, only for uninferable jumps).
+            let sijump = rng.below(2) == 0;
             let r = IngressRecord {
                 iretire,
                 itype,
@@ -230,6 +256,7 @@ fn random_records(seed: u64, n: usize) -> Vec<IngressRecord> {
                 privilege,
                 interrupt: itype == Itype::Interrupt,
                 context,
+                sijump,
                 ..IngressRecord::default()
             };
             addr = match itype {
@@ -244,12 +271,34 @@ fn random_records(seed: u64, n: usize) -> Vec<IngressRecord> {
 #[test]
 fn rv32_programs_match_the_model_message_by_message() {
     let names = etrace_programs::manifest_names(&etrace_programs::dir()).unwrap();
+    let sets = option_sets();
+    // Messages of each set over the programs, and the same without its optimisations.
+    let mut totals = vec![(0, 0); sets.len()];
     for name in names.iter().take(3) {
         let stem = format!("{name}-rv32");
         let records = etrace_programs::records(&stem, HartConfig::default(), 3_000).unwrap();
-        for (set, options) in option_sets() {
-            let tcodes = compare(&records, options).unwrap_or_else(|e| panic!("{stem} {set}: {e}"));
+        for ((set, options), total) in sets.iter().zip(&mut totals) {
+            let tcodes =
+                compare(&records, *options).unwrap_or_else(|e| panic!("{stem} {set}: {e}"));
             assert!(tcodes.len() > 2, "{stem} {set}: {tcodes:?}");
+            total.0 += tcodes.len();
+            total.1 += run_model(&records, model_options(unoptimised(*options))).len();
+        }
+    }
+    // The programs exercise the implicit return and repeated history options: they
+    // change the messages. (The hart marks no jump of these programs sequentially
+    // inferable: the random records exercise `sijump`.)
+    for ((set, options), (with, without)) in sets.iter().zip(totals) {
+        eprintln!("rv32 programs {set}: {with} messages, {without} without the options");
+        let without_sijump = NtraceHwOptions {
+            sijump: false,
+            ..*options
+        };
+        if without_sijump != unoptimised(*options) {
+            assert!(
+                with < without,
+                "rv32 programs {set}: {with} messages, {without} without"
+            );
         }
     }
 }
@@ -275,6 +324,17 @@ fn random_records_match_the_model_message_by_message() {
         };
         for t in want {
             assert!(tcodes.contains(t), "random {set}: no TCODE {t}");
+        }
+        // An optimisation option changes the messages (the model's, which the hardware's
+        // equal): sequential jumps leave messages out.
+        if options != unoptimised(options) {
+            let plain = run_model(&records, model_options(unoptimised(options)));
+            assert!(
+                tcodes.len() < plain.len(),
+                "random {set}: {} messages, {} without the options",
+                tcodes.len(),
+                plain.len()
+            );
         }
     }
 }

@@ -21,8 +21,13 @@
 //! 4. `icnt_full`: ResourceFull RCODE 0 when the I-CNT counter overflows ("I-CNT Details");
 //! 5. `hist_full`: ResourceFull RCODE 1 when the HIST register fills ("HIST Field Full").
 //!
-//! Without the optimisation options (sequential jumps, implicit return, repeated
-//! history): those are later generation parameters.
+//! The optimisation options ("Optimization Extensions") are generation parameters, off by
+//! default:
+//!
+//! * `sijump` ("Sequential Jump Optimization"): an uninferable jump (itype 6, 8, 10, 14,
+//!   or a co-routine swap without a predicted return) whose `sijump` input is set is not
+//!   reported when it retires and an instruction of its block retired before it (the
+//!   constant load is in the same message's I-CNT), as the model decides.
 
 use rust_hdl::prelude::*;
 
@@ -58,6 +63,9 @@ pub struct NtraceHwOptions {
     pub hist_bits: usize,
     /// Messages between periodic synchronisations (0: none; at most 65531).
     pub sync_max: u32,
+    /// "Sequential Jump Optimization" (`trTeInstEnSequentialJump`): sequentially
+    /// inferable jumps (the `sijump` input) are not reported.
+    pub sijump: bool,
     /// Test only: every branch outcome enters HIST inverted (the deliberate fault that
     /// shows the co-simulation checker bites).
     pub hist_fault: bool,
@@ -71,6 +79,7 @@ impl Default for NtraceHwOptions {
             icnt_bits: 16,
             hist_bits: 32,
             sync_max: 256,
+            sijump: false,
             hist_fault: false,
         }
     }
@@ -86,7 +95,7 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     pub reset: Signal<In, Bit>,
     /// `iretire` of the ingress block (`ingressPort.adoc`, `tab:single-ingress`; the
     /// signals of the E-Trace `Ingress` bundle that N-Trace reads: no `cause`, `tval`,
-    /// `ctype`, `sijump` in this piece).
+    /// `ctype`).
     pub iretire: Signal<In, Bit>,
     /// `itype`.
     pub itype: Signal<In, Bits<IT>>,
@@ -96,6 +105,9 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     pub privilege: Signal<In, Bits<2>>,
     /// `context`.
     pub hart_context: Signal<In, Bits<1>>,
+    /// `sijump`: the block ends with a sequentially inferable jump ("Sequential Jump
+    /// Optimization"; read only with `NtraceHwOptions::sijump`).
+    pub sijump: Signal<In, Bit>,
     /// `ilastsize` of the block (1: a 32-bit instruction, 0: 16-bit): I-CNT counts
     /// half-words. Not on the E-Trace `Ingress` bundle (E-Trace does not need it).
     pub ilastsize: Signal<In, Bit>,
@@ -118,6 +130,7 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     privilege_q: DFF<Bits<2>>,
     context_q: DFF<Bits<1>>,
     ilastsize_q: DFF<Bit>,
+    sijump_q: DFF<Bit>,
     enable_ff: DFF<Bit>,
     reset_ff: DFF<Bit>,
     // State: trace enabled in the previous cycle, started (ProgTraceSync sent), the
@@ -175,6 +188,14 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     indirect: Signal<Local, Bit>,
     branch: Signal<Local, Bit>,
     taken: Signal<Local, Bit>,
+    // Uninferable jumps the sequential jump optimisation may leave out (itype 6, 8, 10,
+    // 12, 14), the same with a retired instruction before it in its block, and the record's
+    // reported indirect jump.
+    jump: Signal<Local, Bit>,
+    walk_before: Signal<Local, Bit>,
+    sequential: Signal<Local, Bit>,
+    reported: Signal<Local, Bit>,
+    sijump_on: Constant<Bit>,
     // What happens in this cycle.
     correlation: Signal<Local, Bit>,
     starting: Signal<Local, Bit>,
@@ -237,6 +258,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             privilege: Default::default(),
             hart_context: Default::default(),
             ilastsize: Default::default(),
+            sijump: Default::default(),
             trace_enable: Default::default(),
             block_end: Default::default(),
             sync_owner: Default::default(),
@@ -249,6 +271,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             privilege_q: Default::default(),
             context_q: Default::default(),
             ilastsize_q: Default::default(),
+            sijump_q: Default::default(),
             enable_ff: Default::default(),
             reset_ff: Default::default(),
             was_enabled: Default::default(),
@@ -297,6 +320,11 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             indirect: Default::default(),
             branch: Default::default(),
             taken: Default::default(),
+            jump: Default::default(),
+            walk_before: Default::default(),
+            sequential: Default::default(),
+            reported: Default::default(),
+            sijump_on: Constant::new(options.sijump),
             correlation: Default::default(),
             starting: Default::default(),
             resolving: Default::default(),
@@ -344,6 +372,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             privilege_q,
             context_q,
             ilastsize_q,
+            sijump_q,
             enable_ff,
             reset_ff,
             was_enabled,
@@ -366,6 +395,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.privilege_q.d.next = self.privilege.val();
         self.context_q.d.next = self.hart_context.val();
         self.ilastsize_q.d.next = self.ilastsize.val();
+        self.sijump_q.d.next = self.sijump.val();
         self.enable_ff.d.next = self.trace_enable.val();
         self.reset_ff.d.next = self.reset.val();
 
@@ -385,6 +415,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             || (self.code.wide.val() == 14);
         self.branch.next = (self.code.wide.val() == 4) || (self.code.wide.val() == 5);
         self.taken.next = self.code.wide.val() == 5;
+        self.jump.next = (self.code.wide.val() == 6)
+            || (self.code.wide.val() == 8)
+            || (self.code.wide.val() == 10)
+            || (self.code.wide.val() == 12)
+            || (self.code.wide.val() == 14);
 
         // What this cycle does.
         self.correlation.next =
@@ -405,6 +440,16 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             || (self.resolving.val() && self.sync_due.val())
             || self.block_sync.val();
         self.ends_block.next = self.starting.val() || self.resolving.val() || self.block_sync.val();
+        // "Sequential Jump Optimization": the jump and the instruction before it are in
+        // one block (an instruction of the block retired before the jump).
+        self.walk_before.next = self.walk.q.val() && !self.ends_block.val();
+        self.sequential.next = self.sijump_on.val()
+            && self.sijump_q.q.val()
+            && self.iretire_q.q.val()
+            && self.walk_before.val();
+        self.reported.next = (self.code.wide.val() == 3)
+            || (self.code.wide.val() == 13)
+            || (self.jump.val() && !self.sequential.val());
         self.hist_empty.next = self.hist.q.val() == 1;
         self.with_hist.next = self.htm.val() && !self.hist_empty.val();
 
@@ -596,7 +641,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         if self.present.val() {
             // The pending message of the record ("Handling of 4-bit itype values").
             self.pend_valid.d.next =
-                self.trap.val() || self.indirect.val() || (!self.htm.val() && self.taken.val());
+                self.trap.val() || self.reported.val() || (!self.htm.val() && self.taken.val());
             self.pend_direct.d.next = !self.trap.val() && !self.indirect.val();
             self.pend_btype.d.next = 0.into();
             if self.code.wide.val() == 1 {
@@ -668,16 +713,29 @@ mod tests {
     use crate::config::Config;
     use crate::verilog::{generate, lint, yosys_check};
 
+    /// Every optimisation option on.
+    fn all_options() -> NtraceHwOptions {
+        NtraceHwOptions {
+            sijump: true,
+            ..NtraceHwOptions::default()
+        }
+    }
+
     #[test]
     fn ntrace_generator_verilog() {
-        for config in [Config::Rv32, Config::Rv64] {
-            let v = crate::with_config!(config, [A, E, IT, P] => {
-                let mut uut = NtraceGenerator::<A, E, IT>::default();
-                uut.connect_all();
-                generate(&uut)
-            });
-            yosys_check("ntrace_generator", &v).unwrap();
-            lint("ntrace_generator", &v).unwrap();
+        for (name, options) in [
+            ("ntrace_generator", NtraceHwOptions::default()),
+            ("ntrace_generator_all", all_options()),
+        ] {
+            for config in [Config::Rv32, Config::Rv64] {
+                let v = crate::with_config!(config, [A, E, IT, P] => {
+                    let mut uut = NtraceGenerator::<A, E, IT>::new(options);
+                    uut.connect_all();
+                    generate(&uut)
+                });
+                yosys_check(name, &v).unwrap();
+                lint(name, &v).unwrap();
+            }
         }
     }
 }
