@@ -151,6 +151,7 @@ fn model_options(o: NtraceHwOptions) -> NtraceOptions {
         hist_bits: o.hist_bits as u32,
         sync_max: o.sync_max,
         sijump: o.sijump,
+        call_stack: o.call_stack,
         ..NtraceOptions::default()
     }
 }
@@ -188,6 +189,20 @@ fn option_sets() -> Vec<(&'static str, NtraceHwOptions)> {
                 ..sijump
             },
         ),
+        (
+            "htm-stack8",
+            NtraceHwOptions {
+                call_stack: 8,
+                ..htm
+            },
+        ),
+        (
+            "btm-stack2",
+            NtraceHwOptions {
+                call_stack: 2,
+                ..btm
+            },
+        ),
     ]
 }
 
@@ -195,13 +210,23 @@ fn option_sets() -> Vec<(&'static str, NtraceHwOptions)> {
 fn unoptimised(options: NtraceHwOptions) -> NtraceHwOptions {
     NtraceHwOptions {
         sijump: false,
+        call_stack: 0,
         ..options
     }
 }
 
 /// Compares the hardware's messages with the model's; the first difference, if any.
 fn compare(records: &[IngressRecord], options: NtraceHwOptions) -> Result<Vec<u8>, String> {
-    let expected = run_model(records, model_options(options));
+    compare_with(records, options, model_options(options))
+}
+
+/// [`compare`] with the model run with `model`.
+fn compare_with(
+    records: &[IngressRecord],
+    options: NtraceHwOptions,
+    model: NtraceOptions,
+) -> Result<Vec<u8>, String> {
+    let expected = run_model(records, model);
     let got = serialise(&run_generator(records, options));
     for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
         if g != e {
@@ -219,7 +244,10 @@ fn compare(records: &[IngressRecord], options: NtraceHwOptions) -> Result<Vec<u8
 }
 
 /// Random records: every 4-bit itype, both instruction sizes, traps with and without
-/// retirement, privilege and context changes.
+/// retirement, privilege and context changes, returns mostly to the address after their
+/// call (a shadow stack of the calls), and loops: a body of sequential instructions and
+/// conditional branches ending in a taken branch or an indirect jump back to its start,
+/// run many times (repeated HIST and branch messages).
 fn random_records(seed: u64, n: usize) -> Vec<IngressRecord> {
     let mut rng = Rng::new(seed);
     let privs = [Privilege::User, Privilege::Supervisor, Privilege::Machine];
@@ -230,42 +258,94 @@ fn random_records(seed: u64, n: usize) -> Vec<IngressRecord> {
         .collect();
     let mut addr = 0x8000_0000u64;
     let (mut privilege, mut context) = (Privilege::Machine, 0);
-    (0..n)
-        .map(|_| {
-            let itype = if rng.below(100) < 50 {
-                Itype::None
+    let mut links: Vec<u64> = Vec::new();
+    let mut records = Vec::with_capacity(n);
+    let record = |itype, iaddr, ilastsize, privilege, context, sijump| IngressRecord {
+        iretire: 1,
+        itype,
+        iaddr,
+        ilastsize,
+        privilege,
+        context,
+        sijump,
+        ..IngressRecord::default()
+    };
+    while records.len() < n {
+        if rng.below(150) == 0 {
+            // A loop: its body's kinds, sizes and the jump back are fixed, so every
+            // iteration is the same.
+            let start = addr;
+            let body: Vec<(Itype, u8)> = (0..1 + rng.below(6))
+                .map(|_| {
+                    let kind = if rng.below(2) == 0 {
+                        Itype::None
+                    } else if rng.below(2) == 0 {
+                        Itype::NontakenBranch
+                    } else {
+                        Itype::TakenBranch
+                    };
+                    (kind, rng.below(2) as u8)
+                })
+                .collect();
+            let back = if rng.below(2) == 0 {
+                Itype::TakenBranch
             } else {
-                codes[rng.below(codes.len() as u64) as usize]
+                Itype::UninferableJump
             };
-            if rng.below(40) == 0 {
-                privilege = privs[rng.below(3) as usize];
-            }
-            if rng.below(60) == 0 {
-                context ^= 1;
-            }
-            let iretire = u8::from(!(itype.is_trap() && rng.below(2) == 0));
-            let ilastsize = rng.below(2) as u8;
-            // Every other record says its jump is sequentially inferable (read with the
-            // `sijump` option, only for uninferable jumps).
             let sijump = rng.below(2) == 0;
-            let r = IngressRecord {
-                iretire,
-                itype,
-                iaddr: addr,
-                ilastsize,
-                privilege,
-                interrupt: itype == Itype::Interrupt,
-                context,
-                sijump,
-                ..IngressRecord::default()
-            };
-            addr = match itype {
-                Itype::None | Itype::NontakenBranch => addr + (2 << ilastsize),
-                _ => (rng.next_u64() & 0xffff_fffe) | 0x8000_0000,
-            };
-            r
-        })
-        .collect()
+            for _ in 0..2 + rng.below(40) {
+                let mut a = start;
+                for &(kind, size) in &body {
+                    // A taken branch of the body skips nothing: its target is the next
+                    // instruction.
+                    records.push(record(kind, a, size, privilege, context, false));
+                    a += 2 << size;
+                }
+                records.push(record(back, a, 1, privilege, context, sijump));
+            }
+            continue;
+        }
+        let itype = if rng.below(100) < 50 {
+            Itype::None
+        } else {
+            codes[rng.below(codes.len() as u64) as usize]
+        };
+        if rng.below(40) == 0 {
+            privilege = privs[rng.below(3) as usize];
+        }
+        if rng.below(60) == 0 {
+            context ^= 1;
+        }
+        let iretire = u8::from(!(itype.is_trap() && rng.below(2) == 0));
+        let ilastsize = rng.below(2) as u8;
+        // Every other record says its jump is sequentially inferable (read with the
+        // `sijump` option, only for uninferable jumps).
+        let sijump = rng.below(2) == 0;
+        records.push(IngressRecord {
+            iretire,
+            interrupt: itype == Itype::Interrupt,
+            ..record(itype, addr, ilastsize, privilege, context, sijump)
+        });
+        let link = addr + (2 << ilastsize);
+        let jump = (rng.next_u64() & 0xffff_fffe) | 0x8000_0000;
+        addr = match itype {
+            Itype::None | Itype::NontakenBranch => link,
+            Itype::UninferableCall | Itype::InferableCall => {
+                links.push(link);
+                jump
+            }
+            Itype::Return | Itype::CoroutineSwap if rng.below(4) != 0 => {
+                let back = links.pop().unwrap_or(jump);
+                if itype == Itype::CoroutineSwap {
+                    links.push(link);
+                }
+                back
+            }
+            _ => jump,
+        };
+    }
+    records.truncate(n);
+    records
 }
 
 #[test]
@@ -326,7 +406,7 @@ fn random_records_match_the_model_message_by_message() {
             assert!(tcodes.contains(t), "random {set}: no TCODE {t}");
         }
         // An optimisation option changes the messages (the model's, which the hardware's
-        // equal): sequential jumps leave messages out.
+        // equal): sequential jumps and predicted returns leave messages out.
         if options != unoptimised(options) {
             let plain = run_model(&records, model_options(unoptimised(options)));
             assert!(
@@ -347,4 +427,20 @@ fn a_fault_in_the_hist_logic_is_caught() {
         ..NtraceHwOptions::default()
     };
     assert!(compare(&records, options).is_err());
+}
+
+#[test]
+fn a_call_stack_of_another_depth_is_caught() {
+    // The hardware's stack drops its oldest entry at depth 2, the model's at 3.
+    let records = random_records(0x260, 2_000);
+    let options = NtraceHwOptions {
+        call_stack: 2,
+        ..NtraceHwOptions::default()
+    };
+    let model = NtraceOptions {
+        call_stack: 3,
+        ..model_options(options)
+    };
+    assert!(compare(&records, options).is_ok());
+    assert!(compare_with(&records, options, model).is_err());
 }

@@ -28,9 +28,16 @@
 //!   or a co-routine swap without a predicted return) whose `sijump` input is set is not
 //!   reported when it retires and an instruction of its block retired before it (the
 //!   constant load is in the same message's I-CNT), as the model decides.
+//! * `call_stack` ("Implicit Return Optimization", stack with full addresses): calls push
+//!   the address after them on a [`NtraceCallStack`] of `call_stack` entries; a return or
+//!   co-routine swap pops it, and its message waits for the next PC: sent (as an indirect
+//!   branch, B-TYPE 0) only when the next PC is not the popped address. A swap pushes its
+//!   own next address after the pop; a full stack drops its oldest entry; every
+//!   synchronising message empties it (before the record's own call or return acts).
 
 use rust_hdl::prelude::*;
 
+use super::call_stack::{NtraceCallStack, CALL_STACK_MAX};
 use super::message::{NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
 
 /// Width of the I-CNT counter register: `NTRACE_MAX_ICNT` (22 bits, "Maximum Field
@@ -66,6 +73,9 @@ pub struct NtraceHwOptions {
     /// "Sequential Jump Optimization" (`trTeInstEnSequentialJump`): sequentially
     /// inferable jumps (the `sijump` input) are not reported.
     pub sijump: bool,
+    /// "Implicit Return Optimization" (`trTeInstImplicitReturnMode` 3): entries of the
+    /// call stack (0: off; at most [`CALL_STACK_MAX`]; needs the 4-bit itype).
+    pub call_stack: usize,
     /// Test only: every branch outcome enters HIST inverted (the deliberate fault that
     /// shows the co-simulation checker bites).
     pub hist_fault: bool,
@@ -80,6 +90,7 @@ impl Default for NtraceHwOptions {
             hist_bits: 32,
             sync_max: 256,
             sijump: false,
+            call_stack: 0,
             hist_fault: false,
         }
     }
@@ -141,6 +152,10 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     pend_valid: DFF<Bit>,
     pend_direct: DFF<Bit>,
     pend_btype: DFF<Bits<2>>,
+    // The pending message is a return or swap predicted to `pend_expected` (sent only
+    // when the next PC differs).
+    pend_return: DFF<Bit>,
+    pend_expected: DFF<Bits<A>>,
     reference: DFF<Bits<ADDR_BITS>>,
     owner_priv: DFF<Bits<2>>,
     owner_context: DFF<Bit>,
@@ -196,6 +211,14 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     sequential: Signal<Local, Bit>,
     reported: Signal<Local, Bit>,
     sijump_on: Constant<Bit>,
+    // The implicit return call stack, the address after the record's instruction, the
+    // record pops a predicted return address, the pending return is predicted right.
+    stack: NtraceCallStack<A>,
+    link: Signal<Local, Bits<A>>,
+    size2: Constant<Bits<A>>,
+    size4: Constant<Bits<A>>,
+    predicted: Signal<Local, Bit>,
+    matched: Signal<Local, Bit>,
     // What happens in this cycle.
     correlation: Signal<Local, Bit>,
     starting: Signal<Local, Bit>,
@@ -245,6 +268,15 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             options.hist_bits
         );
         assert!(
+            options.call_stack <= CALL_STACK_MAX,
+            "call_stack {} is above {CALL_STACK_MAX}",
+            options.call_stack
+        );
+        assert!(
+            options.call_stack == 0 || IT >= 4,
+            "call_stack needs the 4-bit itype (calls and returns are not told apart with 3 bits)"
+        );
+        assert!(
             options.sync_max <= 65531,
             "sync_max {} is above 65531",
             options.sync_max
@@ -279,6 +311,8 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             pend_valid: Default::default(),
             pend_direct: Default::default(),
             pend_btype: Default::default(),
+            pend_return: Default::default(),
+            pend_expected: Default::default(),
             reference: Default::default(),
             owner_priv: Default::default(),
             owner_context: Default::default(),
@@ -325,6 +359,12 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             sequential: Default::default(),
             reported: Default::default(),
             sijump_on: Constant::new(options.sijump),
+            stack: NtraceCallStack::new(options.call_stack),
+            link: Default::default(),
+            size2: Constant::new(bits::<A>(2)),
+            size4: Constant::new(bits::<A>(4)),
+            predicted: Default::default(),
+            matched: Default::default(),
             correlation: Default::default(),
             starting: Default::default(),
             resolving: Default::default(),
@@ -380,6 +420,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             pend_valid,
             pend_direct,
             pend_btype,
+            pend_return,
+            pend_expected,
             reference,
             owner_priv,
             owner_context,
@@ -425,14 +467,21 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.correlation.next =
             self.was_enabled.q.val() && !self.enable_ff.q.val() && self.started.q.val();
         self.starting.next = self.present.val() && !self.started.q.val();
-        self.resolving.next = self.present.val() && self.started.q.val() && self.pend_valid.q.val();
+        // A predicted return whose next PC is the popped address is not reported (its
+        // block goes on).
+        self.matched.next =
+            self.pend_return.q.val() && (self.iaddr_q.q.val() == self.pend_expected.q.val());
+        self.resolving.next = self.present.val()
+            && self.started.q.val()
+            && self.pend_valid.q.val()
+            && !self.matched.val();
         self.owner_change.next = self.present.val()
             && self.started.q.val()
             && ((self.privilege_q.q.val() != self.owner_priv.q.val())
                 || (self.rec_context.val() != self.owner_context.q.val()));
         self.block_sync.next = self.present.val()
             && self.started.q.val()
-            && !self.pend_valid.q.val()
+            && !self.resolving.val()
             && (self.privilege_q.q.val() != self.owner_priv.q.val())
             && self.walk.q.val();
         self.sync_due.next = self.sync_on.val() && (self.since_sync.q.val() >= self.sync_max.val());
@@ -447,9 +496,26 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             && self.sijump_q.q.val()
             && self.iretire_q.q.val()
             && self.walk_before.val();
+        // "Implicit Return Optimization": a return or swap pops the stack (emptied first by
+        // this record's synchronising message).
+        self.predicted.next = ((self.code.wide.val() == 12) || (self.code.wide.val() == 13))
+            && self.stack.nonempty.val()
+            && !self.a_sync.val();
         self.reported.next = (self.code.wide.val() == 3)
-            || (self.code.wide.val() == 13)
-            || (self.jump.val() && !self.sequential.val());
+            || (!self.predicted.val()
+                && ((self.code.wide.val() == 13) || (self.jump.val() && !self.sequential.val())));
+        // Calls push the address after them, a swap replaces the top.
+        self.link.next = self.iaddr_q.q.val() + self.size2.val();
+        if self.ilastsize_q.q.val() {
+            self.link.next = self.iaddr_q.q.val() + self.size4.val();
+        }
+        self.stack.clock.next = self.clock.val();
+        self.stack.clear.next = self.a_sync.val() || self.reset_ff.q.val();
+        self.stack.push.next =
+            self.present.val() && ((self.code.wide.val() == 8) || (self.code.wide.val() == 9));
+        self.stack.pop.next = self.present.val() && (self.code.wide.val() == 13);
+        self.stack.swap.next = self.present.val() && (self.code.wide.val() == 12);
+        self.stack.link.next = self.link.val();
         self.hist_empty.next = self.hist.q.val() == 1;
         self.with_hist.next = self.htm.val() && !self.hist_empty.val();
 
@@ -640,8 +706,12 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         }
         if self.present.val() {
             // The pending message of the record ("Handling of 4-bit itype values").
-            self.pend_valid.d.next =
-                self.trap.val() || self.reported.val() || (!self.htm.val() && self.taken.val());
+            self.pend_valid.d.next = self.trap.val()
+                || self.reported.val()
+                || self.predicted.val()
+                || (!self.htm.val() && self.taken.val());
+            self.pend_return.d.next = self.predicted.val();
+            self.pend_expected.d.next = self.stack.top.val();
             self.pend_direct.d.next = !self.trap.val() && !self.indirect.val();
             self.pend_btype.d.next = 0.into();
             if self.code.wide.val() == 1 {
@@ -717,6 +787,7 @@ mod tests {
     fn all_options() -> NtraceHwOptions {
         NtraceHwOptions {
             sijump: true,
+            call_stack: CALL_STACK_MAX,
             ..NtraceHwOptions::default()
         }
     }

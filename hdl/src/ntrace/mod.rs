@@ -7,12 +7,15 @@
 //!   serialiser needs;
 //! * [`generator`]: the rules of generating messages, per ingress record, with the I-CNT
 //!   counter and the HIST register;
+//! * [`call_stack`]: the return address stack of the implicit return optimisation;
 //! * [`mseo`]: one message's MSEO bytes ("MSEO Sequences").
 
+pub mod call_stack;
 pub mod generator;
 pub mod message;
 pub mod mseo;
 
+pub use call_stack::NtraceCallStack;
 pub use generator::{NtraceGenerator, NtraceHwOptions};
 pub use message::{NtraceMessage, NtraceMessageSource};
 pub use mseo::MseoBytes;
