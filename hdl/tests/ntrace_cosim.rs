@@ -2,11 +2,14 @@
 //! simulator) with the model's `NtraceEncoder` on the same ingress records: every message
 //! the hardware forms, serialised to MSEO bytes by `MseoBytes`, equals the model's message
 //! bytes, message by message, in BTM and HTM, with small counters (I-CNT and HIST
-//! overflow) and frequent periodic syncs; a fault in the HIST logic is caught.
+//! overflow) and frequent periodic syncs, and with each optimisation option (sequential
+//! jumps, implicit return, repeated history) alone and all together; a fault in the HIST
+//! logic, another call stack depth and another repeat counter width are caught.
 
 use etrace_hart::HartConfig;
 use etrace_hdl::ntrace::{MseoBytes, NtraceGenerator, NtraceHwOptions, NtraceMessageSource};
-use etrace_ntrace::message::layout::to_bytes;
+use etrace_ntrace::message::layout::{parse, to_bytes};
+use etrace_ntrace::message::{Body, FieldConfig, Rcode};
 use etrace_ntrace::{NtraceEncoder, NtraceMode, NtraceOptions};
 use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::{IngressRecord, Itype, Privilege};
@@ -67,10 +70,13 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slo
             x = sim.wait(1, x)?;
             let mut v = out_tb.lock().unwrap();
             for m in [
+                &x.early_hrepeat,
+                &x.repeat_branch,
                 &x.block_end,
                 &x.sync_owner,
                 &x.owner,
                 &x.icnt_full,
+                &x.late_hrepeat,
                 &x.hist_full,
             ] {
                 v.extend(slot(m));
@@ -152,6 +158,8 @@ fn model_options(o: NtraceHwOptions) -> NtraceOptions {
         sync_max: o.sync_max,
         sijump: o.sijump,
         call_stack: o.call_stack,
+        repeat_history: o.repeat_history,
+        repeat_bits: o.repeat_bits as u32,
         ..NtraceOptions::default()
     }
 }
@@ -166,6 +174,20 @@ fn option_sets() -> Vec<(&'static str, NtraceHwOptions)> {
         ..htm
     };
     let btm = NtraceHwOptions { htm: false, ..htm };
+    // Repeated history with a small counter (its limit is reached).
+    let repeat = NtraceHwOptions {
+        repeat_history: true,
+        repeat_bits: 3,
+        ..htm
+    };
+    let all = NtraceHwOptions {
+        sijump: true,
+        call_stack: 8,
+        icnt_bits: 4,
+        hist_bits: 12,
+        sync_max: 40,
+        ..repeat
+    };
     let sijump = NtraceHwOptions {
         sijump: true,
         ..htm
@@ -203,6 +225,31 @@ fn option_sets() -> Vec<(&'static str, NtraceHwOptions)> {
                 ..btm
             },
         ),
+        ("htm-repeat", repeat),
+        (
+            "htm-small-repeat",
+            NtraceHwOptions {
+                hist_bits: 9,
+                repeat_bits: 2,
+                ..repeat
+            },
+        ),
+        (
+            "btm-repeat",
+            NtraceHwOptions {
+                htm: false,
+                ..repeat
+            },
+        ),
+        ("htm-all", all),
+        (
+            "btm-all",
+            NtraceHwOptions {
+                htm: false,
+                call_stack: 3,
+                ..all
+            },
+        ),
     ]
 }
 
@@ -211,12 +258,14 @@ fn unoptimised(options: NtraceHwOptions) -> NtraceHwOptions {
     NtraceHwOptions {
         sijump: false,
         call_stack: 0,
+        repeat_history: false,
         ..options
     }
 }
 
-/// Compares the hardware's messages with the model's; the first difference, if any.
-fn compare(records: &[IngressRecord], options: NtraceHwOptions) -> Result<Vec<u8>, String> {
+/// Compares the hardware's messages with the model's: their MSEO bytes, or the first
+/// difference.
+fn compare(records: &[IngressRecord], options: NtraceHwOptions) -> Result<Vec<Vec<u8>>, String> {
     compare_with(records, options, model_options(options))
 }
 
@@ -225,7 +274,7 @@ fn compare_with(
     records: &[IngressRecord],
     options: NtraceHwOptions,
     model: NtraceOptions,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<Vec<u8>>, String> {
     let expected = run_model(records, model);
     let got = serialise(&run_generator(records, options));
     for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
@@ -240,7 +289,27 @@ fn compare_with(
             expected.len()
         ));
     }
-    Ok(got.iter().map(|m| m[0] >> 2).collect())
+    Ok(got)
+}
+
+/// The TCODE of each message.
+fn tcodes(messages: &[Vec<u8>]) -> Vec<u8> {
+    messages.iter().map(|m| m[0] >> 2).collect()
+}
+
+/// The HIST ResourceFull messages: (RCODE 2 messages, RCODE 1 messages whose RDATA is
+/// shorter than the `hist_bits` register: a full register cut at a period).
+fn hist_fulls(messages: &[Vec<u8>], hist_bits: usize) -> (usize, usize) {
+    let (mut repeats, mut cut) = (0, 0);
+    for m in messages {
+        if let Ok(message) = parse(m, &FieldConfig::default()) {
+            if let Body::ResourceFull { rcode, rdata, .. } = message.body {
+                repeats += usize::from(rcode == Rcode::HIST_REPEAT);
+                cut += usize::from(rcode == Rcode::HIST && rdata >> (hist_bits - 1) == 0);
+            }
+        }
+    }
+    (repeats, cut)
 }
 
 /// Random records: every 4-bit itype, both instruction sizes, traps with and without
@@ -358,8 +427,9 @@ fn rv32_programs_match_the_model_message_by_message() {
         let stem = format!("{name}-rv32");
         let records = etrace_programs::records(&stem, HartConfig::default(), 3_000).unwrap();
         for ((set, options), total) in sets.iter().zip(&mut totals) {
-            let tcodes =
+            let messages =
                 compare(&records, *options).unwrap_or_else(|e| panic!("{stem} {set}: {e}"));
+            let tcodes = tcodes(&messages);
             assert!(tcodes.len() > 2, "{stem} {set}: {tcodes:?}");
             total.0 += tcodes.len();
             total.1 += run_model(&records, model_options(unoptimised(*options))).len();
@@ -387,7 +457,8 @@ fn rv32_programs_match_the_model_message_by_message() {
 fn random_records_match_the_model_message_by_message() {
     for (k, (set, options)) in option_sets().into_iter().enumerate() {
         let records = random_records(0x25a + k as u64, 3_000);
-        let tcodes = compare(&records, options).unwrap_or_else(|e| panic!("random {set}: {e}"));
+        let messages = compare(&records, options).unwrap_or_else(|e| panic!("random {set}: {e}"));
+        let tcodes = tcodes(&messages);
         assert!(
             tcodes.len() > 100,
             "random {set}: {} messages",
@@ -404,6 +475,22 @@ fn random_records_match_the_model_message_by_message() {
         };
         for t in want {
             assert!(tcodes.contains(t), "random {set}: no TCODE {t}");
+        }
+        // Repeated history sends RepeatBranch, and, in HTM, ResourceFull RCODE 2.
+        // Its HIST ResourceFull messages are cut at a period.
+        let repeats = tcodes.iter().filter(|t| **t == 30).count();
+        let (hist_repeats, cut) = hist_fulls(&messages, options.hist_bits);
+        eprintln!(
+            "random {set}: {} messages, {repeats} RepeatBranch, {hist_repeats} RCODE 2, \
+             {cut} cut HIST",
+            tcodes.len(),
+        );
+        if options.repeat_history {
+            assert!(repeats > 0, "random {set}: no RepeatBranch");
+            assert!(
+                !options.htm || (hist_repeats > 0 && cut > 0),
+                "random {set}: {hist_repeats} ResourceFull RCODE 2, {cut} cut HIST"
+            );
         }
         // An optimisation option changes the messages (the model's, which the hardware's
         // equal): sequential jumps and predicted returns leave messages out.
@@ -439,6 +526,24 @@ fn a_call_stack_of_another_depth_is_caught() {
     };
     let model = NtraceOptions {
         call_stack: 3,
+        ..model_options(options)
+    };
+    assert!(compare(&records, options).is_ok());
+    assert!(compare_with(&records, options, model).is_err());
+}
+
+#[test]
+fn a_repeat_counter_of_another_width_is_caught() {
+    // The hardware's HREPEAT and B-CNT counters stop at 3 repeats, the model's at 7.
+    let records = random_records(0x261, 3_000);
+    let options = NtraceHwOptions {
+        repeat_history: true,
+        repeat_bits: 2,
+        hist_bits: 9,
+        ..NtraceHwOptions::default()
+    };
+    let model = NtraceOptions {
+        repeat_bits: 3,
         ..model_options(options)
     };
     assert!(compare(&records, options).is_ok());

@@ -7,19 +7,28 @@
 //! `hdl/DESIGN.md` item 0). A message whose address is the next PC (a taken direct
 //! branch in BTM, an indirect jump, a trap return, an exception, an interrupt) is decided
 //! on the record that ends its block and sent with the next record (the *pending*
-//! message). Each record gives at most five messages, in this order, one per output slot:
+//! message). Each record gives at most eight messages, in this order, one per output slot
+//! (the first two and the seventh only with repeated history):
 //!
-//! 1. `block_end`: the message that ends a block: ProgTraceSync (SYNC 5, the first record
+//! 1. `early_hrepeat`: ResourceFull RCODE 2, the counted HIST repeats, sent before the
+//!    first message of the record that ends a run of repeats (a `block_end` message, an
+//!    Ownership of a change);
+//! 2. `repeat_branch`: RepeatBranch, the counted branch message repeats (B-CNT), before
+//!    the first message of the record (`block_end`, Ownership, ResourceFull);
+//! 3. `block_end`: the message that ends a block: ProgTraceSync (SYNC 5, the first record
 //!    after trace enable), the pending branch message (DirectBranch, IndirectBranch,
 //!    IndirectBranchHist with B-TYPE 0 / 2 exception / 3 interrupt, U-ADDR the XOR with
 //!    the last address sent), or its synchronising form with F-ADDR once `sync_max`
 //!    messages were sent since the last synchronising one ("Synchronizing Messages", SYNC
 //!    2), or, on a privilege change inside a block, IndirectBranch(Hist)Sync with SYNC 6
 //!    (Trace Event); on the cycle trace is disabled, ProgTraceCorrelation (EVCODE 4);
-//! 2. `sync_owner`: the Ownership message that follows every synchronising message;
-//! 3. `owner`: the Ownership message of a privilege or context change;
-//! 4. `icnt_full`: ResourceFull RCODE 0 when the I-CNT counter overflows ("I-CNT Details");
-//! 5. `hist_full`: ResourceFull RCODE 1 when the HIST register fills ("HIST Field Full").
+//! 4. `sync_owner`: the Ownership message that follows every synchronising message;
+//! 5. `owner`: the Ownership message of a privilege or context change;
+//! 6. `icnt_full`: ResourceFull RCODE 0 when the I-CNT counter overflows ("I-CNT Details");
+//! 7. `late_hrepeat`: ResourceFull RCODE 2 of counted HIST repeats before a HIST
+//!    ResourceFull that is no repeat (when no earlier message of the record sent them);
+//! 8. `hist_full`: ResourceFull RCODE 1 when the HIST register fills ("HIST Field Full"),
+//!    unless it is counted as a repeat.
 //!
 //! The optimisation options ("Optimization Extensions") are generation parameters, off by
 //! default:
@@ -34,6 +43,16 @@
 //!   branch, B-TYPE 0) only when the next PC is not the popped address. A swap pushes its
 //!   own next address after the pop; a full stack drops its oldest entry; every
 //!   synchronising message empties it (before the record's own call or return acts).
+//! * `repeat_history` ("Repeated History Optimization", "ResourceFull Message",
+//!   "RepeatBranch Message"): a full HIST register is cut at its smallest period, as the
+//!   model's `History::take_periodic` (when its `n` branch bits repeat with a period
+//!   `p <= n / 2`, the whole periods are sent and the other `n mod p` bits start the next
+//!   HIST, so the next full register holds the same pattern in the same phase); a HIST
+//!   ResourceFull equal to the last one sent is counted (HREPEAT, `repeat_bits` wide)
+//!   instead of sent; a branch message equal to the last one (I-CNT, HIST, target; no
+//!   ResourceFull in its block) is counted (B-CNT) instead of sent. The counts go out
+//!   (ResourceFull RCODE 2, RepeatBranch) before the next other message, the model's
+//!   order.
 
 use rust_hdl::prelude::*;
 
@@ -46,6 +65,13 @@ pub const ICNT_BITS: usize = 22;
 use crate::packer::ZeroExtend;
 use crate::param::LocalParam;
 
+/// Largest period of a full HIST register tried by repeated history: half the branch bits
+/// of the widest register (31 branch bits, `NTRACE_MAX_HIST` 32 with the stop bit).
+const MAX_PERIOD: usize = (HIST_BITS - 1) / 2;
+
+/// Width of the HREPEAT and B-CNT counters at most (the model's `repeat_bits` 1..=18).
+pub const REPEAT_BITS: usize = 18;
+
 /// TCODEs ("Fields in Messages").
 const OWNERSHIP: u64 = 2;
 const DIRECT_BRANCH: u64 = 3;
@@ -56,6 +82,7 @@ const INDIRECT_BRANCH_SYNC: u64 = 12;
 const RESOURCE_FULL: u64 = 27;
 const INDIRECT_BRANCH_HIST: u64 = 28;
 const INDIRECT_BRANCH_HIST_SYNC: u64 = 29;
+const REPEAT_BRANCH: u64 = 30;
 const PROG_TRACE_CORRELATION: u64 = 33;
 
 /// The generation parameters of the generator ("N-Trace Specific Trace Controls",
@@ -76,6 +103,12 @@ pub struct NtraceHwOptions {
     /// "Implicit Return Optimization" (`trTeInstImplicitReturnMode` 3): entries of the
     /// call stack (0: off; at most [`CALL_STACK_MAX`]; needs the 4-bit itype).
     pub call_stack: usize,
+    /// "Repeated History Optimization" (`trTeInstEnRepeatedHistory`): ResourceFull
+    /// RCODE 2 and RepeatBranch.
+    pub repeat_history: bool,
+    /// Width of the HREPEAT and B-CNT counters (1..=[`REPEAT_BITS`]): at most
+    /// 2^`repeat_bits` - 1 repeats in one message.
+    pub repeat_bits: usize,
     /// Test only: every branch outcome enters HIST inverted (the deliberate fault that
     /// shows the co-simulation checker bites).
     pub hist_fault: bool,
@@ -91,6 +124,8 @@ impl Default for NtraceHwOptions {
             sync_max: 256,
             sijump: false,
             call_stack: 0,
+            repeat_history: false,
+            repeat_bits: REPEAT_BITS,
             hist_fault: false,
         }
     }
@@ -125,6 +160,10 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     /// Trace enable: a record is traced while it is high; its fall ends the trace with
     /// ProgTraceCorrelation, its rise restarts it with ProgTraceSync.
     pub trace_enable: Signal<In, Bit>,
+    /// ResourceFull RCODE 2 before the first message that ends a run of HIST repeats.
+    pub early_hrepeat: NtraceMessageSource,
+    /// RepeatBranch.
+    pub repeat_branch: NtraceMessageSource,
     /// The message that ends a block.
     pub block_end: NtraceMessageSource,
     /// The Ownership message after a synchronising message.
@@ -133,6 +172,8 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     pub owner: NtraceMessageSource,
     /// ResourceFull, I-CNT overflow.
     pub icnt_full: NtraceMessageSource,
+    /// ResourceFull RCODE 2 before a HIST ResourceFull that is no repeat.
+    pub late_hrepeat: NtraceMessageSource,
     /// ResourceFull, HIST full.
     pub hist_full: NtraceMessageSource,
     iretire_q: DFF<Bit>,
@@ -219,6 +260,72 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     size4: Constant<Bits<A>>,
     predicted: Signal<Local, Bit>,
     matched: Signal<Local, Bit>,
+    // Repeated history: the HIST of the last RCODE 1 ResourceFull and the repeats of it
+    // counted (HREPEAT); the last branch message (TCODE, its fields, the target; valid
+    // while no other message came after it) and its repeats counted (B-CNT); a
+    // ResourceFull in the current block.
+    repeat_on: Constant<Bit>,
+    repeat_max: Constant<Bits<REPEAT_BITS>>,
+    last_full_valid: DFF<Bit>,
+    last_full: DFF<Bits<HIST_BITS>>,
+    hrepeat: DFF<Bits<REPEAT_BITS>>,
+    last_valid: DFF<Bit>,
+    last_tcode: DFF<Bits<6>>,
+    last_lead: DFF<Bits<LEAD_BITS>>,
+    last_addr: DFF<Bits<ADDR_BITS>>,
+    last_hist: DFF<Bits<HIST_BITS>>,
+    last_target: DFF<Bits<A>>,
+    bcnt: DFF<Bits<REPEAT_BITS>>,
+    block_resource: DFF<Bit>,
+    // The full HIST cut at its smallest period, and what stays: the branch bits, their
+    // mask (`n` bits), the periods tried (bit `p`: `p <= n / 2`), a one, and per period
+    // `p` the bits kept, `n mod p` (written out in the kernel: a sub-block per period,
+    // its input written and its outputs read by this kernel, is a combinational loop for
+    // Verilator).
+    hist_branches: Signal<Local, Bits<HIST_BITS>>,
+    hist_sent: Signal<Local, Bits<HIST_BITS>>,
+    hist_kept: Signal<Local, Bits<HIST_BITS>>,
+    hist_mask: Constant<Bits<HIST_BITS>>,
+    hist_one: Constant<Bits<HIST_BITS>>,
+    periods: Constant<Bits<16>>,
+    rest_1: Constant<Bits<HIST_BITS>>,
+    rest_2: Constant<Bits<HIST_BITS>>,
+    rest_3: Constant<Bits<HIST_BITS>>,
+    rest_4: Constant<Bits<HIST_BITS>>,
+    rest_5: Constant<Bits<HIST_BITS>>,
+    rest_6: Constant<Bits<HIST_BITS>>,
+    rest_7: Constant<Bits<HIST_BITS>>,
+    rest_8: Constant<Bits<HIST_BITS>>,
+    rest_9: Constant<Bits<HIST_BITS>>,
+    rest_10: Constant<Bits<HIST_BITS>>,
+    rest_11: Constant<Bits<HIST_BITS>>,
+    rest_12: Constant<Bits<HIST_BITS>>,
+    rest_13: Constant<Bits<HIST_BITS>>,
+    rest_14: Constant<Bits<HIST_BITS>>,
+    rest_15: Constant<Bits<HIST_BITS>>,
+    // The plain branch message of the resolving record as a repeat key (fields a
+    // message lacks are 0).
+    key_tcode: Signal<Local, Bits<6>>,
+    key_lead: Signal<Local, Bits<LEAD_BITS>>,
+    key_addr: Signal<Local, Bits<ADDR_BITS>>,
+    key_hist: Signal<Local, Bits<HIST_BITS>>,
+    same_branch: Signal<Local, Bit>,
+    branch_repeat: Signal<Local, Bit>,
+    plain_sent: Signal<Local, Bit>,
+    // Counted repeats go out before this record's first message (`flush_early`: a
+    // `block_end` or change Ownership message; any message for B-CNT).
+    flush_early: Signal<Local, Bit>,
+    flush_bcnt: Signal<Local, Bit>,
+    bcnt_step: Signal<Local, Bits<REPEAT_BITS>>,
+    bcnt_now: Signal<Local, Bits<REPEAT_BITS>>,
+    hrepeat_base: Signal<Local, Bits<REPEAT_BITS>>,
+    hist_same: Signal<Local, Bit>,
+    hist_repeat: Signal<Local, Bit>,
+    bcnt_lead: ZeroExtend<REPEAT_BITS, LEAD_BITS>,
+    last_full_lead: ZeroExtend<HIST_BITS, LEAD_BITS>,
+    early_count: ZeroExtend<REPEAT_BITS, ADDR_BITS>,
+    late_count: ZeroExtend<REPEAT_BITS, ADDR_BITS>,
+    tc_repeat_branch: LocalParam<6, REPEAT_BRANCH>,
     // What happens in this cycle.
     correlation: Signal<Local, Bit>,
     starting: Signal<Local, Bit>,
@@ -247,6 +354,9 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     n_c: Signal<Local, Bits<16>>,
     n_d: Signal<Local, Bits<16>>,
     n_e: Signal<Local, Bits<16>>,
+    n_f: Signal<Local, Bits<16>>,
+    n_g: Signal<Local, Bits<16>>,
+    n_h: Signal<Local, Bits<16>>,
 }
 
 impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> {
@@ -277,10 +387,23 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             "call_stack needs the 4-bit itype (calls and returns are not told apart with 3 bits)"
         );
         assert!(
+            (1..=REPEAT_BITS).contains(&options.repeat_bits),
+            "repeat_bits {} is not in 1..={REPEAT_BITS}",
+            options.repeat_bits
+        );
+        assert!(
             options.sync_max <= 65531,
             "sync_max {} is above 65531",
             options.sync_max
         );
+        // Repeated history: the branch bits of a full HIST register, the periods tried
+        // (at most half of them), the bits kept for each.
+        let branches = options.hist_bits - 1;
+        let branch_mask = (1u64 << branches) - 1;
+        let periods = (1..=MAX_PERIOD)
+            .filter(|p| 2 * p <= branches)
+            .fold(0u64, |m, p| m | 1 << p);
+        let rest = |p: usize| (branches % p) as u64;
         NtraceGenerator {
             clock: Default::default(),
             reset: Default::default(),
@@ -292,10 +415,13 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             ilastsize: Default::default(),
             sijump: Default::default(),
             trace_enable: Default::default(),
+            early_hrepeat: Default::default(),
+            repeat_branch: Default::default(),
             block_end: Default::default(),
             sync_owner: Default::default(),
             owner: Default::default(),
             icnt_full: Default::default(),
+            late_hrepeat: Default::default(),
             hist_full: Default::default(),
             iretire_q: Default::default(),
             itype_q: Default::default(),
@@ -365,6 +491,59 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             size4: Constant::new(bits::<A>(4)),
             predicted: Default::default(),
             matched: Default::default(),
+            repeat_on: Constant::new(options.repeat_history),
+            repeat_max: Constant::new(bits::<REPEAT_BITS>((1 << options.repeat_bits) - 1)),
+            last_full_valid: Default::default(),
+            last_full: Default::default(),
+            hrepeat: Default::default(),
+            last_valid: Default::default(),
+            last_tcode: Default::default(),
+            last_lead: Default::default(),
+            last_addr: Default::default(),
+            last_hist: Default::default(),
+            last_target: Default::default(),
+            bcnt: Default::default(),
+            block_resource: Default::default(),
+            hist_branches: Default::default(),
+            hist_sent: Default::default(),
+            hist_kept: Default::default(),
+            hist_mask: Constant::new(bits::<HIST_BITS>(branch_mask)),
+            hist_one: Constant::new(bits::<HIST_BITS>(1)),
+            periods: Constant::new(bits::<16>(periods)),
+            rest_1: Constant::new(bits::<HIST_BITS>(rest(1))),
+            rest_2: Constant::new(bits::<HIST_BITS>(rest(2))),
+            rest_3: Constant::new(bits::<HIST_BITS>(rest(3))),
+            rest_4: Constant::new(bits::<HIST_BITS>(rest(4))),
+            rest_5: Constant::new(bits::<HIST_BITS>(rest(5))),
+            rest_6: Constant::new(bits::<HIST_BITS>(rest(6))),
+            rest_7: Constant::new(bits::<HIST_BITS>(rest(7))),
+            rest_8: Constant::new(bits::<HIST_BITS>(rest(8))),
+            rest_9: Constant::new(bits::<HIST_BITS>(rest(9))),
+            rest_10: Constant::new(bits::<HIST_BITS>(rest(10))),
+            rest_11: Constant::new(bits::<HIST_BITS>(rest(11))),
+            rest_12: Constant::new(bits::<HIST_BITS>(rest(12))),
+            rest_13: Constant::new(bits::<HIST_BITS>(rest(13))),
+            rest_14: Constant::new(bits::<HIST_BITS>(rest(14))),
+            rest_15: Constant::new(bits::<HIST_BITS>(rest(15))),
+            key_tcode: Default::default(),
+            key_lead: Default::default(),
+            key_addr: Default::default(),
+            key_hist: Default::default(),
+            same_branch: Default::default(),
+            branch_repeat: Default::default(),
+            plain_sent: Default::default(),
+            flush_early: Default::default(),
+            flush_bcnt: Default::default(),
+            bcnt_step: Default::default(),
+            bcnt_now: Default::default(),
+            hrepeat_base: Default::default(),
+            hist_same: Default::default(),
+            hist_repeat: Default::default(),
+            bcnt_lead: Default::default(),
+            last_full_lead: Default::default(),
+            early_count: Default::default(),
+            late_count: Default::default(),
+            tc_repeat_branch: Default::default(),
             correlation: Default::default(),
             starting: Default::default(),
             resolving: Default::default(),
@@ -390,6 +569,9 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             n_c: Default::default(),
             n_d: Default::default(),
             n_e: Default::default(),
+            n_f: Default::default(),
+            n_g: Default::default(),
+            n_h: Default::default(),
         }
     }
 }
@@ -422,6 +604,17 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             pend_btype,
             pend_return,
             pend_expected,
+            last_full_valid,
+            last_full,
+            hrepeat,
+            last_valid,
+            last_tcode,
+            last_lead,
+            last_addr,
+            last_hist,
+            last_target,
+            bcnt,
+            block_resource,
             reference,
             owner_priv,
             owner_context,
@@ -555,8 +748,159 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         }
         self.hist_over.next =
             self.hist_push.val() && (self.hist_pushed.val() & self.hist_top.val()).any();
+        // Repeated history: the full register is cut at its smallest period (the last
+        // assignment wins).
+        self.hist_branches.next = self.hist_pushed.val() ^ self.hist_top.val();
+        self.hist_sent.next = self.hist_pushed.val();
+        self.hist_kept.next = 1.into();
+        if self.repeat_on.val() {
+            if self.periods.val().get_bit(15)
+                && ((self.hist_branches.val() >> 15)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 15)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_15.val())
+                    | (self.hist_branches.val() >> self.rest_15.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_15.val())
+                    | (self.hist_branches.val()
+                        & ((self.hist_one.val() << self.rest_15.val()) - 1));
+            }
+            if self.periods.val().get_bit(14)
+                && ((self.hist_branches.val() >> 14)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 14)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_14.val())
+                    | (self.hist_branches.val() >> self.rest_14.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_14.val())
+                    | (self.hist_branches.val()
+                        & ((self.hist_one.val() << self.rest_14.val()) - 1));
+            }
+            if self.periods.val().get_bit(13)
+                && ((self.hist_branches.val() >> 13)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 13)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_13.val())
+                    | (self.hist_branches.val() >> self.rest_13.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_13.val())
+                    | (self.hist_branches.val()
+                        & ((self.hist_one.val() << self.rest_13.val()) - 1));
+            }
+            if self.periods.val().get_bit(12)
+                && ((self.hist_branches.val() >> 12)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 12)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_12.val())
+                    | (self.hist_branches.val() >> self.rest_12.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_12.val())
+                    | (self.hist_branches.val()
+                        & ((self.hist_one.val() << self.rest_12.val()) - 1));
+            }
+            if self.periods.val().get_bit(11)
+                && ((self.hist_branches.val() >> 11)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 11)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_11.val())
+                    | (self.hist_branches.val() >> self.rest_11.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_11.val())
+                    | (self.hist_branches.val()
+                        & ((self.hist_one.val() << self.rest_11.val()) - 1));
+            }
+            if self.periods.val().get_bit(10)
+                && ((self.hist_branches.val() >> 10)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 10)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_10.val())
+                    | (self.hist_branches.val() >> self.rest_10.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_10.val())
+                    | (self.hist_branches.val()
+                        & ((self.hist_one.val() << self.rest_10.val()) - 1));
+            }
+            if self.periods.val().get_bit(9)
+                && ((self.hist_branches.val() >> 9)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 9)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_9.val())
+                    | (self.hist_branches.val() >> self.rest_9.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_9.val())
+                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_9.val()) - 1));
+            }
+            if self.periods.val().get_bit(8)
+                && ((self.hist_branches.val() >> 8)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 8)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_8.val())
+                    | (self.hist_branches.val() >> self.rest_8.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_8.val())
+                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_8.val()) - 1));
+            }
+            if self.periods.val().get_bit(7)
+                && ((self.hist_branches.val() >> 7)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 7)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_7.val())
+                    | (self.hist_branches.val() >> self.rest_7.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_7.val())
+                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_7.val()) - 1));
+            }
+            if self.periods.val().get_bit(6)
+                && ((self.hist_branches.val() >> 6)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 6)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_6.val())
+                    | (self.hist_branches.val() >> self.rest_6.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_6.val())
+                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_6.val()) - 1));
+            }
+            if self.periods.val().get_bit(5)
+                && ((self.hist_branches.val() >> 5)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 5)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_5.val())
+                    | (self.hist_branches.val() >> self.rest_5.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_5.val())
+                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_5.val()) - 1));
+            }
+            if self.periods.val().get_bit(4)
+                && ((self.hist_branches.val() >> 4)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 4)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_4.val())
+                    | (self.hist_branches.val() >> self.rest_4.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_4.val())
+                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_4.val()) - 1));
+            }
+            if self.periods.val().get_bit(3)
+                && ((self.hist_branches.val() >> 3)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 3)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_3.val())
+                    | (self.hist_branches.val() >> self.rest_3.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_3.val())
+                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_3.val()) - 1));
+            }
+            if self.periods.val().get_bit(2)
+                && ((self.hist_branches.val() >> 2)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 2)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_2.val())
+                    | (self.hist_branches.val() >> self.rest_2.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_2.val())
+                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_2.val()) - 1));
+            }
+            if self.periods.val().get_bit(1)
+                && ((self.hist_branches.val() >> 1)
+                    == (self.hist_branches.val() & (self.hist_mask.val() >> 1)))
+            {
+                self.hist_sent.next = (self.hist_top.val() >> self.rest_1.val())
+                    | (self.hist_branches.val() >> self.rest_1.val());
+                self.hist_kept.next = (self.hist_one.val() << self.rest_1.val())
+                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_1.val()) - 1));
+            }
+        }
         self.hist.d.next = self.hist_pushed.val();
-        if self.hist_over.val() || self.reset_ff.q.val() {
+        if self.hist_over.val() {
+            self.hist.d.next = self.hist_kept.val();
+        }
+        if self.reset_ff.q.val() {
             self.hist.d.next = 1.into();
         }
 
@@ -565,7 +909,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.uaddr.next = (self.reference.q.val() ^ self.iaddr_wide.wide.val()) >> 1;
         self.icnt_lead.narrow.next = self.icnt.q.val();
         self.sum_lead.narrow.next = self.icnt_sum.val();
-        self.hist_lead.narrow.next = self.hist_pushed.val();
+        self.hist_lead.narrow.next = self.hist_sent.val();
         self.btype_lead.narrow.next = self.pend_btype.q.val();
         // PROCESS ("Ownership Message"): FORMAT 0 (privilege) or 2 (CONTEXT), PRV, V 0.
         self.priv_lead.narrow.next = self.privilege_q.q.val();
@@ -583,10 +927,41 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.cdf.next = 16.into();
         }
 
-        // 1. The message that ends a block.
+        // "RepeatBranch Message": the plain branch message of the resolving record, as
+        // a key; the same as the last one sent, with no ResourceFull in its block, it
+        // is counted instead of sent.
+        self.key_tcode.next = self.tc_direct_branch.val();
+        self.key_lead.next = self.icnt_lead.wide.val();
+        self.key_addr.next = 0.into();
+        self.key_hist.next = 0.into();
+        if !self.pend_direct.q.val() {
+            self.key_tcode.next = self.tc_indirect_branch.val();
+            self.key_lead.next = (self.icnt_lead.wide.val() << 2) | self.btype_lead.wide.val();
+            self.key_addr.next = self.uaddr.val();
+            if self.with_hist.val() {
+                self.key_tcode.next = self.tc_indirect_branch_hist.val();
+                self.key_hist.next = self.hist.q.val();
+            }
+        }
+        self.same_branch.next = self.last_valid.q.val()
+            && (self.key_tcode.val() == self.last_tcode.q.val())
+            && (self.key_lead.val() == self.last_lead.q.val())
+            && (self.key_addr.val() == self.last_addr.q.val())
+            && (self.key_hist.val() == self.last_hist.q.val())
+            && (self.iaddr_q.q.val() == self.last_target.q.val());
+        self.branch_repeat.next = self.repeat_on.val()
+            && self.resolving.val()
+            && !self.sync_due.val()
+            && !self.block_resource.q.val()
+            && self.same_branch.val()
+            && (self.bcnt.q.val() < self.repeat_max.val());
+        self.plain_sent.next =
+            self.resolving.val() && !self.sync_due.val() && !self.branch_repeat.val();
+
+        // 3. The message that ends a block.
         self.block_end.valid.next = self.correlation.val()
             || self.starting.val()
-            || self.resolving.val()
+            || (self.resolving.val() && !self.branch_repeat.val())
             || self.block_sync.val();
         self.block_end.tcode.next = self.tc_prog_trace_correlation.val();
         self.block_end.lead.next = (self.icnt_lead.wide.val() << 6) | self.cdf.val() | 4;
@@ -652,7 +1027,56 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.block_end.addr_valid.next = true;
         }
 
-        // 2. Ownership after a synchronising message: the privilege the block ran at.
+        // Counted repeats go out before the record's first message: any `block_end`
+        // message or a change Ownership sends both counts; a ResourceFull sends B-CNT
+        // (this record's repeat included).
+        self.flush_early.next = self.block_end.valid.val() || self.owner_change.val();
+        self.flush_bcnt.next =
+            self.flush_early.val() || self.icnt_over.val() || self.hist_over.val();
+        self.bcnt_step.next = 0.into();
+        if self.branch_repeat.val() {
+            self.bcnt_step.next = 1.into();
+        }
+        self.bcnt_now.next = self.bcnt.q.val() + self.bcnt_step.val();
+        self.hrepeat_base.next = self.hrepeat.q.val();
+        if self.flush_early.val() {
+            self.hrepeat_base.next = 0.into();
+        }
+        // "HIST Field Full" with repeated history: the cut HIST equal to the last one
+        // sent is counted (HREPEAT) instead of sent.
+        self.hist_same.next = self.last_full_valid.q.val()
+            && !self.a_sync.val()
+            && (self.hist_sent.val() == self.last_full.q.val());
+        self.hist_repeat.next = self.repeat_on.val()
+            && self.hist_over.val()
+            && self.hist_same.val()
+            && (self.hrepeat_base.val() < self.repeat_max.val());
+        self.bcnt_lead.narrow.next = self.bcnt_now.val();
+        self.last_full_lead.narrow.next = self.last_full.q.val();
+        self.early_count.narrow.next = self.hrepeat.q.val();
+        self.late_count.narrow.next = self.hrepeat_base.val();
+
+        // 1. ResourceFull RCODE 2: RDATA the repeated HIST, HREPEAT its repeats.
+        self.early_hrepeat.valid.next = self.flush_early.val() && self.hrepeat.q.val().any();
+        self.early_hrepeat.tcode.next = self.tc_resource_full.val();
+        self.early_hrepeat.lead.next = (self.last_full_lead.wide.val() << 4) | 2;
+        self.early_hrepeat.lead_min.next = 5.into();
+        self.early_hrepeat.addr.next = self.early_count.wide.val();
+        self.early_hrepeat.addr_valid.next = true;
+        self.early_hrepeat.hist.next = 0.into();
+        self.early_hrepeat.hist_valid.next = false;
+
+        // 2. RepeatBranch: B-CNT.
+        self.repeat_branch.valid.next = self.flush_bcnt.val() && self.bcnt_now.val().any();
+        self.repeat_branch.tcode.next = self.tc_repeat_branch.val();
+        self.repeat_branch.lead.next = self.bcnt_lead.wide.val();
+        self.repeat_branch.lead_min.next = 1.into();
+        self.repeat_branch.addr.next = 0.into();
+        self.repeat_branch.addr_valid.next = false;
+        self.repeat_branch.hist.next = 0.into();
+        self.repeat_branch.hist_valid.next = false;
+
+        // 4. Ownership after a synchronising message: the privilege the block ran at.
         self.sync_owner.valid.next = self.a_sync.val();
         self.sync_owner.tcode.next = self.tc_ownership.val();
         self.sync_owner.lead.next = self.old_owner_process.val();
@@ -665,7 +1089,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.sync_owner.hist.next = 0.into();
         self.sync_owner.hist_valid.next = false;
 
-        // 3. Ownership of a privilege or context change.
+        // 5. Ownership of a privilege or context change.
         self.owner.valid.next = self.owner_change.val();
         self.owner.tcode.next = self.tc_ownership.val();
         self.owner.lead.next = self.owner_process.val();
@@ -675,7 +1099,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.owner.hist.next = 0.into();
         self.owner.hist_valid.next = false;
 
-        // 4. ResourceFull RCODE 0: RDATA the I-CNT, this instruction included.
+        // 6. ResourceFull RCODE 0: RDATA the I-CNT, this instruction included.
         self.icnt_full.valid.next = self.icnt_over.val();
         self.icnt_full.tcode.next = self.tc_resource_full.val();
         self.icnt_full.lead.next = self.sum_lead.wide.val() << 4;
@@ -685,8 +1109,20 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.icnt_full.hist.next = 0.into();
         self.icnt_full.hist_valid.next = false;
 
-        // 5. ResourceFull RCODE 1: RDATA the full HIST.
-        self.hist_full.valid.next = self.hist_over.val();
+        // 7. ResourceFull RCODE 2 before a HIST ResourceFull that is no repeat.
+        self.late_hrepeat.valid.next =
+            self.hist_over.val() && !self.hist_repeat.val() && self.hrepeat_base.val().any();
+        self.late_hrepeat.tcode.next = self.tc_resource_full.val();
+        self.late_hrepeat.lead.next = (self.last_full_lead.wide.val() << 4) | 2;
+        self.late_hrepeat.lead_min.next = 5.into();
+        self.late_hrepeat.addr.next = self.late_count.wide.val();
+        self.late_hrepeat.addr_valid.next = true;
+        self.late_hrepeat.hist.next = 0.into();
+        self.late_hrepeat.hist_valid.next = false;
+
+        // 8. ResourceFull RCODE 1: RDATA the full HIST (the whole periods with repeated
+        // history), unless counted as a repeat.
+        self.hist_full.valid.next = self.hist_over.val() && !self.hist_repeat.val();
         self.hist_full.tcode.next = self.tc_resource_full.val();
         self.hist_full.lead.next = (self.hist_lead.wide.val() << 4) | 1;
         self.hist_full.lead_min.next = 5.into();
@@ -734,6 +1170,49 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         if self.a_sync.val() || (self.resolving.val() && !self.pend_direct.q.val()) {
             self.reference.d.next = self.iaddr_wide.wide.val();
         }
+        // Repeated history state, in the model's order within the record: a plain branch
+        // message becomes the last one; a synchronising message, an Ownership, a HIST
+        // ResourceFull that is no repeat and the end of the trace forget it.
+        if self.plain_sent.val() {
+            self.last_valid.d.next = true;
+            self.last_tcode.d.next = self.key_tcode.val();
+            self.last_lead.d.next = self.key_lead.val();
+            self.last_addr.d.next = self.key_addr.val();
+            self.last_hist.d.next = self.key_hist.val();
+            self.last_target.d.next = self.iaddr_q.q.val();
+        }
+        if self.a_sync.val()
+            || self.owner_change.val()
+            || self.correlation.val()
+            || self.hist_full.valid.val()
+        {
+            self.last_valid.d.next = false;
+        }
+        self.bcnt.d.next = self.bcnt_now.val();
+        if self.flush_bcnt.val() {
+            self.bcnt.d.next = 0.into();
+        }
+        self.hrepeat.d.next = self.hrepeat_base.val();
+        if self.hist_over.val() {
+            self.hrepeat.d.next = 0.into();
+        }
+        if self.hist_repeat.val() {
+            self.hrepeat.d.next = self.hrepeat_base.val() + 1;
+        }
+        if self.a_sync.val() {
+            self.last_full_valid.d.next = false;
+        }
+        if self.hist_full.valid.val() {
+            self.last_full_valid.d.next = true;
+            self.last_full.d.next = self.hist_sent.val();
+        }
+        // A ResourceFull in the block: its branch message is no repeat.
+        if self.ends_block.val() {
+            self.block_resource.d.next = false;
+        }
+        if self.icnt_over.val() || self.hist_over.val() {
+            self.block_resource.d.next = true;
+        }
         // Messages since the last synchronising message (held once at `sync_max`).
         self.n_a.next = 0.into();
         if self.block_end.valid.val() {
@@ -755,17 +1234,32 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         if self.hist_full.valid.val() {
             self.n_e.next = 1.into();
         }
+        self.n_f.next = 0.into();
+        if self.early_hrepeat.valid.val() {
+            self.n_f.next = 1.into();
+        }
+        self.n_g.next = 0.into();
+        if self.repeat_branch.valid.val() {
+            self.n_g.next = 1.into();
+        }
+        self.n_h.next = 0.into();
+        if self.late_hrepeat.valid.val() {
+            self.n_h.next = 1.into();
+        }
         if !self.sync_due.val() {
             self.since_sync.d.next = self.since_sync.q.val()
+                + self.n_f.val()
+                + self.n_g.val()
                 + self.n_a.val()
                 + self.n_b.val()
                 + self.n_c.val()
                 + self.n_d.val()
+                + self.n_h.val()
                 + self.n_e.val();
         }
         if self.a_sync.val() {
             self.since_sync.d.next =
-                self.n_b.val() + self.n_c.val() + self.n_d.val() + self.n_e.val();
+                self.n_b.val() + self.n_c.val() + self.n_d.val() + self.n_h.val() + self.n_e.val();
         }
         if self.reset_ff.q.val() {
             self.was_enabled.d.next = false;
@@ -773,6 +1267,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.pend_valid.d.next = false;
             self.walk.d.next = false;
             self.since_sync.d.next = 0.into();
+            self.last_full_valid.d.next = false;
+            self.hrepeat.d.next = 0.into();
+            self.last_valid.d.next = false;
+            self.bcnt.d.next = 0.into();
+            self.block_resource.d.next = false;
         }
     }
 }
@@ -788,6 +1287,8 @@ mod tests {
         NtraceHwOptions {
             sijump: true,
             call_stack: CALL_STACK_MAX,
+            repeat_history: true,
+            repeat_bits: 4,
             ..NtraceHwOptions::default()
         }
     }
