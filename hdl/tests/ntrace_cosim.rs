@@ -423,7 +423,14 @@ fn rv32_programs_match_the_model_message_by_message() {
     let sets = option_sets();
     // Messages of each set over the programs, and the same without its optimisations.
     let mut totals = vec![(0, 0); sets.len()];
-    for name in names.iter().take(3) {
+    // The first three programs, and the loops (repeated history) and function pointer
+    // (calls and returns) ones.
+    let programs = names.iter().take(3).chain(
+        names
+            .iter()
+            .filter(|n| *n == "loops" || *n == "fnptr_switch"),
+    );
+    for name in programs {
         let stem = format!("{name}-rv32");
         let records = etrace_programs::records(&stem, HartConfig::default(), 3_000).unwrap();
         for ((set, options), total) in sets.iter().zip(&mut totals) {
