@@ -160,6 +160,12 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     /// Trace enable: a record is traced while it is high; its fall ends the trace with
     /// ProgTraceCorrelation, its rise restarts it with ProgTraceSync.
     pub trace_enable: Signal<In, Bit>,
+    /// Restart after a FIFO overrun ("Error Message", "Synchronizing Messages" SYNC 7):
+    /// with the record entering in this cycle; the trace state is dropped (no repeat is
+    /// flushed) and the record starts the trace again with ProgTraceSync SYNC 7, as the
+    /// model's `NtraceEncoder::restart(SyncReason::FIFO_OVERRUN)`. Low outside an
+    /// output path that loses messages.
+    pub restart: Signal<In, Bit>,
     /// ResourceFull RCODE 2 before the first message that ends a run of HIST repeats.
     pub early_hrepeat: NtraceMessageSource,
     /// RepeatBranch.
@@ -190,6 +196,8 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     // the block began (nonzero), messages since the last synchronising message.
     was_enabled: DFF<Bit>,
     started: DFF<Bit>,
+    // The next ProgTraceSync restarts from a FIFO overrun (SYNC 7, not 5).
+    overrun: DFF<Bit>,
     pend_valid: DFF<Bit>,
     pend_direct: DFF<Bit>,
     pend_btype: DFF<Bits<2>>,
@@ -415,6 +423,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             ilastsize: Default::default(),
             sijump: Default::default(),
             trace_enable: Default::default(),
+            restart: Default::default(),
             early_hrepeat: Default::default(),
             repeat_branch: Default::default(),
             block_end: Default::default(),
@@ -434,6 +443,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             reset_ff: Default::default(),
             was_enabled: Default::default(),
             started: Default::default(),
+            overrun: Default::default(),
             pend_valid: Default::default(),
             pend_direct: Default::default(),
             pend_btype: Default::default(),
@@ -599,6 +609,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             reset_ff,
             was_enabled,
             started,
+            overrun,
             pend_valid,
             pend_direct,
             pend_btype,
@@ -971,9 +982,13 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.block_end.hist.next = self.hist.q.val();
         self.block_end.hist_valid.next = self.htm.val();
         if self.starting.val() {
-            // ProgTraceSync: SYNC 5 (Trace Enable), I-CNT 0, F-ADDR.
+            // ProgTraceSync: SYNC 5 (Trace Enable), or 7 (restart from FIFO overrun),
+            // I-CNT 0, F-ADDR.
             self.block_end.tcode.next = self.tc_prog_trace_sync.val();
             self.block_end.lead.next = 5.into();
+            if self.overrun.q.val() {
+                self.block_end.lead.next = 7.into();
+            }
             self.block_end.lead_min.next = 5.into();
             self.block_end.addr_valid.next = true;
             self.block_end.hist_valid.next = false;
@@ -1139,6 +1154,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         if self.correlation.val() {
             self.started.d.next = false;
             self.pend_valid.d.next = false;
+            self.overrun.d.next = false;
         }
         if self.present.val() {
             // The pending message of the record ("Handling of 4-bit itype values").
@@ -1261,7 +1277,22 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.since_sync.d.next =
                 self.n_b.val() + self.n_c.val() + self.n_d.val() + self.n_h.val() + self.n_e.val();
         }
+        // A restart from FIFO overrun forgets the trace state (the model's `restart`).
+        if self.restart.val() {
+            self.started.d.next = false;
+            self.pend_valid.d.next = false;
+            self.walk.d.next = false;
+            self.icnt.d.next = 0.into();
+            self.hist.d.next = 1.into();
+            self.last_full_valid.d.next = false;
+            self.hrepeat.d.next = 0.into();
+            self.last_valid.d.next = false;
+            self.bcnt.d.next = 0.into();
+            self.block_resource.d.next = false;
+            self.overrun.d.next = true;
+        }
         if self.reset_ff.q.val() {
+            self.overrun.d.next = false;
             self.was_enabled.d.next = false;
             self.started.d.next = false;
             self.pend_valid.d.next = false;

@@ -8,14 +8,18 @@
 //! * [`generator`]: the rules of generating messages, per ingress record, with the I-CNT
 //!   counter and the HIST register;
 //! * [`call_stack`]: the return address stack of the implicit return optimisation;
-//! * [`mseo`]: one message's MSEO bytes ("MSEO Sequences").
+//! * [`mseo`]: one message's MSEO bytes ("MSEO Sequences");
+//! * [`queue`]: the MSEO output path: the messages of each record into a byte FIFO,
+//!   with the model's overflow rule (Error message, restart with SYNC 7).
 
 pub mod call_stack;
 pub mod generator;
 pub mod message;
 pub mod mseo;
+pub mod queue;
 
 pub use call_stack::NtraceCallStack;
 pub use generator::{NtraceGenerator, NtraceHwOptions};
 pub use message::{NtraceMessage, NtraceMessageSource};
 pub use mseo::MseoBytes;
+pub use queue::{NtraceFifoConfig, NtraceMseoPath, NtraceMseoQueue, NtraceSlotHold};

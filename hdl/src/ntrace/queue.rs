@@ -1,0 +1,598 @@
+//! The N-Trace MSEO output path ("N-Trace Transmission Protocol", "MSEO Sequences",
+//! "Error Message", "Synchronizing Messages" SYNC 7): the generator's messages of each
+//! ingress record as MSEO bytes into a byte FIFO that sends `send_bytes` bytes every
+//! `every_cycles` records, losing messages on overflow as the model's
+//! `NtraceCycleEncoder` (`model/ntrace/src/encoder/cycle.rs`) does.
+//!
+//! Cycle contract (`hdl/DESIGN.md`, "N-Trace MSEO output path"): the model's cycle is one
+//! *record step* here. The model puts all messages of a record into its FIFO at once (up
+//! to nine messages, 200 bytes); the byte FIFO takes one byte per clock, so a step takes
+//! several clocks and the path back-pressures its ingress (`in_ready`). A step: take the
+//! record (the generator registers it), capture the generator's message slots (and the
+//! Error message when the step restarts the trace), write them byte by byte in the
+//! model's order with the model's fit rule, then send the step's bytes (`send_bytes` on
+//! every `every_cycles`-th step). The byte stream and the step each byte leaves in are
+//! those of the model's cycles; the clocks of a step are not.
+
+use rust_hdl::prelude::*;
+
+use super::generator::NtraceGenerator;
+use super::message::{NtraceMessage, NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
+use super::mseo::MseoBytes;
+use crate::output::ByteFifo;
+use crate::packer::ZeroExtend;
+
+use super::generator::NtraceHwOptions;
+
+/// Free bytes an overflowed FIFO needs before the trace restarts (the model's
+/// `RESTART_ROOM`): the Error message, the largest standard message (38 bytes, "N-Trace
+/// Transmission Protocol") and an Ownership message.
+pub const RESTART_ROOM: u32 = 4 + 38 + 12;
+
+/// TCODE of the Error message ("Error Message").
+const ERROR_TCODE: u64 = 8;
+/// `lead` of the Error message: ETYPE 0 (4 bits), ECODE 0b100 "program trace messages
+/// lost" above it.
+const ERROR_LEAD: u64 = 0b100 << 4;
+
+/// The output FIFO of the path, as the model's `FifoConfig`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NtraceFifoConfig {
+    /// FIFO size in bytes (at least [`RESTART_ROOM`], at most the byte FIFO's depth).
+    pub bytes: u32,
+    /// Bytes sent on a sending step (at least 1).
+    pub send_bytes: u32,
+    /// Steps between sends (1: every step).
+    pub every_cycles: u32,
+}
+
+/// One message slot held for the serialiser ("Fields in Messages"): loaded from `d`, or
+/// shifted from `behind` (the slot after it).
+#[derive(LogicBlock, Default)]
+pub struct NtraceSlotHold {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Loads `d` at the end of this cycle.
+    pub load: Signal<In, Bit>,
+    /// Loads `behind` at the end of this cycle (when not `load`).
+    pub shift: Signal<In, Bit>,
+    /// The message loaded.
+    pub d: NtraceMessage,
+    /// The message shifted in.
+    pub behind: NtraceMessage,
+    /// The message held.
+    pub q: NtraceMessageSource,
+    valid: DFF<Bit>,
+    tcode: DFF<Bits<6>>,
+    lead: DFF<Bits<LEAD_BITS>>,
+    lead_min: DFF<Bits<3>>,
+    addr: DFF<Bits<ADDR_BITS>>,
+    addr_valid: DFF<Bit>,
+    hist: DFF<Bits<HIST_BITS>>,
+    hist_valid: DFF<Bit>,
+}
+
+impl Logic for NtraceSlotHold {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, valid, tcode, lead, lead_min, addr, addr_valid, hist, hist_valid);
+        if self.shift.val() {
+            self.valid.d.next = self.behind.valid.val();
+            self.tcode.d.next = self.behind.tcode.val();
+            self.lead.d.next = self.behind.lead.val();
+            self.lead_min.d.next = self.behind.lead_min.val();
+            self.addr.d.next = self.behind.addr.val();
+            self.addr_valid.d.next = self.behind.addr_valid.val();
+            self.hist.d.next = self.behind.hist.val();
+            self.hist_valid.d.next = self.behind.hist_valid.val();
+        }
+        if self.load.val() {
+            self.valid.d.next = self.d.valid.val();
+            self.tcode.d.next = self.d.tcode.val();
+            self.lead.d.next = self.d.lead.val();
+            self.lead_min.d.next = self.d.lead_min.val();
+            self.addr.d.next = self.d.addr.val();
+            self.addr_valid.d.next = self.d.addr_valid.val();
+            self.hist.d.next = self.d.hist.val();
+            self.hist_valid.d.next = self.d.hist_valid.val();
+        }
+        self.q.valid.next = self.valid.q.val();
+        self.q.tcode.next = self.tcode.q.val();
+        self.q.lead.next = self.lead.q.val();
+        self.q.lead_min.next = self.lead_min.q.val();
+        self.q.addr.next = self.addr.q.val();
+        self.q.addr_valid.next = self.addr_valid.q.val();
+        self.q.hist.next = self.hist.q.val();
+        self.q.hist_valid.next = self.hist_valid.q.val();
+    }
+}
+
+/// The MSEO queue (module documentation): the message slots of a record step into a byte
+/// FIFO of depth `2^N` holding at most `bytes` bytes, the overflow rule, the sends.
+#[derive(LogicBlock)]
+pub struct NtraceMseoQueue<const N: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: empty, not overflowed, idle at the next cycle.
+    pub reset: Signal<In, Bit>,
+    /// A record step is offered (its record, or the end of the trace).
+    pub in_valid: Signal<In, Bit>,
+    /// The step offered is the end of the trace (trace enable low): the model's `finish`.
+    pub in_end: Signal<In, Bit>,
+    /// The step is taken in this cycle (`in_valid` while idle).
+    pub take: Signal<Out, Bit>,
+    /// The record goes to the generator in this cycle (taken, and not lost to an
+    /// overflow).
+    pub feed: Signal<Out, Bit>,
+    /// The generator restarts with the record fed in this cycle (SYNC 7).
+    pub restart: Signal<Out, Bit>,
+    /// The generator's slots, in the cycle after `feed` (the model's order).
+    pub early_hrepeat: NtraceMessage,
+    /// RepeatBranch.
+    pub repeat_branch: NtraceMessage,
+    /// The message that ends a block.
+    pub block_end: NtraceMessage,
+    /// Ownership after a synchronising message.
+    pub sync_owner: NtraceMessage,
+    /// Ownership of a change.
+    pub owner: NtraceMessage,
+    /// ResourceFull, I-CNT.
+    pub icnt_full: NtraceMessage,
+    /// ResourceFull RCODE 2, late.
+    pub late_hrepeat: NtraceMessage,
+    /// ResourceFull, HIST.
+    pub hist_full: NtraceMessage,
+    /// A byte leaves the FIFO in this cycle (the trace port takes it).
+    pub out_valid: Signal<Out, Bit>,
+    /// The byte leaving.
+    pub out_data: Signal<Out, Bits<8>>,
+    /// The byte leaving ends its message (MSEO 11).
+    pub out_last: Signal<Out, Bit>,
+    /// Messages are being lost (the model's `overflowed`).
+    pub lost: Signal<Out, Bit>,
+    error: NtraceSlotHold,
+    s0: NtraceSlotHold,
+    s1: NtraceSlotHold,
+    s2: NtraceSlotHold,
+    s3: NtraceSlotHold,
+    s4: NtraceSlotHold,
+    s5: NtraceSlotHold,
+    s6: NtraceSlotHold,
+    s7: NtraceSlotHold,
+    bytes: MseoBytes,
+    fifo: ByteFifo<N>,
+    // Step state: 0 idle, 1 capture, 2 write, 3 drain, 4 done (after the end).
+    state: DFF<Bits<3>>,
+    load: Signal<Local, Bit>,
+    overflowed: DFF<Bit>,
+    error_due: DFF<Bit>,
+    end_step: DFF<Bit>,
+    // Free bytes of the `bytes`-byte FIFO, the byte index in the head message, slots left
+    // in the step, the step phase of the sends, bytes sent in this step.
+    free: DFF<Bits<16>>,
+    index: DFF<Bits<5>>,
+    slots_left: DFF<Bits<4>>,
+    phase: DFF<Bits<16>>,
+    sent: DFF<Bits<16>>,
+    capacity: Constant<Bits<16>>,
+    restart_room: Constant<Bits<16>>,
+    send_bytes: Constant<Bits<16>>,
+    every_last: Constant<Bits<16>>,
+    error_tcode: Constant<Bits<6>>,
+    error_lead: Constant<Bits<LEAD_BITS>>,
+    length_wide: ZeroExtend<5, 16>,
+    room: Signal<Local, Bit>,
+    fits: Signal<Local, Bit>,
+    last_byte: Signal<Local, Bit>,
+    advance: Signal<Local, Bit>,
+    write: Signal<Local, Bit>,
+    send_now: Signal<Local, Bit>,
+    pop: Signal<Local, Bit>,
+}
+
+impl<const N: usize> NtraceMseoQueue<N> {
+    /// A queue with the FIFO `fifo`.
+    ///
+    /// # Panics
+    /// If `fifo` is outside the model's range or larger than the byte FIFO (`2^N`).
+    pub fn new(fifo: NtraceFifoConfig) -> Self {
+        assert!(
+            fifo.bytes >= RESTART_ROOM && fifo.bytes as u64 <= 1u64 << N && N < 16,
+            "FIFO of {} bytes: needs {RESTART_ROOM} to 2^{N}",
+            fifo.bytes
+        );
+        assert!(fifo.send_bytes >= 1 && fifo.send_bytes < 1 << 16);
+        assert!(fifo.every_cycles >= 1 && fifo.every_cycles <= 1 << 16);
+        NtraceMseoQueue {
+            clock: Default::default(),
+            reset: Default::default(),
+            in_valid: Default::default(),
+            in_end: Default::default(),
+            take: Default::default(),
+            feed: Default::default(),
+            restart: Default::default(),
+            early_hrepeat: Default::default(),
+            repeat_branch: Default::default(),
+            block_end: Default::default(),
+            sync_owner: Default::default(),
+            owner: Default::default(),
+            icnt_full: Default::default(),
+            late_hrepeat: Default::default(),
+            hist_full: Default::default(),
+            out_valid: Default::default(),
+            out_data: Default::default(),
+            out_last: Default::default(),
+            lost: Default::default(),
+            error: Default::default(),
+            s0: Default::default(),
+            s1: Default::default(),
+            s2: Default::default(),
+            s3: Default::default(),
+            s4: Default::default(),
+            s5: Default::default(),
+            s6: Default::default(),
+            s7: Default::default(),
+            bytes: Default::default(),
+            fifo: Default::default(),
+            state: Default::default(),
+            load: Default::default(),
+            overflowed: Default::default(),
+            error_due: Default::default(),
+            end_step: Default::default(),
+            free: Default::default(),
+            index: Default::default(),
+            slots_left: Default::default(),
+            phase: Default::default(),
+            sent: Default::default(),
+            capacity: Constant::new(bits::<16>(u64::from(fifo.bytes))),
+            restart_room: Constant::new(bits::<16>(u64::from(RESTART_ROOM))),
+            send_bytes: Constant::new(bits::<16>(u64::from(fifo.send_bytes))),
+            every_last: Constant::new(bits::<16>(u64::from(fifo.every_cycles - 1))),
+            error_tcode: Constant::new(bits::<6>(ERROR_TCODE)),
+            error_lead: Constant::new(bits::<LEAD_BITS>(ERROR_LEAD)),
+            length_wide: Default::default(),
+            room: Default::default(),
+            fits: Default::default(),
+            last_byte: Default::default(),
+            advance: Default::default(),
+            write: Default::default(),
+            send_now: Default::default(),
+            pop: Default::default(),
+        }
+    }
+}
+
+impl<const N: usize> Logic for NtraceMseoQueue<N> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, state, overflowed, error_due, end_step, free, index, slots_left, phase,
+            sent
+        );
+        self.error.clock.next = self.clock.val();
+        self.s0.clock.next = self.clock.val();
+        self.s1.clock.next = self.clock.val();
+        self.s2.clock.next = self.clock.val();
+        self.s3.clock.next = self.clock.val();
+        self.s4.clock.next = self.clock.val();
+        self.s5.clock.next = self.clock.val();
+        self.s6.clock.next = self.clock.val();
+        self.s7.clock.next = self.clock.val();
+        self.fifo.clock.next = self.clock.val();
+        self.fifo.reset.next = self.reset.val();
+        self.lost.next = self.overflowed.q.val();
+
+        // Taking a step: an overflowed FIFO loses the record until it has the restart
+        // room; then the Error message goes first and the generator restarts. The end of
+        // the trace is the model's `finish`: no restart, no message when overflowed.
+        self.room.next = self.free.q.val() >= self.restart_room.val();
+        self.take.next = self.in_valid.val() && (self.state.q.val() == 0);
+        self.feed.next = self.take.val()
+            && (!self.overflowed.q.val() || (self.room.val() && !self.in_end.val()));
+        self.restart.next = self.take.val() && self.overflowed.q.val() && self.feed.val();
+        if self.take.val() {
+            self.end_step.d.next = self.in_end.val();
+            self.error_due.d.next = self.restart.val();
+            self.state.d.next = 3.into();
+            if self.feed.val() {
+                self.state.d.next = 1.into();
+            }
+            if self.restart.val() {
+                self.overflowed.d.next = false;
+            }
+        }
+
+        // The slots: loaded in the cycle after the record enters the generator, the
+        // Error message first; shifted towards `error` (the head) one at a time.
+        self.error.d.valid.next = self.error_due.q.val();
+        self.error.d.tcode.next = self.error_tcode.val();
+        self.error.d.lead.next = self.error_lead.val();
+        self.error.d.lead_min.next = 5.into();
+        self.error.d.addr.next = 0.into();
+        self.error.d.addr_valid.next = false;
+        self.error.d.hist.next = 0.into();
+        self.error.d.hist_valid.next = false;
+        NtraceMessage::link(&mut self.early_hrepeat, &mut self.s0.d);
+        NtraceMessage::link(&mut self.repeat_branch, &mut self.s1.d);
+        NtraceMessage::link(&mut self.block_end, &mut self.s2.d);
+        NtraceMessage::link(&mut self.sync_owner, &mut self.s3.d);
+        NtraceMessage::link(&mut self.owner, &mut self.s4.d);
+        NtraceMessage::link(&mut self.icnt_full, &mut self.s5.d);
+        NtraceMessage::link(&mut self.late_hrepeat, &mut self.s6.d);
+        NtraceMessage::link(&mut self.hist_full, &mut self.s7.d);
+        NtraceMessage::join(&mut self.error.behind, &mut self.s0.q);
+        NtraceMessage::join(&mut self.s0.behind, &mut self.s1.q);
+        NtraceMessage::join(&mut self.s1.behind, &mut self.s2.q);
+        NtraceMessage::join(&mut self.s2.behind, &mut self.s3.q);
+        NtraceMessage::join(&mut self.s3.behind, &mut self.s4.q);
+        NtraceMessage::join(&mut self.s4.behind, &mut self.s5.q);
+        NtraceMessage::join(&mut self.s5.behind, &mut self.s6.q);
+        NtraceMessage::join(&mut self.s6.behind, &mut self.s7.q);
+        self.s7.behind.valid.next = false;
+        self.s7.behind.tcode.next = 0.into();
+        self.s7.behind.lead.next = 0.into();
+        self.s7.behind.lead_min.next = 0.into();
+        self.s7.behind.addr.next = 0.into();
+        self.s7.behind.addr_valid.next = false;
+        self.s7.behind.hist.next = 0.into();
+        self.s7.behind.hist_valid.next = false;
+        NtraceMessage::join(&mut self.bytes.message, &mut self.error.q);
+        self.bytes.index.next = self.index.q.val();
+
+        // Writing the head message: it goes in whole if it fits when its first byte
+        // would be written and nothing was lost before it (the model's `enqueue`).
+        self.length_wide.narrow.next = self.bytes.length.val();
+        self.fits.next =
+            !self.overflowed.q.val() && (self.length_wide.wide.val() <= self.free.q.val());
+        self.last_byte.next = (self.index.q.val() + 1) == self.bytes.length.val();
+        self.write.next = false;
+        self.advance.next = false;
+        if self.state.q.val() == 2 {
+            if !self.error.q.valid.val() {
+                self.advance.next = true;
+            } else if self.index.q.val().any() || self.fits.val() {
+                self.write.next = true;
+                self.advance.next = self.last_byte.val();
+            } else {
+                self.overflowed.d.next = true;
+                self.advance.next = true;
+            }
+        }
+        self.load.next = self.state.q.val() == 1;
+        self.error.load.next = self.load.val();
+        self.s0.load.next = self.load.val();
+        self.s1.load.next = self.load.val();
+        self.s2.load.next = self.load.val();
+        self.s3.load.next = self.load.val();
+        self.s4.load.next = self.load.val();
+        self.s5.load.next = self.load.val();
+        self.s6.load.next = self.load.val();
+        self.s7.load.next = self.load.val();
+        self.error.shift.next = self.advance.val();
+        self.s0.shift.next = self.advance.val();
+        self.s1.shift.next = self.advance.val();
+        self.s2.shift.next = self.advance.val();
+        self.s3.shift.next = self.advance.val();
+        self.s4.shift.next = self.advance.val();
+        self.s5.shift.next = self.advance.val();
+        self.s6.shift.next = self.advance.val();
+        self.s7.shift.next = self.advance.val();
+        if self.state.q.val() == 1 {
+            self.slots_left.d.next = 9.into();
+            self.index.d.next = 0.into();
+            self.state.d.next = 2.into();
+        }
+        if self.write.val() {
+            self.index.d.next = self.index.q.val() + 1;
+        }
+        if self.advance.val() {
+            self.index.d.next = 0.into();
+            self.slots_left.d.next = self.slots_left.q.val() - 1;
+            if self.slots_left.q.val() == 1 {
+                self.state.d.next = 3.into();
+            }
+        }
+        // The byte FIFO has room for every byte counted in `free` (`bytes` <= 2^N).
+        self.fifo.wr_en.next = self.write.val() && self.fifo.can_write.val();
+        self.fifo.wr_data.next = self.bytes.mseo_byte.val();
+        self.fifo.wr_last.next = self.last_byte.val();
+
+        // Sending: `send_bytes` bytes on every `every_cycles`-th step; everything at the
+        // end of the trace.
+        self.send_now.next = self.phase.q.val() == self.every_last.val();
+        self.pop.next = (self.state.q.val() == 3)
+            && self.fifo.stream.out_valid.val()
+            && (self.end_step.q.val()
+                || (self.send_now.val() && (self.sent.q.val() != self.send_bytes.val())));
+        self.fifo.stream.out_ready.next = self.pop.val();
+        self.out_valid.next = self.pop.val();
+        self.out_data.next = self.fifo.stream.out_data.val();
+        self.out_last.next = self.fifo.stream.out_last.val();
+        if self.pop.val() {
+            self.sent.d.next = self.sent.q.val() + 1;
+        }
+        if (self.state.q.val() == 3) && !self.pop.val() {
+            self.sent.d.next = 0.into();
+            self.phase.d.next = self.phase.q.val() + 1;
+            if self.send_now.val() {
+                self.phase.d.next = 0.into();
+            }
+            self.state.d.next = 0.into();
+            if self.end_step.q.val() {
+                self.state.d.next = 4.into();
+            }
+        }
+        // Free bytes: one less per byte written, one more per byte sent (never both in a
+        // cycle).
+        if self.write.val() {
+            self.free.d.next = self.free.q.val() - 1;
+        }
+        if self.pop.val() {
+            self.free.d.next = self.free.q.val() + 1;
+        }
+        if self.reset.val() {
+            self.state.d.next = 0.into();
+            self.overflowed.d.next = false;
+            self.error_due.d.next = false;
+            self.end_step.d.next = false;
+            self.free.d.next = self.capacity.val();
+            self.index.d.next = 0.into();
+            self.slots_left.d.next = 0.into();
+            self.phase.d.next = 0.into();
+            self.sent.d.next = 0.into();
+        }
+    }
+}
+
+/// The generator with the MSEO queue (module documentation): a record step is offered
+/// with `in_valid` (its record on the ingress signals, or the end of the trace with
+/// `trace_enable` low) and taken when `in_ready`; the bytes leave on `out_data` when
+/// `out_valid`. `A`, `E`, `IT` as the generator, FIFO depth `2^N`.
+#[derive(LogicBlock)]
+pub struct NtraceMseoPath<const A: usize, const E: usize, const IT: usize, const N: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset.
+    pub reset: Signal<In, Bit>,
+    /// `iretire`.
+    pub iretire: Signal<In, Bit>,
+    /// `itype`.
+    pub itype: Signal<In, Bits<IT>>,
+    /// `iaddr`.
+    pub iaddr: Signal<In, Bits<A>>,
+    /// `priv`.
+    pub privilege: Signal<In, Bits<2>>,
+    /// `context`.
+    pub hart_context: Signal<In, Bits<1>>,
+    /// `sijump`.
+    pub sijump: Signal<In, Bit>,
+    /// `ilastsize`.
+    pub ilastsize: Signal<In, Bit>,
+    /// Trace enable (low: the step ends the trace).
+    pub trace_enable: Signal<In, Bit>,
+    /// A record step is offered.
+    pub in_valid: Signal<In, Bit>,
+    /// The step is taken in this cycle.
+    pub in_ready: Signal<Out, Bit>,
+    /// A byte leaves in this cycle.
+    pub out_valid: Signal<Out, Bit>,
+    /// The byte.
+    pub out_data: Signal<Out, Bits<8>>,
+    /// The byte ends its message.
+    pub out_last: Signal<Out, Bit>,
+    /// Messages are being lost (FIFO overrun, until the restart).
+    pub lost: Signal<Out, Bit>,
+    generator: NtraceGenerator<A, E, IT>,
+    queue: NtraceMseoQueue<N>,
+    // Trace enable as last fed to the generator (held between records).
+    enable_held: DFF<Bit>,
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const N: usize> NtraceMseoPath<A, E, IT, N> {
+    /// A path with generator options `options` and the FIFO `fifo`.
+    pub fn new(options: NtraceHwOptions, fifo: NtraceFifoConfig) -> Self {
+        NtraceMseoPath {
+            clock: Default::default(),
+            reset: Default::default(),
+            iretire: Default::default(),
+            itype: Default::default(),
+            iaddr: Default::default(),
+            privilege: Default::default(),
+            hart_context: Default::default(),
+            sijump: Default::default(),
+            ilastsize: Default::default(),
+            trace_enable: Default::default(),
+            in_valid: Default::default(),
+            in_ready: Default::default(),
+            out_valid: Default::default(),
+            out_data: Default::default(),
+            out_last: Default::default(),
+            lost: Default::default(),
+            generator: NtraceGenerator::new(options),
+            queue: NtraceMseoQueue::new(fifo),
+            enable_held: Default::default(),
+        }
+    }
+}
+
+impl<const A: usize, const E: usize, const IT: usize, const N: usize> Logic
+    for NtraceMseoPath<A, E, IT, N>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, enable_held);
+        self.generator.clock.next = self.clock.val();
+        self.queue.clock.next = self.clock.val();
+        self.generator.reset.next = self.reset.val();
+        self.queue.reset.next = self.reset.val();
+        self.queue.in_valid.next = self.in_valid.val();
+        self.queue.in_end.next = !self.trace_enable.val();
+        self.in_ready.next = self.queue.take.val();
+        // Between records the generator sees no record (not retired, itype 0) and the
+        // trace enable it saw last.
+        self.generator.iretire.next = false;
+        self.generator.itype.next = 0.into();
+        self.generator.trace_enable.next = self.enable_held.q.val();
+        if self.queue.feed.val() {
+            self.generator.iretire.next = self.iretire.val();
+            self.generator.itype.next = self.itype.val();
+            self.generator.trace_enable.next = self.trace_enable.val();
+            self.enable_held.d.next = self.trace_enable.val();
+        }
+        self.generator.iaddr.next = self.iaddr.val();
+        self.generator.privilege.next = self.privilege.val();
+        self.generator.hart_context.next = self.hart_context.val();
+        self.generator.sijump.next = self.sijump.val();
+        self.generator.ilastsize.next = self.ilastsize.val();
+        self.generator.restart.next = self.queue.restart.val();
+        NtraceMessage::join(
+            &mut self.queue.early_hrepeat,
+            &mut self.generator.early_hrepeat,
+        );
+        NtraceMessage::join(
+            &mut self.queue.repeat_branch,
+            &mut self.generator.repeat_branch,
+        );
+        NtraceMessage::join(&mut self.queue.block_end, &mut self.generator.block_end);
+        NtraceMessage::join(&mut self.queue.sync_owner, &mut self.generator.sync_owner);
+        NtraceMessage::join(&mut self.queue.owner, &mut self.generator.owner);
+        NtraceMessage::join(&mut self.queue.icnt_full, &mut self.generator.icnt_full);
+        NtraceMessage::join(
+            &mut self.queue.late_hrepeat,
+            &mut self.generator.late_hrepeat,
+        );
+        NtraceMessage::join(&mut self.queue.hist_full, &mut self.generator.hist_full);
+        self.out_valid.next = self.queue.out_valid.val();
+        self.out_data.next = self.queue.out_data.val();
+        self.out_last.next = self.queue.out_last.val();
+        self.lost.next = self.queue.lost.val();
+        if self.reset.val() {
+            self.enable_held.d.next = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::verilog::{generate, lint, yosys_check};
+
+    #[test]
+    fn ntrace_mseo_queue_verilog() {
+        let fifo = NtraceFifoConfig {
+            bytes: 200,
+            send_bytes: 2,
+            every_cycles: 3,
+        };
+        let mut uut = NtraceMseoQueue::<8>::new(fifo);
+        uut.connect_all();
+        let v = generate(&uut);
+        yosys_check("ntrace_mseo_queue", &v).unwrap();
+        lint("ntrace_mseo_queue", &v).unwrap();
+        let mut uut = NtraceMseoPath::<32, 5, 4, 8>::new(NtraceHwOptions::default(), fifo);
+        uut.connect_all();
+        let v = generate(&uut);
+        yosys_check("ntrace_mseo_path", &v).unwrap();
+        lint("ntrace_mseo_path", &v).unwrap();
+    }
+}
