@@ -3,11 +3,13 @@
 //! records and FIFO: the bytes that leave in each record step equal the bytes the model
 //! sends in that cycle, with a FIFO that never overflows and with small, slow FIFOs that
 //! overflow again and again (messages lost, Error message, restart with SYNC 7); a
-//! mismatched FIFO is caught.
+//! mismatched FIFO and a restart without its Error message are caught.
 
 use etrace_hart::HartConfig;
 use etrace_hdl::ntrace::{NtraceFifoConfig, NtraceHwOptions, NtraceMseoPath};
 use etrace_ntrace::encoder::cycle::{FifoConfig, NtraceCycleEncoder};
+use etrace_ntrace::message::layout::parse;
+use etrace_ntrace::message::{Body, FieldConfig, SyncReason};
 use etrace_spec::ingress::IngressRecord;
 use rust_hdl::prelude::*;
 use std::sync::{Arc, Mutex};
@@ -43,6 +45,7 @@ fn run_path(
         let mut current = 0;
         let mut idle = 0;
         let mut step = 0;
+        let mut clocks = 0u64;
         while step <= recs.len() || idle < 300 {
             x.in_valid.next = step <= recs.len();
             if let Some(r) = recs.get(step) {
@@ -74,8 +77,14 @@ fn run_path(
                 current = step;
                 step += 1;
             }
+            clocks += 1;
             wait_clock_cycle!(sim, clock, x);
         }
+        eprintln!(
+            "{} steps in {clocks} clocks ({:.1} a step)",
+            recs.len() + 1,
+            clocks as f64 / (recs.len() + 1) as f64
+        );
         sim.done(x)
     });
     let mut uut = Path::new(options, fifo);
@@ -135,12 +144,14 @@ const WIDE: NtraceFifoConfig = NtraceFifoConfig {
     bytes: 256,
     send_bytes: 4,
     every_cycles: 1,
+    error_fault: false,
 };
 /// A small, slow FIFO: 1 byte every 2 steps.
 const SLOW: NtraceFifoConfig = NtraceFifoConfig {
     bytes: 60,
     send_bytes: 1,
     every_cycles: 2,
+    error_fault: false,
 };
 /// A small FIFO sending 1 byte every 8 steps (the programs send fewer bytes per record
 /// than the random records).
@@ -148,12 +159,14 @@ const TRICKLE: NtraceFifoConfig = NtraceFifoConfig {
     bytes: 60,
     send_bytes: 1,
     every_cycles: 8,
+    error_fault: false,
 };
 /// A small FIFO sending 3 bytes every 5 steps.
 const BURSTY: NtraceFifoConfig = NtraceFifoConfig {
     bytes: 80,
     send_bytes: 3,
     every_cycles: 5,
+    error_fault: false,
 };
 
 fn small_counters() -> NtraceHwOptions {
@@ -232,6 +245,41 @@ fn random_records_match_the_cycle_model_byte_by_byte() {
             assert_eq!(restarts, [0], "random {k}");
         }
     }
+}
+
+/// The Error messages and the ProgTraceSync messages with SYNC 7 in `steps`' bytes.
+fn overrun_messages(steps: &[Vec<u8>]) -> (usize, usize) {
+    let bytes: Vec<u8> = steps.concat();
+    let (mut errors, mut syncs) = (0, 0);
+    for m in bytes.split_inclusive(|b| b & 3 == 3) {
+        match parse(m, &FieldConfig::default()).unwrap().body {
+            Body::Error {
+                etype: 0,
+                ecode: 0b100,
+            } => errors += 1,
+            Body::ProgTraceSync { sync, .. } if sync == SyncReason::FIFO_OVERRUN => syncs += 1,
+            _ => {}
+        }
+    }
+    (errors, syncs)
+}
+
+#[test]
+fn restarts_send_the_error_message_and_sync_7() {
+    let records = random_records(0x3c0, 1_000);
+    let options = small_counters();
+    let steps = run_path(&records, options, SLOW);
+    let (_, restarts) = run_model(&records, options, SLOW);
+    let (errors, syncs) = overrun_messages(&steps);
+    assert!(restarts.len() > 3, "restarts {restarts:?}");
+    assert_eq!((errors, syncs), (restarts.len() - 1, restarts.len() - 1));
+    // A restart without its Error message is caught.
+    let faulty = NtraceFifoConfig {
+        error_fault: true,
+        ..SLOW
+    };
+    assert_eq!(overrun_messages(&run_path(&records, options, faulty)).0, 0);
+    assert!(compare(&records, options, faulty, SLOW).is_err());
 }
 
 #[test]

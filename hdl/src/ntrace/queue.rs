@@ -44,6 +44,8 @@ pub struct NtraceFifoConfig {
     pub send_bytes: u32,
     /// Steps between sends (1: every step).
     pub every_cycles: u32,
+    /// Test only: a restart writes no Error message (a fault the co-simulation catches).
+    pub error_fault: bool,
 }
 
 /// One message slot held for the serialiser ("Fields in Messages"): loaded from `d`, or
@@ -180,6 +182,7 @@ pub struct NtraceMseoQueue<const N: usize> {
     every_last: Constant<Bits<16>>,
     error_tcode: Constant<Bits<6>>,
     error_lead: Constant<Bits<LEAD_BITS>>,
+    error_on: Constant<Bit>,
     length_wide: ZeroExtend<5, 16>,
     room: Signal<Local, Bit>,
     fits: Signal<Local, Bit>,
@@ -250,6 +253,7 @@ impl<const N: usize> NtraceMseoQueue<N> {
             every_last: Constant::new(bits::<16>(u64::from(fifo.every_cycles - 1))),
             error_tcode: Constant::new(bits::<6>(ERROR_TCODE)),
             error_lead: Constant::new(bits::<LEAD_BITS>(ERROR_LEAD)),
+            error_on: Constant::new(!fifo.error_fault),
             length_wide: Default::default(),
             room: Default::default(),
             fits: Default::default(),
@@ -304,7 +308,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
 
         // The slots: loaded in the cycle after the record enters the generator, the
         // Error message first; shifted towards `error` (the head) one at a time.
-        self.error.d.valid.next = self.error_due.q.val();
+        self.error.d.valid.next = self.error_due.q.val() && self.error_on.val();
         self.error.d.tcode.next = self.error_tcode.val();
         self.error.d.lead.next = self.error_lead.val();
         self.error.d.lead_min.next = 5.into();
@@ -583,6 +587,7 @@ mod tests {
             bytes: 200,
             send_bytes: 2,
             every_cycles: 3,
+            error_fault: false,
         };
         let mut uut = NtraceMseoQueue::<8>::new(fifo);
         uut.connect_all();
