@@ -5,24 +5,22 @@
 //! `NtraceCycleEncoder` (`model/ntrace/src/encoder/cycle.rs`) does.
 //!
 //! Cycle contract (`hdl/DESIGN.md`, "N-Trace MSEO output path"): the model's cycle is one
-//! *record step* here. The model puts all messages of a record into its FIFO at once (up
-//! to nine messages, 200 bytes); the byte FIFO takes one byte per clock, so a step takes
-//! several clocks and the path back-pressures its ingress (`in_ready`). A step: take the
-//! record (the generator registers it), capture the generator's message slots (and the
-//! Error message when the step restarts the trace), write them byte by byte in the
+//! *record step* here. The model puts all messages of a record into its FIFO at once (up to
+//! nine messages, 8 x 25 + 3 = 203 bytes); the byte FIFO takes one byte per clock, so a
+//! step takes several clocks and the path back-pressures its ingress (`in_ready`). A step:
+//! take the record (the generator registers it), capture the generator's message slots (and
+//! the Error message when the step restarts the trace), write them byte by byte in the
 //! model's order with the model's fit rule, then send the step's bytes (`send_bytes` on
 //! every `every_cycles`-th step). The byte stream and the step each byte leaves in are
 //! those of the model's cycles; the clocks of a step are not.
 
 use rust_hdl::prelude::*;
 
-use super::generator::NtraceGenerator;
+use super::generator::{NtraceGenerator, NtraceHwOptions};
 use super::message::{NtraceMessage, NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
 use super::mseo::MseoBytes;
 use crate::output::ByteFifo;
 use crate::packer::ZeroExtend;
-
-use super::generator::NtraceHwOptions;
 
 /// Free bytes an overflowed FIFO needs before the trace restarts (the model's
 /// `RESTART_ROOM`): the Error message, the largest standard message (38 bytes, "N-Trace
