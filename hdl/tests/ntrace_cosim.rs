@@ -16,7 +16,7 @@ use rust_hdl::prelude::*;
 use std::sync::{Arc, Mutex};
 
 mod ntrace_common;
-use ntrace_common::{model_options, random_records};
+use ntrace_common::{drive_record, model_options, random_records};
 
 /// One message slot as plain numbers: (tcode, lead, lead_min, addr, addr_valid, hist,
 /// hist_valid).
@@ -55,20 +55,7 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slo
         let n = recs.len();
         for t in 0..n + 3 {
             // Records enter a cycle after they are driven; trace is disabled after them.
-            if let Some(r) = recs.get(t) {
-                x.trace_enable.next = true;
-                x.iretire.next = r.iretire != 0;
-                x.itype.next = u64::from(r.itype.code()).into();
-                x.iaddr.next = (r.iaddr & 0xffff_ffff).into();
-                x.privilege.next = u64::from(r.privilege.code()).into();
-                x.hart_context.next = (r.context & 1).into();
-                x.ilastsize.next = r.ilastsize != 0;
-                x.sijump.next = r.sijump;
-            } else {
-                x.trace_enable.next = false;
-                x.iretire.next = false;
-                x.itype.next = 0.into();
-            }
+            drive_record(&mut x.ingress, &mut x.trace_enable, recs.get(t));
             x = sim.wait(1, x)?;
             let mut v = out_tb.lock().unwrap();
             for m in [

@@ -15,7 +15,7 @@ use rust_hdl::prelude::*;
 use std::sync::{Arc, Mutex};
 
 mod ntrace_common;
-use ntrace_common::{model_options, random_records};
+use ntrace_common::{drive_record, model_options, random_records};
 
 /// FIFO depth of the simulated path: 2^8 bytes.
 const N: usize = 8;
@@ -48,21 +48,8 @@ fn run_path(
         let mut clocks = 0u64;
         while step <= recs.len() || idle < 300 {
             x.in_valid.next = step <= recs.len();
-            if let Some(r) = recs.get(step) {
-                x.trace_enable.next = true;
-                x.iretire.next = r.iretire != 0;
-                x.itype.next = u64::from(r.itype.code()).into();
-                x.iaddr.next = (r.iaddr & 0xffff_ffff).into();
-                x.privilege.next = u64::from(r.privilege.code()).into();
-                x.hart_context.next = (r.context & 1).into();
-                x.ilastsize.next = r.ilastsize != 0;
-                x.sijump.next = r.sijump;
-            } else {
-                // The end of the trace.
-                x.trace_enable.next = false;
-                x.iretire.next = false;
-                x.itype.next = 0.into();
-            }
+            // A record, or the end of the trace.
+            drive_record(&mut x.ingress, &mut x.trace_enable, recs.get(step));
             x = sim.wait(1, x)?;
             if x.out_valid.val() {
                 let byte = x.out_data.val().to_u64() as u8;

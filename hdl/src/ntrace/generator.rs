@@ -57,6 +57,7 @@
 use rust_hdl::prelude::*;
 
 use super::call_stack::{NtraceCallStack, CALL_STACK_MAX};
+use super::ingress::NtraceIngress;
 use super::message::{NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
 
 /// Width of the I-CNT counter register: `NTRACE_MAX_ICNT` (22 bits, "Maximum Field
@@ -139,24 +140,9 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high (acts a cycle later, with the block register).
     pub reset: Signal<In, Bit>,
-    /// `iretire` of the ingress block (`ingressPort.adoc`, `tab:single-ingress`; the
-    /// signals of the E-Trace `Ingress` bundle that N-Trace reads: no `cause`, `tval`,
-    /// `ctype`).
-    pub iretire: Signal<In, Bit>,
-    /// `itype`.
-    pub itype: Signal<In, Bits<IT>>,
-    /// `iaddr`.
-    pub iaddr: Signal<In, Bits<A>>,
-    /// `priv`.
-    pub privilege: Signal<In, Bits<2>>,
-    /// `context`.
-    pub hart_context: Signal<In, Bits<1>>,
-    /// `sijump`: the block ends with a sequentially inferable jump ("Sequential Jump
-    /// Optimization"; read only with `NtraceHwOptions::sijump`).
-    pub sijump: Signal<In, Bit>,
-    /// `ilastsize` of the block (1: a 32-bit instruction, 0: 16-bit): I-CNT counts
-    /// half-words. Not on the E-Trace `Ingress` bundle (E-Trace does not need it).
-    pub ilastsize: Signal<In, Bit>,
+    /// The ingress signals N-Trace reads ([`NtraceIngress`]: `iretire`, `itype`, `iaddr`,
+    /// `privilege`, `hart_context`, `sijump`, `ilastsize`).
+    pub ingress: NtraceIngress<A, IT>,
     /// Trace enable: a record is traced while it is high; its fall ends the trace with
     /// ProgTraceCorrelation, its rise restarts it with ProgTraceSync.
     pub trace_enable: Signal<In, Bit>,
@@ -415,13 +401,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
         NtraceGenerator {
             clock: Default::default(),
             reset: Default::default(),
-            iretire: Default::default(),
-            itype: Default::default(),
-            iaddr: Default::default(),
-            privilege: Default::default(),
-            hart_context: Default::default(),
-            ilastsize: Default::default(),
-            sijump: Default::default(),
+            ingress: Default::default(),
             trace_enable: Default::default(),
             restart: Default::default(),
             early_hrepeat: Default::default(),
@@ -635,13 +615,13 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             hist
         );
         // The block register (`hdl/DESIGN.md` item 0).
-        self.iretire_q.d.next = self.iretire.val();
-        self.itype_q.d.next = self.itype.val();
-        self.iaddr_q.d.next = self.iaddr.val();
-        self.privilege_q.d.next = self.privilege.val();
-        self.context_q.d.next = self.hart_context.val();
-        self.ilastsize_q.d.next = self.ilastsize.val();
-        self.sijump_q.d.next = self.sijump.val();
+        self.iretire_q.d.next = self.ingress.iretire.val();
+        self.itype_q.d.next = self.ingress.itype.val();
+        self.iaddr_q.d.next = self.ingress.iaddr.val();
+        self.privilege_q.d.next = self.ingress.privilege.val();
+        self.context_q.d.next = self.ingress.hart_context.val();
+        self.ilastsize_q.d.next = self.ingress.ilastsize.val();
+        self.sijump_q.d.next = self.ingress.sijump.val();
         self.enable_ff.d.next = self.trace_enable.val();
         self.reset_ff.d.next = self.reset.val();
 

@@ -3,6 +3,7 @@
 //! as `model/ntrace`'s `NtraceEncoder` generates them, and their MSEO bytes ("N-Trace
 //! Transmission Protocol"). Architecture: `hdl/DESIGN.md`, "N-Trace message generator".
 //!
+//! * [`ingress`]: the ingress signals N-Trace reads, one bundle ([`NtraceIngress`]);
 //! * [`message`]: the message slot bundle, one N-Trace message as the fields the MSEO
 //!   serialiser needs;
 //! * [`generator`]: the rules of generating messages, per ingress record, with the I-CNT
@@ -14,12 +15,14 @@
 
 pub mod call_stack;
 pub mod generator;
+pub mod ingress;
 pub mod message;
 pub mod mseo;
 pub mod queue;
 
 pub use call_stack::NtraceCallStack;
 pub use generator::{NtraceGenerator, NtraceHwOptions};
+pub use ingress::NtraceIngress;
 pub use message::{NtraceMessage, NtraceMessageSource};
 pub use mseo::MseoBytes;
 pub use queue::{NtraceFifoConfig, NtraceMseoPath, NtraceMseoQueue, NtraceSlotHold};

@@ -17,6 +17,7 @@
 use rust_hdl::prelude::*;
 
 use super::generator::{NtraceGenerator, NtraceHwOptions};
+use super::ingress::NtraceIngress;
 use super::message::{NtraceMessage, NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
 use super::mseo::MseoBytes;
 use crate::output::ByteFifo;
@@ -447,7 +448,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
 }
 
 /// The generator with the MSEO queue (module documentation): a record step is offered
-/// with `in_valid` (its record on the ingress signals, or the end of the trace with
+/// with `in_valid` (its record on `ingress`, or the end of the trace with
 /// `trace_enable` low) and taken when `in_ready`; the bytes leave on `out_data` when
 /// `out_valid`. `A`, `E`, `IT` as the generator, FIFO depth `2^N`.
 #[derive(LogicBlock)]
@@ -456,20 +457,9 @@ pub struct NtraceMseoPath<const A: usize, const E: usize, const IT: usize, const
     pub clock: Signal<In, Clock>,
     /// Synchronous reset.
     pub reset: Signal<In, Bit>,
-    /// `iretire`.
-    pub iretire: Signal<In, Bit>,
-    /// `itype`.
-    pub itype: Signal<In, Bits<IT>>,
-    /// `iaddr`.
-    pub iaddr: Signal<In, Bits<A>>,
-    /// `priv`.
-    pub privilege: Signal<In, Bits<2>>,
-    /// `context`.
-    pub hart_context: Signal<In, Bits<1>>,
-    /// `sijump`.
-    pub sijump: Signal<In, Bit>,
-    /// `ilastsize`.
-    pub ilastsize: Signal<In, Bit>,
+    /// The ingress signals ([`NtraceIngress`]): the record of the offered step (the
+    /// generator sees its `iretire` and `itype` only when the step is fed).
+    pub ingress: NtraceIngress<A, IT>,
     /// Trace enable (low: the step ends the trace).
     pub trace_enable: Signal<In, Bit>,
     /// A record step is offered.
@@ -496,13 +486,7 @@ impl<const A: usize, const E: usize, const IT: usize, const N: usize> NtraceMseo
         NtraceMseoPath {
             clock: Default::default(),
             reset: Default::default(),
-            iretire: Default::default(),
-            itype: Default::default(),
-            iaddr: Default::default(),
-            privilege: Default::default(),
-            hart_context: Default::default(),
-            sijump: Default::default(),
-            ilastsize: Default::default(),
+            ingress: Default::default(),
             trace_enable: Default::default(),
             in_valid: Default::default(),
             in_ready: Default::default(),
@@ -531,21 +515,22 @@ impl<const A: usize, const E: usize, const IT: usize, const N: usize> Logic
         self.queue.in_end.next = !self.trace_enable.val();
         self.in_ready.next = self.queue.take.val();
         // Between records the generator sees no record (not retired, itype 0) and the
-        // trace enable it saw last.
-        self.generator.iretire.next = false;
-        self.generator.itype.next = 0.into();
+        // trace enable it saw last. The bundle is copied signal by signal, not linked (a
+        // link is a continuous assignment: `iretire` and `itype` are gated).
+        self.generator.ingress.iretire.next = false;
+        self.generator.ingress.itype.next = 0.into();
         self.generator.trace_enable.next = self.enable_held.q.val();
         if self.queue.feed.val() {
-            self.generator.iretire.next = self.iretire.val();
-            self.generator.itype.next = self.itype.val();
+            self.generator.ingress.iretire.next = self.ingress.iretire.val();
+            self.generator.ingress.itype.next = self.ingress.itype.val();
             self.generator.trace_enable.next = self.trace_enable.val();
             self.enable_held.d.next = self.trace_enable.val();
         }
-        self.generator.iaddr.next = self.iaddr.val();
-        self.generator.privilege.next = self.privilege.val();
-        self.generator.hart_context.next = self.hart_context.val();
-        self.generator.sijump.next = self.sijump.val();
-        self.generator.ilastsize.next = self.ilastsize.val();
+        self.generator.ingress.iaddr.next = self.ingress.iaddr.val();
+        self.generator.ingress.privilege.next = self.ingress.privilege.val();
+        self.generator.ingress.hart_context.next = self.ingress.hart_context.val();
+        self.generator.ingress.sijump.next = self.ingress.sijump.val();
+        self.generator.ingress.ilastsize.next = self.ingress.ilastsize.val();
         self.generator.restart.next = self.queue.restart.val();
         NtraceMessage::join(
             &mut self.queue.early_hrepeat,

@@ -1,10 +1,11 @@
 //! What the N-Trace co-simulations share: the model options of a generator
-//! configuration, and random ingress records.
+//! configuration, random ingress records, and driving the ingress signals with a record.
 
-use etrace_hdl::ntrace::NtraceHwOptions;
+use etrace_hdl::ntrace::{NtraceHwOptions, NtraceIngress};
 use etrace_ntrace::{NtraceMode, NtraceOptions};
 use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::{IngressRecord, Itype, Privilege};
+use rust_hdl::prelude::*;
 
 /// The model's options for the generator's `o`.
 pub fn model_options(o: NtraceHwOptions) -> NtraceOptions {
@@ -22,6 +23,29 @@ pub fn model_options(o: NtraceHwOptions) -> NtraceOptions {
         repeat_history: o.repeat_history,
         repeat_bits: o.repeat_bits as u32,
         ..NtraceOptions::default()
+    }
+}
+
+/// Drives an ingress bundle and trace enable with `record`, or with the end of the trace
+/// (`None`: trace disabled, no record).
+pub fn drive_record(
+    ingress: &mut NtraceIngress<32, 4>,
+    trace_enable: &mut Signal<In, Bit>,
+    record: Option<&IngressRecord>,
+) {
+    if let Some(r) = record {
+        trace_enable.next = true;
+        ingress.iretire.next = r.iretire != 0;
+        ingress.itype.next = u64::from(r.itype.code()).into();
+        ingress.iaddr.next = (r.iaddr & 0xffff_ffff).into();
+        ingress.privilege.next = u64::from(r.privilege.code()).into();
+        ingress.hart_context.next = (r.context & 1).into();
+        ingress.ilastsize.next = r.ilastsize != 0;
+        ingress.sijump.next = r.sijump;
+    } else {
+        trace_enable.next = false;
+        ingress.iretire.next = false;
+        ingress.itype.next = 0.into();
     }
 }
 
