@@ -112,7 +112,10 @@ pub struct ReturnStack<const A: usize> {
     x_depth: ZeroExtend<4, IRDEPTH_BITS>,
     available: Constant<Bit>,
     capacity: Constant<Bits<4>>,
-    /// Where the second entry starts in the stack vector (`A`; a bit index of it).
+    /// Where the second entry starts in the stack vector: entries are `A` bits each, the
+    /// top at bit 0, so the entry below the top starts at bit `A`. Nine bits wide because a
+    /// part-select index into the stack vector (up to 512 bits) must be as wide as the
+    /// vector's bit index for Verilator.
     second_at: Constant<Bits<9>>,
     keep: Constant<Bits<STACK_BITS>>,
     entry_bits: Constant<Bits<16>>,

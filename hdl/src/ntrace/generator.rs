@@ -63,6 +63,7 @@ use super::message::{NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
 /// Width of the I-CNT counter register: `NTRACE_MAX_ICNT` (22 bits, "Maximum Field
 /// Sizes").
 pub const ICNT_BITS: usize = 22;
+use crate::ingress::NextSequential;
 use crate::packer::ZeroExtend;
 use crate::param::LocalParam;
 
@@ -249,9 +250,7 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     // The implicit return call stack, the address after the record's instruction, the
     // record pops a predicted return address, the pending return is predicted right.
     stack: NtraceCallStack<A>,
-    link: Signal<Local, Bits<A>>,
-    size2: Constant<Bits<A>>,
-    size4: Constant<Bits<A>>,
+    link: NextSequential<A>,
     predicted: Signal<Local, Bit>,
     matched: Signal<Local, Bit>,
     // Repeated history: the HIST of the last RCODE 1 ResourceFull and the repeats of it
@@ -477,8 +476,6 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             sijump_on: Constant::new(options.sijump),
             stack: NtraceCallStack::new(options.call_stack),
             link: Default::default(),
-            size2: Constant::new(bits::<A>(2)),
-            size4: Constant::new(bits::<A>(4)),
             predicted: Default::default(),
             matched: Default::default(),
             repeat_on: Constant::new(options.repeat_history),
@@ -689,17 +686,15 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             || (!self.predicted.val()
                 && ((self.code.wide.val() == 13) || (self.jump.val() && !self.sequential.val())));
         // Calls push the address after them, a swap replaces the top.
-        self.link.next = self.iaddr_q.q.val() + self.size2.val();
-        if self.ilastsize_q.q.val() {
-            self.link.next = self.iaddr_q.q.val() + self.size4.val();
-        }
+        self.link.iaddr.next = self.iaddr_q.q.val();
+        self.link.ilastsize.next = self.ilastsize_q.q.val();
         self.stack.clock.next = self.clock.val();
         self.stack.clear.next = self.a_sync.val() || self.reset_ff.q.val();
         self.stack.push.next =
             self.present.val() && ((self.code.wide.val() == 8) || (self.code.wide.val() == 9));
         self.stack.pop.next = self.present.val() && (self.code.wide.val() == 13);
         self.stack.swap.next = self.present.val() && (self.code.wide.val() == 12);
-        self.stack.link.next = self.link.val();
+        self.stack.link.next = self.link.address.val();
         self.hist_empty.next = self.hist.q.val() == 1;
         self.with_hist.next = self.htm.val() && !self.hist_empty.val();
 
