@@ -1,6 +1,8 @@
 //! `TeRegisters`: `trTeControl`, `trTeImpl` and `trTeInstFeatures` of a trace encoder
 //! (Trace Control Interface 1.0, "Trace Encoder Control Interface" and "Reset and
-//! Discovery"; E-Trace 2.0 `control.adoc`). The golden model, with what is implemented
+//! Discovery"; E-Trace 2.0 `control.adoc`; N-Trace 1.0 "N-Trace Specific Trace
+//! Controls"). The protocol (E-Trace, or N-Trace with BTM, HTM or both) is a generation
+//! parameter ([`TeImplementation::protocol`]). The golden model, with what is implemented
 //! and how each field behaves: `etrace_spec::trace_control::registers`.
 
 use rust_hdl::prelude::*;
@@ -9,7 +11,8 @@ use crate::ingress::inputs::OptionsSource;
 use crate::logic::resync::RESYNC_MAX_BITS;
 use etrace_spec::trace_control::map::{self, control, features};
 use etrace_spec::trace_control::registers::{
-    TeImplementation, TeRegisters as Model, ETRACE_INST_MODE, RESET_SYNC_MAX, RESET_SYNC_MODE,
+    TeImplementation, TeProtocol, TeRegisters as Model, ETRACE_INST_MODE, INST_MODE_BTM,
+    INST_MODE_HTM, RESET_SYNC_MAX, RESET_SYNC_MODE,
 };
 
 /// Width of the word address of the register window (4 KiB of 32-bit registers).
@@ -22,8 +25,12 @@ const _: () = assert!(1 << (WORD_ADDRESS_BITS + 2) == map::WINDOW_BYTES as usize
 /// now, reads have no side effects) and what the encoder's inputs see.
 ///
 /// The encoder is held in reset while `active` is low; `trace_enable` drives the
-/// encoder's trace enable and `options` its run-time options (stable while
-/// `trTeEnable` is set).
+/// encoder's trace enable, `options` its run-time options and `htm` (N-Trace) its mode
+/// (stable while `trTeEnable` is set).
+///
+/// An E-Trace build hard-codes `trTeInstMode` 7 ("Register: trTeControl"; `control.adoc`
+/// `sec:ctl-modes`); an N-Trace build stores it in bits 6:4 of `control_q` (3 BTM, 6 HTM,
+/// as the build has them; "N-Trace Specific Trace Controls").
 #[derive(LogicBlock)]
 pub struct TeRegisters {
     /// Clock.
@@ -48,8 +55,12 @@ pub struct TeRegisters {
     pub trace_enable: Signal<Out, Bit>,
     /// The run-time options of `trTeInstFeatures` and `trTeInstSyncMode` / `Max`.
     pub options: OptionsSource,
+    /// `trTeInstMode` is 6: N-Trace History Trace Messaging (else BTM; always low in an
+    /// E-Trace build). N-Trace 1.0 "N-Trace Specific Trace Controls", `trTeInstMode`.
+    pub htm: Signal<Out, Bit>,
     /// The stored fields of `trTeControl` at their positions (`trTeActive`, `trTeEnable`,
-    /// `trTeInstTracing`, `trTeInstStallOrOverflow`, `trTeInstSyncMode`, `trTeInstSyncMax`).
+    /// `trTeInstTracing`, `trTeInstStallOrOverflow`, `trTeInstSyncMode`, `trTeInstSyncMax`,
+    /// N-Trace: `trTeInstMode`).
     control_q: DFF<Bits<32>>,
     /// The option bits of `trTeInstFeatures` at their positions.
     features_q: DFF<Bits<32>>,
@@ -60,6 +71,7 @@ pub struct TeRegisters {
     with_enable: Signal<Local, Bits<32>>,
     sync_mode_field: Signal<Local, Bits<32>>,
     sync_max_field: Signal<Local, Bits<32>>,
+    mode_field: Signal<Local, Bits<32>>,
     with_sync: Signal<Local, Bits<32>>,
     with_clear: Signal<Local, Bits<32>>,
     chosen: Signal<Local, Bits<32>>,
@@ -74,6 +86,10 @@ pub struct TeRegisters {
     keep_but_enable: Constant<Bits<32>>,
     keep_but_sync: Constant<Bits<32>>,
     keep_but_overflow: Constant<Bits<32>>,
+    /// `trTeInstMode` 3 (BTM) can be written.
+    btm_writable: Constant<Bit>,
+    /// `trTeInstMode` 6 (HTM) can be written.
+    htm_writable: Constant<Bit>,
 }
 
 impl TeRegisters {
@@ -93,7 +109,16 @@ impl TeRegisters {
         let model = Model::new(implementation);
         // The read-only parts of the two words, as the model reads them.
         let impl_word = model.read(map::TR_TE_IMPL, false);
-        let fixed_control = control::INST_MODE.put(ETRACE_INST_MODE);
+        let protocol = implementation.protocol;
+        // trTeFormat; E-Trace: trTeInstMode 7 (N-Trace stores it in control_q).
+        let (fixed_mode, reset_mode) = match protocol {
+            TeProtocol::ETrace => (ETRACE_INST_MODE, 0),
+            TeProtocol::NTrace(_) => (0, protocol.reset_mode()),
+        };
+        let fixed_control =
+            control::INST_MODE.put(fixed_mode) | control::FORMAT.put(protocol.format());
+        let writable =
+            |mode| matches!(protocol, TeProtocol::NTrace(_)) && protocol.implements_mode(mode);
         let src_bits_field = features::SRC_BITS.put(implementation.src_bits);
         let word = |v: u32| Constant::new(Bits::<32>::from(u64::from(v)));
         TeRegisters {
@@ -108,6 +133,7 @@ impl TeRegisters {
             active: Default::default(),
             trace_enable: Default::default(),
             options: Default::default(),
+            htm: Default::default(),
             control_q: Default::default(),
             features_q: Default::default(),
             write_control: Default::default(),
@@ -117,6 +143,7 @@ impl TeRegisters {
             with_enable: Default::default(),
             sync_mode_field: Default::default(),
             sync_max_field: Default::default(),
+            mode_field: Default::default(),
             with_sync: Default::default(),
             with_clear: Default::default(),
             chosen: Default::default(),
@@ -128,14 +155,19 @@ impl TeRegisters {
             impl_word: word(impl_word),
             reset_control: word(
                 control::INST_SYNC_MODE.put(RESET_SYNC_MODE)
-                    | control::INST_SYNC_MAX.put(RESET_SYNC_MAX),
+                    | control::INST_SYNC_MAX.put(RESET_SYNC_MAX)
+                    | control::INST_MODE.put(reset_mode),
             ),
             resync_base: Constant::new(bits::<RESYNC_MAX_BITS>(16)),
             keep_but_enable: word(!(control::ENABLE.put(1) | control::INST_TRACING.put(1))),
             keep_but_sync: word(
-                !(control::INST_SYNC_MODE.put(u32::MAX) | control::INST_SYNC_MAX.put(u32::MAX)),
+                !(control::INST_SYNC_MODE.put(u32::MAX)
+                    | control::INST_SYNC_MAX.put(u32::MAX)
+                    | control::INST_MODE.put(u32::MAX)),
             ),
             keep_but_overflow: word(!control::INST_STALL_OR_OVERFLOW.put(1)),
+            btm_writable: Constant::new(writable(INST_MODE_BTM)),
+            htm_writable: Constant::new(writable(INST_MODE_HTM)),
         }
     }
 }
@@ -160,12 +192,22 @@ impl Logic for TeRegisters {
         if (self.write_data.val() & 0x00F0_0000) > self.sync_max_limit_field.val() {
             self.sync_max_field.next = self.sync_max_limit_field.val();
         }
-        // The synchronisation fields change only while trTeEnable is 0.
+        // trTeInstMode (N-Trace): 3 or 6 as the build has them, else the mode stays (an
+        // E-Trace build keeps 0 here and reads the hard-coded 7).
+        self.mode_field.next = self.control_q.q.val() & 0x70;
+        if self.btm_writable.val() && ((self.write_data.val() & 0x70) == 0x30) {
+            self.mode_field.next = 0x30.into();
+        }
+        if self.htm_writable.val() && ((self.write_data.val() & 0x70) == 0x60) {
+            self.mode_field.next = 0x60.into();
+        }
+        // The synchronisation fields and the mode change only while trTeEnable is 0.
         self.with_sync.next = self.with_enable.val();
         if !self.control_q.q.val().get_bit(1) {
             self.with_sync.next = (self.with_enable.val() & self.keep_but_sync.val())
                 | self.sync_mode_field.val()
-                | self.sync_max_field.val();
+                | self.sync_max_field.val()
+                | self.mode_field.val();
         }
         // trTeInstStallOrOverflow: write 1 to clear, cleared when trTeEnable rises.
         self.clear_overflow.next = self.write_data.val().get_bit(12)
@@ -230,6 +272,8 @@ impl Logic for TeRegisters {
             self.options.resync_max.next =
                 self.resync_base.val() << self.control_q.q.val().get_bits::<4>(20);
         }
+        // trTeInstMode 6 = 0b110: bit 6 of the word (3 = 0b011 leaves it clear).
+        self.htm.next = self.control_q.q.val().get_bit(6);
     }
 }
 
@@ -237,7 +281,7 @@ impl Logic for TeRegisters {
 mod tests {
     use super::*;
     use crate::verilog::{generate, lint, yosys_check};
-    use etrace_spec::trace_control::registers::TeSettings;
+    use etrace_spec::trace_control::registers::{NtraceModes, TeSettings};
     use std::sync::{Arc, Mutex};
 
     /// One cycle of stimulus: an optional write (byte offset, value), the address read,
@@ -264,6 +308,11 @@ mod tests {
             0x00F1_0001,
             0x0034_0005,
             0x0002_0001,
+            // trTeInstMode 3 and 6 (N-Trace BTM, HTM), and 0 (kept).
+            0x0000_0031,
+            0x0000_0061,
+            0x0041_0067,
+            0x0000_0001,
         ];
         (0..n)
             .map(|_| {
@@ -318,6 +367,7 @@ mod tests {
                         implicit_return: o.implicit_return.val(),
                         branch_prediction: o.branch_prediction.val(),
                         resync_max: o.resync_max.val().index() as u32,
+                        htm: x.htm.val(),
                     },
                 ));
                 if let Some((offset, value)) = write {
@@ -337,7 +387,7 @@ mod tests {
         let mut model = Model::new(implementation);
         let seen = seen.lock().unwrap();
         assert_eq!(seen.len(), cycles.len());
-        let (mut enabled, mut options) = (0, 0);
+        let (mut enabled, mut options, mut htm) = (0, 0, 0);
         for (i, (&(write, read, empty, lost), (data, settings))) in
             cycles.iter().zip(seen.iter()).enumerate()
         {
@@ -350,12 +400,110 @@ mod tests {
             assert_eq!(*settings, want, "cycle {i}: settings");
             enabled += usize::from(want.trace_enable);
             options += usize::from(want.branch_prediction || want.implicit_return || want.sijump);
+            htm += usize::from(want.htm);
             model.cycle(write, lost);
         }
         assert!(
             enabled > 200 && options > 100,
             "stimulus reaches tracing: {enabled}, {options}"
         );
+        if implementation.protocol == TeProtocol::NTrace(NtraceModes::BtmAndHtm) {
+            assert!(
+                htm > 200 && htm + 200 < cycles.len(),
+                "stimulus switches between BTM and HTM: {htm}"
+            );
+        }
+    }
+
+    fn ntrace(modes: NtraceModes, src_bits: u32) -> TeImplementation {
+        TeImplementation {
+            protocol: TeProtocol::NTrace(modes),
+            branch_prediction: true,
+            implicit_return: src_bits > 0,
+            src_bits,
+            sync_max_limit: 11,
+        }
+    }
+
+    /// Trace Control Interface 1.0 "Trace Encoder Control Interface" with N-Trace 1.0
+    /// "N-Trace Specific Trace Controls": the N-Trace builds (BTM, HTM, both) under the
+    /// same random bus traffic as the model, every read and output compared.
+    #[test]
+    fn n_trace_specific_trace_controls_registers_match_the_model() {
+        check(ntrace(NtraceModes::Btm, 0), 0x5851_F42D_4C95_7F2D);
+        check(ntrace(NtraceModes::Htm, 8), 0x1405_7B7E_F767_814F);
+        check(ntrace(NtraceModes::BtmAndHtm, 12), 0xD1B5_4A32_D192_ED03);
+    }
+
+    /// Trace Control Interface 1.0 "Register: trTeControl" (`trTeInstMode` WARL,
+    /// `trTeFormat`), "Register: trTeImpl" (protocol version) and N-Trace 1.0 "N-Trace
+    /// Specific Trace Controls" (hard-coded 0 features): one write sequence, the reads
+    /// after each write on the block equal to the model's, for every build kind.
+    #[test]
+    fn n_trace_specific_trace_controls_write_sequence() {
+        let writes: &[(u32, u32)] = &[
+            (0x000, 0x0000_0061), // trTeActive only (the mode is not taken)
+            (0x000, 0x0000_0061), // HTM
+            (0x008, 0xFFFF_FFFF), // every option: N-Trace keeps 2 and 3 only
+            (0x000, 0x0000_0001), // 0: keeps the mode
+            (0x000, 0x0000_0051), // 5: keeps it
+            (0x000, 0x0000_0031), // BTM
+            (0x000, 0x0000_0077), // enable, 7: keeps BTM
+            (0x000, 0x0000_0067), // enabled: HTM not taken
+            (0x008, 0x0000_0013), // enabled: options locked
+            (0x000, 0x0000_0061), // disable (mode not taken: trTeEnable was 1)
+            (0x000, 0x0000_0061), // HTM
+            (0x000, 0x0000_0000), // reset: the build's reset mode
+        ];
+        let builds = [
+            TeImplementation::default(),
+            ntrace(NtraceModes::Btm, 0),
+            ntrace(NtraceModes::Htm, 4),
+            ntrace(NtraceModes::BtmAndHtm, 8),
+        ];
+        for implementation in builds {
+            let offsets = [0x000, 0x004, 0x008];
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let seen_tb = seen.clone();
+            let mut sim = Simulation::new();
+            sim.add_clock(5, |x: &mut Box<TeRegisters>| x.clock.next = !x.clock.val());
+            sim.add_testbench(move |mut sim: Sim<TeRegisters>| {
+                let mut x = sim.init()?;
+                x.reset.next = true;
+                wait_clock_cycle!(sim, clock, x);
+                x.reset.next = false;
+                for &(offset, value) in writes.iter().chain([(0x00C, 0)].iter()) {
+                    let mut reads = Vec::new();
+                    for read in offsets {
+                        x.address.next = u64::from(read >> 2).into();
+                        x.empty.next = true;
+                        x = sim.wait(1, x)?;
+                        reads.push(x.read_data.val().index() as u32);
+                    }
+                    seen_tb.lock().unwrap().push((reads, x.htm.val()));
+                    x.address.next = u64::from(offset >> 2).into();
+                    x.write_data.next = u64::from(value).into();
+                    x.write.next = true;
+                    wait_clock_cycle!(sim, clock, x);
+                    x.write.next = false;
+                }
+                sim.done(x)
+            });
+            let mut uut = TeRegisters::new(implementation);
+            uut.connect_all();
+            sim.run(Box::new(uut), 100_000).unwrap();
+            let mut model = Model::new(implementation);
+            let seen = seen.lock().unwrap();
+            assert_eq!(seen.len(), writes.len() + 1);
+            for (i, (reads, htm)) in seen.iter().enumerate() {
+                let want: Vec<u32> = offsets.iter().map(|&o| model.read(o, true)).collect();
+                assert_eq!(*reads, want, "{implementation:?}: after write {i}");
+                assert_eq!(*htm, model.settings().htm, "{implementation:?}: htm {i}");
+                if let Some(&(offset, value)) = writes.get(i) {
+                    model.write(offset, value);
+                }
+            }
+        }
     }
 
     #[test]
@@ -363,6 +511,7 @@ mod tests {
         check(TeImplementation::default(), 0x9E37_79B9_7F4A_7C15);
         check(
             TeImplementation {
+                protocol: TeProtocol::ETrace,
                 branch_prediction: true,
                 implicit_return: true,
                 src_bits: 8,
@@ -372,12 +521,21 @@ mod tests {
         );
     }
 
+    /// The generated Verilog of the E-Trace build and of the N-Trace builds passes yosys
+    /// (no latch, no loop) and the Verilator lint of `scripts/check-verilog.sh`.
     #[test]
     fn trace_control_interface_registers_verilog() {
-        let mut uut = TeRegisters::new(TeImplementation::default());
-        uut.connect_all();
-        let v = generate(&uut);
-        yosys_check("te_registers", &v).unwrap();
-        lint("te_registers", &v).unwrap();
+        for implementation in [
+            TeImplementation::default(),
+            ntrace(NtraceModes::Btm, 0),
+            ntrace(NtraceModes::Htm, 4),
+            ntrace(NtraceModes::BtmAndHtm, 8),
+        ] {
+            let mut uut = TeRegisters::new(implementation);
+            uut.connect_all();
+            let v = generate(&uut);
+            yosys_check("te_registers", &v).unwrap();
+            lint("te_registers", &v).unwrap();
+        }
     }
 }

@@ -19,7 +19,7 @@ use super::soc::{front_end_instance, front_end_module, port_declarations, range}
 use super::soc_control::{registers_instance, registers_module, te_wires, SOC_TE_IMPLEMENTATION};
 use super::FrontEndOptions;
 use crate::control_interface::te_registers::WORD_ADDRESS_BITS;
-use etrace_spec::trace_control::registers::TeImplementation;
+use etrace_spec::trace_control::registers::{TeImplementation, TeProtocol};
 
 /// The RVFI pins of the top, as (name, width), all inputs.
 pub const RVFI_PINS: [(&str, usize); 7] = [
@@ -128,6 +128,7 @@ pub fn rvfi_encoder(
             return Err(TopError::ControlSrcBits(options.src_bits));
         }
         let implementation = TeImplementation {
+            protocol: TeProtocol::ETrace,
             branch_prediction: has("branch_prediction").is_some(),
             implicit_return: has("implicit_return").is_some(),
             src_bits: u32::from(options.src_bits),

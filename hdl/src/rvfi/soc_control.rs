@@ -17,15 +17,16 @@ use crate::control_interface::te_registers::{TeRegisters, WORD_ADDRESS_BITS};
 use crate::logic::resync::RESYNC_MAX_BITS;
 use crate::verilog::{flatten_ports, generate_named, top_ports};
 use etrace_spec::trace_control::map::WINDOW_BYTES;
-use etrace_spec::trace_control::registers::TeImplementation;
+use etrace_spec::trace_control::registers::{TeImplementation, TeProtocol};
 
 /// Base address of the trace encoder's register window (4 KiB) in every SoC: beside the
 /// CLINT at 0x0200_0000, as the hart model maps it (`HartConfig::trace_encoder`).
 pub const TE_BASE: u64 = 0x0300_0000;
 
-/// What the SoCs' encoder implements (the `rv32` build: no predictor, no return stack,
-/// no source field).
+/// What the SoCs' encoder implements (the `rv32` build: E-Trace, no predictor, no return
+/// stack, no source field).
 pub const SOC_TE_IMPLEMENTATION: TeImplementation = TeImplementation {
+    protocol: TeProtocol::ETrace,
     branch_prediction: false,
     implicit_return: false,
     src_bits: 0,
@@ -104,7 +105,8 @@ pub fn te_registers_instance(reset: &str, host: &WritePort, core: &WritePort) ->
 /// The instance `te_registers` of the register module `module`, reset by `reset`, on the
 /// wires `te_address` (word), `te_write`, `te_wdata` and `te_rdata`, its output path
 /// `empty`, the encoder's `trace_lost`, driving the `te_*` wires of [`te_wires`] and, as
-/// `predictor_options` connects them, its `implicit_return` and `branch_prediction`.
+/// `predictor_options` connects them, its `implicit_return` and `branch_prediction`; its
+/// `htm` (N-Trace only) is left unconnected, the SoCs' encoder being E-Trace.
 pub fn registers_instance(
     module: &str,
     reset: &str,
@@ -119,7 +121,7 @@ pub fn registers_instance(
         .lost(trace_lost), .active(te_active), .trace_enable(te_trace_enable),
         .full_address(te_full_address), .implicit_exception(te_implicit_exception),
         .sijump_option(te_sijump_option), {predictor_options},
-        .resync_max(te_resync_max)
+        .resync_max(te_resync_max), .htm()
     );
     /* verilator lint_on PINCONNECTEMPTY */
 "#

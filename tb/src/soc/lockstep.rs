@@ -188,6 +188,7 @@ impl LockstepConfig {
             implicit_return: self.options.implicit_return,
             branch_prediction: self.options.branch_prediction,
             resync_max: self.options.resync_max,
+            htm: false,
         }
     }
 
@@ -617,6 +618,7 @@ fn run_checked(
             implicit_return: want_settings.implicit_return,
             branch_prediction: want_settings.branch_prediction,
             resync_max: out.te_resync_max as u32,
+            htm: want_settings.htm,
         };
         let followed = TeSettings {
             trace_enable: settings.trace_enable,
