@@ -86,6 +86,10 @@ pub struct TeRegisters {
     keep_but_enable: Constant<Bits<32>>,
     keep_but_sync: Constant<Bits<32>>,
     keep_but_overflow: Constant<Bits<32>>,
+    /// The `trTeInstMode` field, and its values 3 (BTM) and 6 (HTM), in place.
+    mode_mask: Constant<Bits<32>>,
+    mode_btm: Constant<Bits<32>>,
+    mode_htm: Constant<Bits<32>>,
     /// `trTeInstMode` 3 (BTM) can be written.
     btm_writable: Constant<Bit>,
     /// `trTeInstMode` 6 (HTM) can be written.
@@ -166,6 +170,9 @@ impl TeRegisters {
                     | control::INST_MODE.put(u32::MAX)),
             ),
             keep_but_overflow: word(!control::INST_STALL_OR_OVERFLOW.put(1)),
+            mode_mask: word(control::INST_MODE.put(u32::MAX)),
+            mode_btm: word(control::INST_MODE.put(INST_MODE_BTM)),
+            mode_htm: word(control::INST_MODE.put(INST_MODE_HTM)),
             btm_writable: Constant::new(writable(INST_MODE_BTM)),
             htm_writable: Constant::new(writable(INST_MODE_HTM)),
         }
@@ -194,12 +201,16 @@ impl Logic for TeRegisters {
         }
         // trTeInstMode (N-Trace): 3 or 6 as the build has them, else the mode stays (an
         // E-Trace build keeps 0 here and reads the hard-coded 7).
-        self.mode_field.next = self.control_q.q.val() & 0x70;
-        if self.btm_writable.val() && ((self.write_data.val() & 0x70) == 0x30) {
-            self.mode_field.next = 0x30.into();
+        self.mode_field.next = self.control_q.q.val() & self.mode_mask.val();
+        if self.btm_writable.val()
+            && ((self.write_data.val() & self.mode_mask.val()) == self.mode_btm.val())
+        {
+            self.mode_field.next = self.mode_btm.val();
         }
-        if self.htm_writable.val() && ((self.write_data.val() & 0x70) == 0x60) {
-            self.mode_field.next = 0x60.into();
+        if self.htm_writable.val()
+            && ((self.write_data.val() & self.mode_mask.val()) == self.mode_htm.val())
+        {
+            self.mode_field.next = self.mode_htm.val();
         }
         // The synchronisation fields and the mode change only while trTeEnable is 0.
         self.with_sync.next = self.with_enable.val();
@@ -272,8 +283,7 @@ impl Logic for TeRegisters {
             self.options.resync_max.next =
                 self.resync_base.val() << self.control_q.q.val().get_bits::<4>(20);
         }
-        // trTeInstMode 6 = 0b110: bit 6 of the word (3 = 0b011 leaves it clear).
-        self.htm.next = self.control_q.q.val().get_bit(6);
+        self.htm.next = (self.control_q.q.val() & self.mode_mask.val()) == self.mode_htm.val();
     }
 }
 

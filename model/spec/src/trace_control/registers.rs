@@ -239,16 +239,14 @@ impl TeRegisters {
     /// ("Register: trTeInstFeatures"; N-Trace's hard-coded 0 bits:
     /// [`TeProtocol::applicable_options`]).
     pub fn writable_options(&self) -> u32 {
-        let mut bits = features::INST_NO_ADDR_DIFF.put(1)
-            | features::INST_NO_TRAP_ADDR.put(1)
-            | features::INST_EN_SEQUENTIAL_JUMP.put(1);
-        if self.implementation.implicit_return {
-            bits |= features::INST_EN_IMPLICIT_RETURN.put(1);
+        let mut bits = self.implementation.protocol.applicable_options();
+        if !self.implementation.implicit_return {
+            bits &= !features::INST_EN_IMPLICIT_RETURN.put(1);
         }
-        if self.implementation.branch_prediction {
-            bits |= features::INST_EN_BRANCH_PREDICTION.put(1);
+        if !self.implementation.branch_prediction {
+            bits &= !features::INST_EN_BRANCH_PREDICTION.put(1);
         }
-        bits & self.implementation.protocol.applicable_options()
+        bits
     }
 
     /// The value read at byte `offset` of the window (the low two bits are ignored;
