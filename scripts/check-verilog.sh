@@ -15,7 +15,9 @@
 # builds with generation options below (rv32-bp: a 64-entry branch predictor; rv32-ir: a
 # 4-entry return stack; rv32-all: smi with an 8-bit index and timestamps, the predictor and
 # the return stack; rvfi-control: the encoder behind the RVFI front end with the trace
-# control registers, top etrace_rvfi_encoder_rv32). Default: all of them.
+# control registers, top etrace_rvfi_encoder_rv32; ntrace-rv32, ntrace-rv32-all,
+# ntrace-rv64-btm: the N-Trace encoder, top etrace_ntrace_encoder_<config>, in HTM, HTM
+# with every optimisation, and BTM). Default: all of them.
 #
 # Output directory: target/verilog-check/<config>/ (Verilog, .core, yosys logs, stats,
 # netlist JSON).
@@ -28,10 +30,13 @@ declare -A builds=(
   [rv32-ir]="--config rv32 --return-stack-size 2"
   [rv32-all]="--config rv32 --framing smi --src-bits 8 --timestamp --bpred-size 6 --return-stack-size 2"
   [rvfi-control]="--config rv32 --rvfi --control-registers"
+  [ntrace-rv32]="--config rv32 --protocol ntrace --fifo-depth 256"
+  [ntrace-rv32-all]="--config rv32 --protocol ntrace --fifo-depth 256 --sijump --call-stack 4 --repeat-history"
+  [ntrace-rv64-btm]="--config rv64 --protocol ntrace --fifo-depth 256 --ntrace-mode btm"
 )
 
 configs=("$@")
-[ ${#configs[@]} -gt 0 ] || configs=(rv32 rv64 rv32-itype3 rv64-itype3 rv32-bp rv32-ir rv32-all rvfi-control)
+[ ${#configs[@]} -gt 0 ] || configs=(rv32 rv64 rv32-itype3 rv64-itype3 rv32-bp rv32-ir rv32-all rvfi-control ntrace-rv32 ntrace-rv32-all ntrace-rv64-btm)
 out=target/verilog-check
 mkdir -p "$out"
 
@@ -52,6 +57,7 @@ for config in "${configs[@]}"; do
   "$etrace" gen-verilog "${args[@]}" -o "$dir" >/dev/null
   top="etrace_encoder_${base//-/_}"
   [[ " ${args[*]} " != *" --rvfi "* ]] || top="etrace_rvfi_encoder_${base//-/_}"
+  [[ " ${args[*]} " != *" --protocol ntrace "* ]] || top="etrace_ntrace_encoder_${base//-/_}"
   file="$dir/$top.v"
 
   if ! verilator --lint-only -Wall -Wno-DECLFILENAME --top-module "$top" "$file" 2>"$dir/lint.log"; then

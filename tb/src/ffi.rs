@@ -1,10 +1,11 @@
 //! The C ABI of the verilated variants (`src/shim.h`), declared by `build.rs` in
 //! `$OUT_DIR/ffi.rs`: each encoder variant as a fast build (`vtable`) and a traced one
-//! (`traced_vtable`), each SoC as a traced build (`soc_vtable`).
+//! (`traced_vtable`), each SoC as a traced build (`soc_vtable`), each N-Trace encoder as a
+//! fast build (`ntrace_vtable`).
 
 use std::os::raw::{c_char, c_int, c_void};
 
-use crate::variant::{SocVariant, Variant};
+use crate::variant::{NtraceVariant, SocVariant, Variant};
 
 /// The C functions of one variant.
 #[derive(Clone, Copy)]

@@ -1,4 +1,5 @@
-//! The ports of a verilated encoder (`etrace_hdl::output::Encoder` / `AtbEncoder`): the
+//! The ports of a verilated encoder (`etrace_hdl::output::Encoder` / `AtbEncoder`, and the
+//! N-Trace encoder `etrace_hdl::ntrace::top`): the
 //! values driven in one cycle ([`Inputs`], declared with the pins it drives in
 //! `src/ports.rs`) and the values sampled in it ([`Outputs`]).
 
@@ -64,8 +65,11 @@ pub struct Outputs {
     /// `out_last`: the byte is the last of a packet.
     pub out_last: bool,
     /// `trace_lost`: packets were dropped and the recovery sync is not sent yet
-    /// (`hdl/DESIGN.md` item 4).
+    /// (`hdl/DESIGN.md` item 4); an N-Trace encoder's `lost` (messages are being lost,
+    /// until the restart).
     pub trace_lost: bool,
+    /// `in_ready`: the offered record step is taken (N-Trace encoders only).
+    pub in_ready: bool,
     /// ATVALID (ATB).
     pub atvalid: bool,
     /// ATDATA, byte 0 in bits 7:0 (ATB; `fragmentCodeAndTransport.adoc`).
@@ -83,6 +87,7 @@ impl From<RawOutputs> for Outputs {
             out_data: r.out_data,
             out_last: r.out_last != 0,
             trace_lost: r.trace_lost != 0,
+            in_ready: r.in_ready != 0,
             atvalid: r.atvalid != 0,
             atdata: u128::from(r.atdata[0]) | (u128::from(r.atdata[1]) << 64),
             atbytes: r.atbytes,

@@ -24,6 +24,7 @@
 pub mod cosim;
 mod ffi;
 pub mod io;
+pub mod ntrace;
 mod ports;
 pub mod pythondata;
 pub mod rtl;
@@ -31,5 +32,6 @@ pub mod soc;
 pub mod variant;
 
 pub use io::{Inputs, Outputs};
+pub use ntrace::NtraceRtl;
 pub use rtl::{Rtl, VcdError};
-pub use variant::{SocVariant, UnknownVariant, Variant};
+pub use variant::{NtraceVariant, SocVariant, UnknownNtraceVariant, UnknownVariant, Variant};

@@ -135,12 +135,14 @@ port_struct! {
         ready: bool => ["out_ready", "atready"],
         /// ATID of the beats (7 bits; 0x00 and 0x70-0x7f are reserved). ATB variants only.
         source_atid: u8 => ["source_atid"],
+        /// A record step is offered (N-Trace encoders only, `etrace_hdl::ntrace::top`).
+        in_valid: bool => ["in_valid"],
     }
 }
 
 port_struct! {
     /// The outputs as the C++ shim writes them (`Out`): each the output pin of the same
-    /// name, 0 when the variant has no such pin; ATDATA in two 64-bit words, the low one
+    /// name (`trace_lost` the N-Trace encoder's `lost`), 0 when the variant has no such pin; ATDATA in two 64-bit words, the low one
     /// first.
     #[derive(Debug, Clone, Copy, Default)]
     pub(crate) struct RawOutputs {
@@ -148,7 +150,8 @@ port_struct! {
         out_valid: u8 => ["out_valid"],
         out_data: u8 => ["out_data"],
         out_last: u8 => ["out_last"],
-        trace_lost: u8 => ["trace_lost"],
+        trace_lost: u8 => ["trace_lost", "lost"],
+        in_ready: u8 => ["in_ready"],
         atvalid: u8 => ["atvalid"],
         atbytes: u8 => ["atbytes"],
         atid: u8 => ["atid"],

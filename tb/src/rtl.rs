@@ -98,74 +98,43 @@ impl VcdFile {
     }
 }
 
-/// One verilated encoder of a [`Variant`], after power-up (run [`Rtl::reset`] first).
-///
-/// Each model has its own Verilator context, so models of any variants can coexist and run
-/// in different threads; one model is used by one thread at a time (`Send`, not `Sync`).
-pub struct Rtl {
-    variant: Variant,
+/// One Verilator model behind the C functions of its build (an encoder of a [`Variant`]
+/// or an N-Trace encoder), stepped with [`Inputs`] and sampled as [`Outputs`]; freed when
+/// dropped.
+pub(crate) struct Verilated {
     vt: VTable,
     handle: NonNull<c_void>,
     cycles: u64,
-    vcd: VcdFile,
-    /// The outputs of the last [`Rtl::run`] as the shim writes them.
+    /// The outputs of the last [`Verilated::run`] as the shim writes them.
     raw: Vec<RawOutputs>,
 }
 
 // SAFETY: the model is only reached through `&mut self` (or `Drop`), never shared; the
 // Verilator model and its context are plain heap objects with no thread affinity (the
 // context runs single-threaded: `threads(1)` in `src/shim.h`).
-unsafe impl Send for Rtl {}
+unsafe impl Send for Verilated {}
 
-impl Rtl {
-    /// A new model of `variant`, clock low and evaluated once; registers hold Verilator's
-    /// initial values until [`Rtl::reset`]. The fast build: it cannot dump a VCD file
-    /// ([`Rtl::open_vcd`] fails with [`VcdError::Untraced`]).
-    pub fn new(variant: Variant) -> Rtl {
-        Rtl::of(variant, vtable(variant))
-    }
-
-    /// As [`Rtl::new`], but the build verilated with `--trace`, which can dump a VCD file
-    /// ([`Rtl::open_vcd`]); cycle for cycle the same as the fast build, and slower.
-    pub fn traced(variant: Variant) -> Rtl {
-        Rtl::of(variant, traced_vtable(variant))
-    }
-
-    /// A new model of `variant` from the C functions `vt`.
-    fn of(variant: Variant, vt: VTable) -> Rtl {
+impl Verilated {
+    /// A new model from the C functions `vt`.
+    pub(crate) fn new(vt: VTable) -> Verilated {
         // SAFETY: `new` has no preconditions and returns a fresh model.
         let raw = unsafe { (vt.new)() };
         let handle = NonNull::new(raw).expect("the C++ shim returned a null model");
-        Rtl {
-            variant,
+        Verilated {
             vt,
             handle,
             cycles: 0,
-            vcd: VcdFile::default(),
             raw: Vec::new(),
         }
     }
 
-    /// The variant of this model.
-    pub fn variant(&self) -> Variant {
-        self.variant
-    }
-
-    /// Whether this is the traced build ([`Rtl::traced`]), which can dump a VCD file.
-    pub fn is_traced(&self) -> bool {
-        self.vt.traced
-    }
-
-    /// Clock cycles run so far (every [`Rtl::step`], reset cycles included).
-    pub fn cycles(&self) -> u64 {
+    /// Clock cycles run so far.
+    pub(crate) fn cycles(&self) -> u64 {
         self.cycles
     }
 
-    /// One clock cycle: drives `inputs`, evaluates with the clock low, samples the outputs
-    /// (this cycle's values, before the rising edge: `out_valid && ready` means the byte is
-    /// taken in this cycle), then makes the rising edge. The returned outputs are those
-    /// sampled. While a VCD file is open, both clock phases are dumped.
-    pub fn step(&mut self, inputs: &Inputs) -> Outputs {
+    /// One clock cycle (see [`Rtl::step`]).
+    pub(crate) fn step(&mut self, inputs: &Inputs) -> Outputs {
         let mut raw = RawOutputs::default();
         // SAFETY: the handle is live; `Inputs` and `RawOutputs` are `#[repr(C)]` and the
         // shim's `In` / `Out` are made from the same declaration (`src/ports.rs`; the
@@ -181,10 +150,8 @@ impl Rtl {
         raw.into()
     }
 
-    /// `inputs.len()` clock cycles in one call into the model, each as [`Rtl::step`] with
-    /// `inputs[i]`; `outputs` is cleared and receives the outputs sampled in each cycle.
-    /// Equal to stepping cycle by cycle, without crossing the C ABI in every cycle.
-    pub fn run(&mut self, inputs: &[Inputs], outputs: &mut Vec<Outputs>) {
+    /// `inputs.len()` clock cycles in one call (see [`Rtl::run`]).
+    pub(crate) fn run(&mut self, inputs: &[Inputs], outputs: &mut Vec<Outputs>) {
         self.raw.clear();
         self.raw.resize(inputs.len(), RawOutputs::default());
         // SAFETY: the handle is live; `inputs` and `raw` hold `inputs.len()` `#[repr(C)]`
@@ -202,10 +169,8 @@ impl Rtl {
         outputs.extend(self.raw.iter().map(|&r| Outputs::from(r)));
     }
 
-    /// `n` cycles with `reset` high and every other input 0 (the reset pin acts two cycles
-    /// later; `hdl/DESIGN.md` items 0 and 3). The next [`Rtl::step`] is the first with the
-    /// pin low; the encoder leaves reset two cycles after it (timestamp counter 0, item 5).
-    pub fn reset(&mut self, n: u32) {
+    /// `n` cycles with `reset` high and every other input 0.
+    pub(crate) fn reset(&mut self, n: u32) {
         let inputs = Inputs {
             reset: true,
             ..Inputs::default()
@@ -213,23 +178,6 @@ impl Rtl {
         for _ in 0..n {
             self.step(&inputs);
         }
-    }
-
-    /// Opens a VCD file that receives every following cycle (closing any open one first).
-    /// It is closed by [`Rtl::close_vcd`], by another `open_vcd`, or when the model is
-    /// dropped. The directory must exist, and the model must be [`Rtl::traced`].
-    pub fn open_vcd(&mut self, path: impl AsRef<Path>) -> Result<(), VcdError> {
-        self.vcd.open(&self.vt, self.handle, path.as_ref())
-    }
-
-    /// The open VCD file, if any.
-    pub fn vcd_path(&self) -> Option<&Path> {
-        self.vcd.path()
-    }
-
-    /// Closes the VCD file (flushing it), if one is open.
-    pub fn close_vcd(&mut self) {
-        self.vcd.close(&self.vt, self.handle);
     }
 
     /// The C++ layout of the shim's `In` and `Out` structs (see `src/shim.h`).
@@ -243,11 +191,106 @@ impl Rtl {
     }
 }
 
-impl Drop for Rtl {
+impl Drop for Verilated {
     fn drop(&mut self) {
-        // SAFETY: the handle came from `new` and is freed exactly once (it also closes the
+        // SAFETY: the handle came from `new` and is freed exactly once (it also closes a
         // VCD file).
         unsafe { (self.vt.free)(self.handle.as_ptr()) };
+    }
+}
+
+/// One verilated encoder of a [`Variant`], after power-up (run [`Rtl::reset`] first).
+///
+/// Each model has its own Verilator context, so models of any variants can coexist and run
+/// in different threads; one model is used by one thread at a time (`Send`, not `Sync`).
+pub struct Rtl {
+    variant: Variant,
+    model: Verilated,
+    vcd: VcdFile,
+}
+
+impl Rtl {
+    /// A new model of `variant`, clock low and evaluated once; registers hold Verilator's
+    /// initial values until [`Rtl::reset`]. The fast build: it cannot dump a VCD file
+    /// ([`Rtl::open_vcd`] fails with [`VcdError::Untraced`]).
+    pub fn new(variant: Variant) -> Rtl {
+        Rtl::of(variant, vtable(variant))
+    }
+
+    /// As [`Rtl::new`], but the build verilated with `--trace`, which can dump a VCD file
+    /// ([`Rtl::open_vcd`]); cycle for cycle the same as the fast build, and slower.
+    pub fn traced(variant: Variant) -> Rtl {
+        Rtl::of(variant, traced_vtable(variant))
+    }
+
+    /// A new model of `variant` from the C functions `vt`.
+    fn of(variant: Variant, vt: VTable) -> Rtl {
+        Rtl {
+            variant,
+            model: Verilated::new(vt),
+            vcd: VcdFile::default(),
+        }
+    }
+
+    /// The variant of this model.
+    pub fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    /// Whether this is the traced build ([`Rtl::traced`]), which can dump a VCD file.
+    pub fn is_traced(&self) -> bool {
+        self.model.vt.traced
+    }
+
+    /// Clock cycles run so far (every [`Rtl::step`], reset cycles included).
+    pub fn cycles(&self) -> u64 {
+        self.model.cycles()
+    }
+
+    /// One clock cycle: drives `inputs`, evaluates with the clock low, samples the outputs
+    /// (this cycle's values, before the rising edge: `out_valid && ready` means the byte is
+    /// taken in this cycle), then makes the rising edge. The returned outputs are those
+    /// sampled. While a VCD file is open, both clock phases are dumped.
+    pub fn step(&mut self, inputs: &Inputs) -> Outputs {
+        self.model.step(inputs)
+    }
+
+    /// `inputs.len()` clock cycles in one call into the model, each as [`Rtl::step`] with
+    /// `inputs[i]`; `outputs` is cleared and receives the outputs sampled in each cycle.
+    /// Equal to stepping cycle by cycle, without crossing the C ABI in every cycle.
+    pub fn run(&mut self, inputs: &[Inputs], outputs: &mut Vec<Outputs>) {
+        self.model.run(inputs, outputs);
+    }
+
+    /// `n` cycles with `reset` high and every other input 0 (the reset pin acts two cycles
+    /// later; `hdl/DESIGN.md` items 0 and 3). The next [`Rtl::step`] is the first with the
+    /// pin low; the encoder leaves reset two cycles after it (timestamp counter 0, item 5).
+    pub fn reset(&mut self, n: u32) {
+        self.model.reset(n);
+    }
+
+    /// Opens a VCD file that receives every following cycle (closing any open one first).
+    /// It is closed by [`Rtl::close_vcd`], by another `open_vcd`, or when the model is
+    /// dropped. The directory must exist, and the model must be [`Rtl::traced`].
+    pub fn open_vcd(&mut self, path: impl AsRef<Path>) -> Result<(), VcdError> {
+        self.vcd
+            .open(&self.model.vt, self.model.handle, path.as_ref())
+    }
+
+    /// The open VCD file, if any.
+    pub fn vcd_path(&self) -> Option<&Path> {
+        self.vcd.path()
+    }
+
+    /// Closes the VCD file (flushing it), if one is open.
+    pub fn close_vcd(&mut self) {
+        self.vcd.close(&self.model.vt, self.model.handle);
+    }
+
+    /// The C++ layout of the shim's `In` and `Out` structs (see `src/shim.h`).
+    #[cfg(test)]
+    pub(crate) fn shim_layout(&self) -> Vec<u64> {
+        self.model.shim_layout()
     }
 }
 
@@ -255,7 +298,7 @@ impl std::fmt::Debug for Rtl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Rtl")
             .field("variant", &self.variant)
-            .field("cycles", &self.cycles)
+            .field("cycles", &self.model.cycles())
             .field("vcd", &self.vcd)
             .finish()
     }

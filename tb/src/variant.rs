@@ -1,5 +1,6 @@
 //! The encoder builds this crate compiles with Verilator (`hdl/src/top.rs`, [`generate`]):
-//! one named [`Variant`] per configuration and [`TopOptions`].
+//! one named [`Variant`] per configuration and [`TopOptions`]; the SoCs ([`SocVariant`]) and
+//! the N-Trace encoders ([`NtraceVariant`], `etrace_hdl::ntrace::top`).
 //!
 //! This file is also compiled into the build script (`build.rs`), which generates and
 //! verilates the Verilog of every variant, so it depends on nothing but `etrace-hdl` and
@@ -12,6 +13,7 @@ use std::str::FromStr;
 
 use etrace_hdl::config::Config;
 use etrace_hdl::encoder_core::Fault;
+use etrace_hdl::ntrace::{NtraceFifoConfig, NtraceHwOptions, NtraceTopOptions};
 use etrace_hdl::top::{OutputKind, TopOptions};
 use etrace_spec::params::Params;
 
@@ -304,5 +306,166 @@ impl SocVariant {
                 _ => etrace_hdl::rvfi::CoreTraps::IllegalInstruction,
             },
         }
+    }
+}
+
+/// One verilated N-Trace encoder build (`etrace_hdl::ntrace::top`): a configuration, the
+/// generator's mode and optimisations, and the output FIFO. Built without tracing only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NtraceVariant {
+    /// `rv32`, BTM, the wide FIFO ([`NtraceVariant::fifo`]).
+    Rv32Btm,
+    /// `rv32`, HTM, the wide FIFO.
+    Rv32Htm,
+    /// `rv32`, HTM with every optimisation (sequential jump, a 4-entry call stack,
+    /// repeated history), the wide FIFO.
+    Rv32HtmAll,
+    /// [`NtraceVariant::Rv32HtmAll`] with the trickling FIFO: the trace port takes less
+    /// than the trace makes, messages are lost and the trace restarts (SYNC 7).
+    Rv32HtmAllSlow,
+    /// `rv64`, BTM, the wide FIFO.
+    Rv64Btm,
+    /// `rv64`, HTM, the wide FIFO.
+    Rv64Htm,
+    /// `rv64`, HTM with every optimisation, the wide FIFO.
+    Rv64HtmAll,
+    /// `rv64`, BTM with the trickling FIFO.
+    Rv64BtmSlow,
+    /// [`NtraceVariant::Rv32Htm`] with the deliberate fault of the HIST logic
+    /// (`NtraceHwOptions::hist_fault`: every branch outcome enters HIST inverted).
+    Rv32HistFault,
+}
+
+impl NtraceVariant {
+    /// Every N-Trace build.
+    pub const ALL: [NtraceVariant; 9] = [
+        NtraceVariant::Rv32Btm,
+        NtraceVariant::Rv32Htm,
+        NtraceVariant::Rv32HtmAll,
+        NtraceVariant::Rv32HtmAllSlow,
+        NtraceVariant::Rv64Btm,
+        NtraceVariant::Rv64Htm,
+        NtraceVariant::Rv64HtmAll,
+        NtraceVariant::Rv64BtmSlow,
+        NtraceVariant::Rv32HistFault,
+    ];
+
+    /// The name: the Verilator `--prefix` (`V<name>`) and the C symbol prefix.
+    pub fn name(self) -> &'static str {
+        match self {
+            NtraceVariant::Rv32Btm => "ntrace_rv32_btm",
+            NtraceVariant::Rv32Htm => "ntrace_rv32_htm",
+            NtraceVariant::Rv32HtmAll => "ntrace_rv32_htm_all",
+            NtraceVariant::Rv32HtmAllSlow => "ntrace_rv32_htm_all_slow",
+            NtraceVariant::Rv64Btm => "ntrace_rv64_btm",
+            NtraceVariant::Rv64Htm => "ntrace_rv64_htm",
+            NtraceVariant::Rv64HtmAll => "ntrace_rv64_htm_all",
+            NtraceVariant::Rv64BtmSlow => "ntrace_rv64_btm_slow",
+            NtraceVariant::Rv32HistFault => "ntrace_rv32_hist_fault",
+        }
+    }
+
+    /// The hardware configuration.
+    pub fn config(self) -> Config {
+        match self {
+            NtraceVariant::Rv32Btm
+            | NtraceVariant::Rv32Htm
+            | NtraceVariant::Rv32HtmAll
+            | NtraceVariant::Rv32HtmAllSlow
+            | NtraceVariant::Rv32HistFault => Config::Rv32,
+            NtraceVariant::Rv64Btm
+            | NtraceVariant::Rv64Htm
+            | NtraceVariant::Rv64HtmAll
+            | NtraceVariant::Rv64BtmSlow => Config::Rv64,
+        }
+    }
+
+    /// The generator's parameters.
+    pub fn generator(self) -> NtraceHwOptions {
+        let htm = NtraceHwOptions::default();
+        let btm = NtraceHwOptions { htm: false, ..htm };
+        let all = NtraceHwOptions {
+            sijump: true,
+            call_stack: 4,
+            repeat_history: true,
+            ..htm
+        };
+        match self {
+            NtraceVariant::Rv32Btm | NtraceVariant::Rv64Btm | NtraceVariant::Rv64BtmSlow => btm,
+            NtraceVariant::Rv32Htm | NtraceVariant::Rv64Htm => htm,
+            NtraceVariant::Rv32HtmAll
+            | NtraceVariant::Rv32HtmAllSlow
+            | NtraceVariant::Rv64HtmAll => all,
+            NtraceVariant::Rv32HistFault => NtraceHwOptions {
+                hist_fault: true,
+                ..htm
+            },
+        }
+    }
+
+    /// The output FIFO: wide (256 bytes, 4 sent every record step: never overflows on the
+    /// programs) or trickling (60 bytes, 1 sent every 8 steps: overflows again and again).
+    pub fn fifo(self) -> NtraceFifoConfig {
+        let wide = NtraceFifoConfig {
+            bytes: 256,
+            send_bytes: 4,
+            every_cycles: 1,
+            error_fault: false,
+        };
+        match self {
+            NtraceVariant::Rv32HtmAllSlow | NtraceVariant::Rv64BtmSlow => NtraceFifoConfig {
+                bytes: 60,
+                send_bytes: 1,
+                every_cycles: 8,
+                ..wide
+            },
+            _ => wide,
+        }
+    }
+
+    /// The generation options given to `etrace_hdl::ntrace::generate_ntrace`.
+    pub fn top_options(self) -> NtraceTopOptions {
+        NtraceTopOptions {
+            generator: self.generator(),
+            fifo: self.fifo(),
+        }
+    }
+}
+
+impl fmt::Display for NtraceVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not one of [`NtraceVariant::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownNtraceVariant(pub String);
+
+impl fmt::Display for UnknownNtraceVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown N-Trace RTL variant `{}` (expected one of",
+            self.0
+        )?;
+        for (i, v) in NtraceVariant::ALL.iter().enumerate() {
+            write!(f, "{}{}", if i == 0 { " " } else { ", " }, v.name())?;
+        }
+        f.write_str(")")
+    }
+}
+
+impl std::error::Error for UnknownNtraceVariant {}
+
+impl FromStr for NtraceVariant {
+    type Err = UnknownNtraceVariant;
+
+    /// The variant of a [`NtraceVariant::name`].
+    fn from_str(s: &str) -> Result<NtraceVariant, UnknownNtraceVariant> {
+        NtraceVariant::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .ok_or_else(|| UnknownNtraceVariant(s.to_string()))
     }
 }

@@ -36,6 +36,7 @@ use super::encoder_args::EncoderArgs;
 use super::hardware_args::{options_text, write_params_files, HardwareArgs};
 use super::hart_args::{add_bootrom_code, HartArgs};
 use super::io::read_elf;
+use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
 
 /// Arguments of `etrace cosim`.
@@ -61,6 +62,12 @@ pub struct CosimArgs {
     /// Hardware generation options: the verilated build of the configuration with them.
     #[command(flatten)]
     pub hardware: HardwareArgs,
+    /// Trace protocol of the encoder RTL.
+    #[command(flatten)]
+    pub protocol: ProtocolArgs,
+    /// N-Trace options (with --protocol ntrace): the verilated N-Trace build with them.
+    #[command(flatten)]
+    pub ntrace: NtraceArgs,
     /// Run the program on a soft core in lock step with the hart model: picorv32 or serv
     /// (picorv32-swapped: the deliberately wrong front end).
     #[arg(
@@ -277,6 +284,9 @@ fn load_program(path: &Path, variant: Variant, hart: &HartArgs) -> Result<Progra
 
 /// Runs `etrace cosim`.
 pub fn run(args: CosimArgs) -> Result<(), CliError> {
+    if args.protocol.protocol == Protocol::Ntrace {
+        return super::cosim_ntrace::run(&args);
+    }
     if let (Some(core), Some(elf)) = (&args.core, &args.elf) {
         let uart = match args.baud {
             Some(baud) => Some(super::cosim_core::uart(baud, args.freq)?),

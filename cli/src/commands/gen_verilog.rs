@@ -1,12 +1,16 @@
 //! `etrace gen-verilog --config CONFIG -o DIR`: writes the encoder's Verilog for a named
 //! configuration (`docs/cli.md`) and a FuseSoC core file for it, after checking it with
 //! yosys (no latch, every module defined, no undriven wire); with `--rvfi`, the encoder
-//! behind the RVFI front end, for one's own core (`etrace_hdl::rvfi::rvfi_encoder`).
+//! behind the RVFI front end, for one's own core (`etrace_hdl::rvfi::rvfi_encoder`); with
+//! `--protocol ntrace`, the N-Trace encoder (`etrace_hdl::ntrace::top`).
 
 use super::hardware_args::{write_params_files, HardwareArgs};
+use super::ntrace_hardware_args::NtraceHardwareArgs;
+use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_hdl::config::Config;
+use etrace_hdl::ntrace::generate_ntrace;
 use etrace_hdl::rvfi::rvfi_encoder::rvfi_encoder;
 use etrace_hdl::rvfi::{CoreTraps, FrontEndOptions};
 use etrace_hdl::top::generate;
@@ -22,10 +26,20 @@ pub struct GenVerilogArgs {
     /// Output directory (created if missing).
     #[arg(short = 'o', long = "out", value_name = "DIR")]
     pub out: PathBuf,
+    /// Trace protocol of the encoder.
+    #[command(flatten)]
+    pub protocol: ProtocolArgs,
     /// Hardware generation options.
     #[command(flatten)]
     pub hardware: HardwareArgs,
-    /// Depth of the output byte FIFO: 16, 32, 64, 128 or 256 bytes (64 with atb).
+    /// N-Trace options (with --protocol ntrace).
+    #[command(flatten)]
+    pub ntrace: NtraceArgs,
+    /// N-Trace hardware options (with --protocol ntrace).
+    #[command(flatten)]
+    pub ntrace_hardware: NtraceHardwareArgs,
+    /// Depth of the output byte FIFO: 16, 32, 64, 128 or 256 bytes (64 with atb); with
+    /// --protocol ntrace, the bytes the FIFO holds (54-256).
     #[arg(long, value_name = "BYTES", default_value_t = 64)]
     pub fifo_depth: usize,
     /// Skip the yosys check of the generated Verilog.
@@ -50,6 +64,15 @@ pub struct GenVerilogArgs {
 /// Runs `etrace gen-verilog`.
 pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     let config = Config::from_name(&args.config).at("--config")?;
+    if args.protocol.protocol == Protocol::Ntrace {
+        return run_ntrace(&args, config);
+    }
+    if args.ntrace_hardware.sijump {
+        return Err(CliError::input(
+            "a generation option of the N-Trace hardware (E-Trace takes it at run time)",
+            "--sijump",
+        ));
+    }
     let options = args.hardware.top_options(args.fifo_depth)?;
     let design = if args.rvfi {
         let front_end = FrontEndOptions {
@@ -65,16 +88,7 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
         generate(config, &options).at("gen-verilog options")?
     };
     if !args.no_check {
-        etrace_hdl::verilog::yosys_check_top(&design.top, &design.verilog).map_err(
-            |e| match e {
-                // Not a failed check: the tool is missing (usage, as `synth` without its tools).
-                VerilogCheckError::Tool { .. } => {
-                    CliError::input(e, "yosys").with_context("--no-check skips the check")
-                }
-                _ => CliError::check("the generated Verilog failed the yosys check", &design.top)
-                    .with_context(e),
-            },
-        )?;
+        yosys_check(&design)?;
     }
     std::fs::create_dir_all(&args.out).at(args.out.display())?;
     let verilog_name = format!("{}.v", design.top);
@@ -97,6 +111,66 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     println!("{}", verilog_path.display());
     println!("{}", core_path.display());
     for path in files {
+        println!("{}", path.display());
+    }
+    Ok(())
+}
+
+/// The yosys check of a generated top (no latch, every module defined, no undriven wire).
+fn yosys_check(design: &etrace_hdl::top::Generated) -> Result<(), CliError> {
+    etrace_hdl::verilog::yosys_check_top(&design.top, &design.verilog).map_err(|e| match e {
+        // Not a failed check: the tool is missing (usage, as `synth` without its tools).
+        VerilogCheckError::Tool { .. } => {
+            CliError::input(e, "yosys").with_context("--no-check skips the check")
+        }
+        _ => CliError::check("the generated Verilog failed the yosys check", &design.top)
+            .with_context(e),
+    })
+}
+
+/// `etrace gen-verilog --protocol ntrace`: the N-Trace encoder's Verilog, its FuseSoC core
+/// (the generation parameters as CAPI2 parameters) and a note of how to decode its stream.
+fn run_ntrace(args: &GenVerilogArgs, config: Config) -> Result<(), CliError> {
+    if args.rvfi {
+        return Err(CliError::input(
+            "the RVFI front end is built for the E-Trace encoder only",
+            "--rvfi",
+        ));
+    }
+    let options =
+        args.ntrace_hardware
+            .top_options(&args.ntrace, &args.hardware, args.fifo_depth)?;
+    let design = generate_ntrace(config, &options).at("gen-verilog --protocol ntrace options")?;
+    if !args.no_check {
+        yosys_check(&design)?;
+    }
+    std::fs::create_dir_all(&args.out).at(args.out.display())?;
+    let verilog_name = format!("{}.v", design.top);
+    let verilog_path = args.out.join(&verilog_name);
+    std::fs::write(&verilog_path, &design.verilog).at(verilog_path.display())?;
+    let g = options.generator;
+    let core = etrace_hdl::fusesoc::core_file(
+        &design.top,
+        &verilog_name,
+        &design.description,
+        &[
+            ("ntrace_htm", u64::from(g.htm)),
+            ("ntrace_sijump", u64::from(g.sijump)),
+            ("ntrace_call_stack", g.call_stack as u64),
+            ("ntrace_repeat_history", u64::from(g.repeat_history)),
+            ("ntrace_sync_max", u64::from(g.sync_max)),
+            ("ntrace_fifo_bytes", u64::from(options.fifo.bytes)),
+        ],
+    );
+    let core_path = args.out.join(format!("{}.core", design.top));
+    std::fs::write(&core_path, core).at(core_path.display())?;
+    let decode_path = args.out.join(format!("{}.decode.txt", design.top));
+    let decode = format!(
+        "# {}\n# decode its stream with:\netrace decode TRACE --elf PROG.elf --protocol ntrace\n",
+        design.description,
+    );
+    std::fs::write(&decode_path, decode).at(decode_path.display())?;
+    for path in [&verilog_path, &core_path, &decode_path] {
         println!("{}", path.display());
     }
     Ok(())

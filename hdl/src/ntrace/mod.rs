@@ -11,7 +11,8 @@
 //! * [`call_stack`]: the return address stack of the implicit return optimisation;
 //! * [`mseo`]: one message's MSEO bytes ("MSEO Sequences");
 //! * [`queue`]: the MSEO output path: the messages of each record into a byte FIFO,
-//!   with the model's overflow rule (Error message, restart with SYNC 7).
+//!   with the model's overflow rule (Error message, restart with SYNC 7);
+//! * [`top`]: the N-Trace encoder top of a named configuration as Verilog with flat pins.
 
 pub mod call_stack;
 pub mod generator;
@@ -19,6 +20,7 @@ pub mod ingress;
 pub mod message;
 pub mod mseo;
 pub mod queue;
+pub mod top;
 
 pub use call_stack::NtraceCallStack;
 pub use generator::{NtraceGenerator, NtraceHwOptions};
@@ -26,3 +28,4 @@ pub use ingress::NtraceIngress;
 pub use message::{NtraceMessage, NtraceMessageSource};
 pub use mseo::MseoBytes;
 pub use queue::{NtraceFifoConfig, NtraceMseoPath, NtraceMseoQueue, NtraceSlotHold};
+pub use top::{generate_ntrace, ntrace_top_name, NtraceTopError, NtraceTopOptions};
