@@ -233,6 +233,19 @@ struct Generated {
     args: Vec<String>,
 }
 
+impl Generated {
+    /// A generated top that needs no other source and no Verilator argument.
+    fn alone(g: etrace_hdl::top::Generated) -> Generated {
+        Generated {
+            top: g.top,
+            verilog: g.verilog,
+            ports: g.ports,
+            sources: Vec::new(),
+            args: Vec::new(),
+        }
+    }
+}
+
 impl Model {
     fn name(self) -> &'static str {
         match self {
@@ -272,26 +285,12 @@ impl Model {
         };
         match self {
             Model::Encoder(v) => {
-                let g = etrace_hdl::top::generate(v.config(), &v.top_options())
-                    .unwrap_or_else(|e| fail(&e));
-                Generated {
-                    top: g.top,
-                    verilog: g.verilog,
-                    ports: g.ports,
-                    sources: Vec::new(),
-                    args: Vec::new(),
-                }
+                let g = etrace_hdl::top::generate(v.config(), &v.top_options());
+                Generated::alone(g.unwrap_or_else(|e| fail(&e)))
             }
             Model::Ntrace(v) => {
-                let g = etrace_hdl::ntrace::generate_ntrace(v.config(), &v.top_options())
-                    .unwrap_or_else(|e| fail(&e));
-                Generated {
-                    top: g.top,
-                    verilog: g.verilog,
-                    ports: g.ports,
-                    sources: Vec::new(),
-                    args: Vec::new(),
-                }
+                let g = etrace_hdl::ntrace::generate_ntrace(v.config(), &v.top_options());
+                Generated::alone(g.unwrap_or_else(|e| fail(&e)))
             }
             Model::Soc(v) => {
                 let sources = pythondata::verilog_sources(v.core()).unwrap_or_else(|e| fail(&e));

@@ -57,6 +57,27 @@ pub const SOC_BUILDS: &[OptionBuild] = &[
     },
 ];
 
+/// The N-Trace builds (issue 25): the replay into the N-Trace encoder on every board,
+/// HTM, and HTM with every optimisation; the encoder alone against the E-Trace encoder's
+/// rows of the same board (the issue's target: at most its cells, at least its Fmax).
+pub const NTRACE_BUILDS: &[OptionBuild] = &[
+    OptionBuild {
+        name: "ntrace-rv32",
+        options: "--config rv32 --protocol ntrace",
+        boards: &Board::ALL,
+    },
+    OptionBuild {
+        name: "ntrace-rv32-all",
+        options: "--config rv32 --protocol ntrace --sijump --call-stack 4 --repeat-history",
+        boards: TARGET_BOARDS,
+    },
+];
+
+/// Every build beyond the configurations, in the order of their rows.
+fn builds() -> impl Iterator<Item = &'static OptionBuild> {
+    OPTION_BUILDS.iter().chain(NTRACE_BUILDS).chain(SOC_BUILDS)
+}
+
 /// Every FPGA flow `scripts/bench` runs, one line each: board, flow directory name, and
 /// the `etrace synth` options (`etrace-bench --fpga-flows`).
 pub fn flows() -> String {
@@ -72,7 +93,7 @@ pub fn flows() -> String {
             );
         }
     }
-    for build in OPTION_BUILDS.iter().chain(SOC_BUILDS) {
+    for build in builds() {
         for board in build.boards {
             let _ = writeln!(s, "{} {} {}", board.name(), build.name, build.options);
         }
@@ -146,6 +167,9 @@ fn report_rows(t: &mut Table, board: &str, name: &str, report: &Value) {
             "SoC top ({core}, {} KiB RAM, RVFI front end, encoder, UART)",
             num(report, &["core", "ram_bytes"]).map_or(0.0, |b| b / 1024.0)
         ),
+        None if report["protocol"] == "N-Trace" => {
+            "board top (N-Trace encoder, program replay, UART buffer, UART)".to_string()
+        }
         None => "board top (encoder, program replay, UART)".to_string(),
     };
     t.row(vec![
@@ -184,11 +208,8 @@ pub fn section(dir: Result<&Path, &str>) -> String {
     let configs = Board::ALL
         .iter()
         .flat_map(|b| Config::ALL.iter().map(move |c| (b.name(), c.name())));
-    let builds = OPTION_BUILDS
-        .iter()
-        .chain(SOC_BUILDS)
-        .flat_map(|o| o.boards.iter().map(move |b| (b.name(), o.name)));
-    for (board, config) in configs.chain(builds) {
+    let build_rows = builds().flat_map(|o| o.boards.iter().map(move |b| (b.name(), o.name)));
+    for (board, config) in configs.chain(build_rows) {
         // A row with only the reason in the design column (the others stay empty).
         let cell = |text: String| vec![board.to_string(), config.to_string(), text];
         let dir = match dir {
@@ -223,11 +244,13 @@ pub fn section(dir: Result<&Path, &str>) -> String {
          every input and output) against the issue 7 target (set for rv32); the board top's \
          slowest clock against the board's oscillator. The option builds are the encoder \
          alone with hardware generation options (their board tops are their \
-         configuration's); the SoC builds are a core running `programs/elf/loops-<core>.elf` \
+         configuration's); the N-Trace builds are the replay into the N-Trace encoder \
+         (board top and encoder alone, its target that of the E-Trace encoder on the same \
+         board: at most its cells, at least its Fmax); the SoC builds are a core running `programs/elf/loops-<core>.elf` \
          from block RAM with the RVFI front end and the `rv32` encoder (PicoRV32 without \
          multiply / divide on the iCE40 boards):"
     );
-    for build in OPTION_BUILDS.iter().chain(SOC_BUILDS) {
+    for build in builds() {
         let _ = writeln!(s, "- `{}`: `{}`", build.name, build.options);
     }
     s.push('\n');
@@ -289,6 +312,30 @@ mod tests {
         assert!(text.contains("SoC top (serv, 12 KiB RAM"), "{text}");
         assert!(text.contains("| 3330 "), "{text}");
         assert!(!text.contains("encoder alone"), "{text}");
+    }
+
+    /// The N-Trace builds are flows (on every board for `ntrace-rv32`) and their board
+    /// rows say so.
+    #[test]
+    fn ntrace_builds_are_flows_with_their_own_rows() {
+        let flows = flows();
+        for board in Board::ALL {
+            let line = format!(
+                "{} ntrace-rv32 --config rv32 --protocol ntrace",
+                board.name()
+            );
+            assert!(flows.lines().any(|l| l == line), "{flows}");
+        }
+        let report: Value = serde_json::from_str(
+            r#"{"device": "iCE40HX8K-CT256", "protocol": "N-Trace", "requested_mhz": 12.0,
+                "timing_met": true, "cells": {"lut4": 2500},
+                "fmax": [{"clock": "clk", "achieved_mhz": 40.0, "constraint_mhz": 12.0}]}"#,
+        )
+        .unwrap();
+        let mut t = Table::new(&["a"; 10]);
+        report_rows(&mut t, "hx8k-breakout", "ntrace-rv32", &report);
+        let text = t.render();
+        assert!(text.contains("board top (N-Trace encoder"), "{text}");
     }
 
     /// Every option build is a flow on each of its boards, and its report gives rows under

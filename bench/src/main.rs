@@ -1,7 +1,8 @@
 //! `etrace-bench`: one benchmark run (issue 8) printed as Markdown on stdout: the date,
 //! machine and tool versions; compression of every test program in every option set
 //! beside riscv-etrace's encoder; bits per instruction of the RTL's own bytes for each
-//! hardware build (workload programs); N-Trace beside E-Trace (compression and the speed of
+//! hardware build (workload programs) and for the N-Trace RTL builds (with their clocks per
+//! record); N-Trace beside E-Trace (compression and the speed of
 //! both encoders and decoders); speed of the hart model, encoder, decoder and
 //! co-simulation beside riscv-etrace's encoder and tracer; the soft cores PicoRV32 and
 //! SERV in lock step on Dhrystone (speed, bits per core cycle); FPGA cost from the flow reports;
@@ -36,6 +37,7 @@ mod harness;
 mod long_runs;
 mod machine;
 mod ntrace;
+mod ntrace_hardware;
 mod parallel;
 mod programs;
 mod speed;
@@ -208,7 +210,8 @@ fn main() -> ExitCode {
         } else {
             vec!["workload-rv32".to_string(), "workload-rv64".to_string()]
         };
-        print!("{}", hardware::section(&args.programs, &names));
+        println!("{}", hardware::section(&args.programs, &names));
+        print!("{}", ntrace_hardware::section(&args.programs, &names));
         return ExitCode::SUCCESS;
     }
     let long_sizes: Vec<u64> = if args.quick {
@@ -287,6 +290,8 @@ fn main() -> ExitCode {
     out.push_str(&hardware::section(&args.programs, &timed));
     out.push('\n');
     out.push_str(&ntrace::section(&args.programs, &targets));
+    out.push_str(&ntrace_hardware::section(&args.programs, &timed));
+    out.push('\n');
     out.push_str(&ntrace::speed_section(&args.programs, &timed, plan));
     out.push('\n');
     out.push_str(&speed::section(&args.programs, &timed, plan));

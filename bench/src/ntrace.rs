@@ -50,7 +50,10 @@ fn ntrace_sets() -> Vec<(&'static str, NtraceOptions)> {
 }
 
 /// The N-Trace encoder's MSEO bytes of `records`.
-fn ntrace_bytes(options: NtraceOptions, records: &[IngressRecord]) -> Result<Vec<u8>, String> {
+pub(crate) fn ntrace_bytes(
+    options: NtraceOptions,
+    records: &[IngressRecord],
+) -> Result<Vec<u8>, String> {
     let mut encoder = NtraceEncoder::new(options).map_err(|e| e.to_string())?;
     for r in records {
         encoder.push(r);

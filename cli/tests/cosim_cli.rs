@@ -7,7 +7,7 @@
 //! width are usage errors (exit 2).
 
 mod common;
-use common::{assert_code, elf, etrace, etrace_ok, out_dir, stat};
+use common::{assert_code, check_usage_error, elf, etrace, etrace_ok, out_dir, stat};
 
 /// `--framing smi --src-bits 8 --timestamp -o`: the RTL's messages (flow 0b10, timestamp
 /// bit, the index 0x5a of the `src_id` input 0xf05a), their parameter files, and `decode`
@@ -252,18 +252,6 @@ fn bad_options_are_usage_errors() {
             "100",
         ],
         "trTeInstSyncMax",
-    );
-}
-
-/// `etrace ARGS` fails with exit code 2, its first line of error naming `needle`.
-fn check_usage_error(args: &[&str], needle: &str) {
-    let out = etrace(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    let first = stderr.lines().next().unwrap();
-    assert!(
-        first.starts_with("error: ") && first.contains(needle),
-        "{args:?}: {first}"
     );
 }
 

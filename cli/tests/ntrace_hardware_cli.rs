@@ -6,19 +6,7 @@
 //! N-Trace hardware does not have (exit 2).
 
 mod common;
-use common::{assert_code, elf, etrace, out_dir, stat};
-
-/// `etrace ARGS` fails with exit code 2, its first line of error naming `needle`.
-fn check_usage_error(args: &[&str], needle: &str) {
-    let out = etrace(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    let first = stderr.lines().next().unwrap();
-    assert!(
-        first.starts_with("error: ") && first.contains(needle),
-        "{args:?}: {first}"
-    );
-}
+use common::{assert_code, check_usage_error, elf, etrace, out_dir, stat};
 
 #[test]
 fn gen_verilog_writes_the_ntrace_top_core_and_decoding_note() {
@@ -215,4 +203,92 @@ fn cosim_ntrace_fault_is_a_failed_check_and_bad_options_usage_errors() {
         let args: Vec<&str> = base.iter().chain(extra).copied().collect();
         check_usage_error(&args, needle);
     }
+}
+
+/// `capture --protocol ntrace` reads the N-Trace RTL's bytes (a file as the "device") as
+/// `decode --protocol ntrace` does, from the first byte (`--synced`) or hunting for the
+/// first message boundary; the program's retired addresses come out.
+#[test]
+fn capture_ntrace_reads_the_rtl_stream_as_decode_does() {
+    let trace = out_dir().join("capture-recursion.mseo");
+    let trace_name = trace.display().to_string();
+    let program = elf("recursion-rv32.elf");
+    let out = etrace(&[
+        "cosim",
+        &program,
+        "--protocol",
+        "ntrace",
+        "--ntrace-mode",
+        "btm",
+        "-o",
+        &trace_name,
+    ]);
+    assert_code(&out, 0, "cosim --protocol ntrace --ntrace-mode btm");
+    let decoded = etrace(&[
+        "decode",
+        &trace_name,
+        "--elf",
+        &program,
+        "--protocol",
+        "ntrace",
+        "--format",
+        "pcs",
+    ]);
+    assert_code(&decoded, 0, "decode --protocol ntrace");
+    let capture = |extra: &[&str]| {
+        let mut args = vec![
+            "capture",
+            "--serial",
+            &trace_name,
+            "--elf",
+            &program,
+            "--protocol",
+            "ntrace",
+            "--format",
+            "pcs",
+        ];
+        args.extend(extra);
+        etrace(&args)
+    };
+    let synced = capture(&["--synced"]);
+    assert_code(&synced, 0, "capture --protocol ntrace --synced");
+    assert_eq!(synced.stdout, decoded.stdout);
+    let pcs = String::from_utf8_lossy(&synced.stdout).lines().count();
+    assert!(pcs > 1000, "{pcs} addresses");
+    // Entered at an arbitrary byte: the first message is skipped, the rest is the same.
+    let hunting = capture(&[]);
+    assert_code(&hunting, 0, "capture --protocol ntrace");
+    let tail = String::from_utf8_lossy(&hunting.stdout).into_owned();
+    assert!(!tail.is_empty() && String::from_utf8_lossy(&decoded.stdout).ends_with(&tail));
+    check_usage_error(
+        &[
+            "capture",
+            "--serial",
+            &trace_name,
+            "--elf",
+            &program,
+            "--protocol",
+            "ntrace",
+            "--framing",
+            "smi",
+        ],
+        "--framing",
+    );
+}
+
+/// `synth --protocol ntrace` refuses what its board tops and the N-Trace hardware do not
+/// have, before any tool runs; `--sijump` needs `--protocol ntrace`.
+#[test]
+fn synth_ntrace_refuses_cores_and_etrace_options() {
+    let base = ["synth", "--board", "icebreaker", "--protocol", "ntrace"];
+    for (extra, needle) in [
+        (&["--core", "serv"][..], "--core"),
+        (&["--bpred-size", "6"][..], "--bpred-size"),
+        (&["--framing", "atb"][..], "--framing"),
+        (&["--call-stack", "9"][..], "call stack of 9 entries"),
+    ] {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        check_usage_error(&args, needle);
+    }
+    check_usage_error(&["synth", "--board", "icebreaker", "--sijump"], "--sijump");
 }

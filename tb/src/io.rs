@@ -70,6 +70,8 @@ pub struct Outputs {
     pub trace_lost: bool,
     /// `in_ready`: the offered record step is taken (N-Trace encoders only).
     pub in_ready: bool,
+    /// `busy`: a record step is in progress (N-Trace encoders only).
+    pub busy: bool,
     /// ATVALID (ATB).
     pub atvalid: bool,
     /// ATDATA, byte 0 in bits 7:0 (ATB; `fragmentCodeAndTransport.adoc`).
@@ -88,6 +90,7 @@ impl From<RawOutputs> for Outputs {
             out_last: r.out_last != 0,
             trace_lost: r.trace_lost != 0,
             in_ready: r.in_ready != 0,
+            busy: r.busy != 0,
             atvalid: r.atvalid != 0,
             atdata: u128::from(r.atdata[0]) | (u128::from(r.atdata[1]) << 64),
             atbytes: r.atbytes,

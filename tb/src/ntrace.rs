@@ -137,6 +137,19 @@ pub enum NtraceCosimError {
         /// The byte's MSEO bits.
         mseo: u8,
     },
+    /// `busy` disagreed with the step handshake: high while a step was taken, or high
+    /// after the drain at the end of the trace.
+    #[error("{variant}: `busy` is {busy} at clock {clock} ({when})")]
+    Busy {
+        /// The build.
+        variant: NtraceVariant,
+        /// Clock of the run.
+        clock: u64,
+        /// `busy`.
+        busy: bool,
+        /// What the clock was.
+        when: &'static str,
+    },
     /// The RTL's bytes of a step differ from the model's.
     #[error("{variant}: step {step} ({what}): RTL sent {rtl:02x?}, model {model:02x?}")]
     Mismatch {
@@ -173,6 +186,8 @@ pub struct NtraceCosim {
     taken: u64,
     clocks: u64,
     bytes: u64,
+    /// `busy` in the last clock.
+    busy: bool,
     /// The RTL's bytes not yet handed out ([`NtraceCosim::take_bytes`]).
     out: Vec<u8>,
 }
@@ -198,6 +213,7 @@ impl NtraceCosim {
             taken: 0,
             clocks: 0,
             bytes: 0,
+            busy: false,
             out: Vec::new(),
         }
     }
@@ -206,6 +222,15 @@ impl NtraceCosim {
     fn clock(&mut self) -> Result<bool, NtraceCosimError> {
         let out = self.rtl.step(&self.inputs);
         self.clocks += 1;
+        self.busy = out.busy;
+        if out.in_ready && out.busy {
+            return Err(NtraceCosimError::Busy {
+                variant: self.variant,
+                clock: self.clocks,
+                busy: true,
+                when: "a step was taken",
+            });
+        }
         if out.out_valid {
             let mseo = out.out_data & 3;
             if out.out_last != (mseo == 3) {
@@ -305,6 +330,14 @@ impl NtraceCosim {
             };
         }
         self.close_step()?;
+        if self.busy {
+            return Err(NtraceCosimError::Busy {
+                variant: self.variant,
+                clock: self.clocks,
+                busy: true,
+                when: "the end of the trace was sent",
+            });
+        }
         Ok(NtraceCosimReport {
             records: self.taken - 1,
             bytes: self.bytes,
@@ -376,7 +409,7 @@ mod tests {
             for _ in 0..20 {
                 let out = rtl.step(&Inputs::default());
                 assert!(
-                    !out.in_ready && !out.out_valid && !out.trace_lost,
+                    !out.in_ready && !out.out_valid && !out.trace_lost && !out.busy,
                     "{v}: {out:?}"
                 );
             }

@@ -152,6 +152,7 @@ port_struct! {
         out_last: u8 => ["out_last"],
         trace_lost: u8 => ["trace_lost", "lost"],
         in_ready: u8 => ["in_ready"],
+        busy: u8 => ["busy"],
         atvalid: u8 => ["atvalid"],
         atbytes: u8 => ["atbytes"],
         atid: u8 => ["atid"],

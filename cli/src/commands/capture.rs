@@ -1,8 +1,10 @@
-//! `etrace capture --serial DEV --baud N --elf PROG.elf [decode options]` (`docs/cli.md`):
-//! reads a board's UART byte stream live (the encap stream of `hdl/src/board`,
-//! `e-trace-encap/encapsulation.adoc`), deframes it as it arrives (the push deframer of
-//! the framing registry, [`etrace_decoder::stream::PayloadStream`]), decodes it
-//! (`decoder.adoc`) and writes the trace as `etrace decode` does (`--format
+//! `etrace capture --serial DEV --baud N --elf PROG.elf [--protocol etrace|ntrace] [decode
+//! options]` (`docs/cli.md`): reads a board's UART byte stream live (the encap stream of
+//! `hdl/src/board`, `e-trace-encap/encapsulation.adoc`), deframes it as it arrives (the
+//! push deframer of the framing registry, [`etrace_decoder::stream::PayloadStream`]),
+//! decodes it (`decoder.adoc`); with `--protocol ntrace`, the MSEO bytes of an N-Trace
+//! board (`hdl/src/board/ntrace_top.rs`) split into messages as they arrive
+//! ([`MessageStream`]) and decoded by the N-Trace decoder; and writes the trace as `etrace decode` does (`--format
 //! elements|pcs|spike-csv|json`), with a progress line on stderr when it is a terminal.
 //!
 //! It stops at the end of the stream (end of file, the device hung up), after
@@ -23,6 +25,9 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use etrace_decoder::stream::PayloadStream;
 use etrace_decoder::{TeDecoder, TraceElement};
+use etrace_ntrace::decoder::MessageStream;
+use etrace_ntrace::message::FieldConfig;
+use etrace_ntrace::{NtraceDecoder, NtraceDecoderConfig};
 use etrace_spec::framing::{FramingKind, FramingSettings};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -31,6 +36,7 @@ use super::decode_output::{Decoding, Sink};
 use super::element_text::OffsetUnit;
 use super::framing_args::setting_error;
 use super::io::{create_output, load_params_for, output_or_stdout};
+use super::protocol_args::{Protocol, ProtocolArgs};
 use super::protocol_decoder::ProtocolDecoder;
 use super::trace_args::load_image;
 use crate::error::{CliError, InputContext};
@@ -51,10 +57,15 @@ pub struct CaptureArgs {
     /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN.
     #[arg(long, value_name = "P")]
     pub params: Option<PathBuf>,
-    /// Transport framing: encap (the only framing of a byte stream from a board).
+    /// Trace protocol of the board: E-Trace packets (encap) or N-Trace messages (MSEO
+    /// bytes).
+    #[command(flatten)]
+    pub protocol: ProtocolArgs,
+    /// Transport framing: encap (the only framing of an E-Trace byte stream from a board).
     #[arg(long, value_name = "encap", default_value = "encap")]
     pub framing: FramingKind,
-    /// Width of the encap `srcID` field in bits (0-16).
+    /// Width of the encap `srcID` field (N-Trace: of the messages' SRC field) in bits
+    /// (0-16).
     #[arg(long, value_name = "B", default_value_t = 0)]
     pub src_bits: u8,
     /// The packets carry a timestamp of `--timestamp-bytes` bytes.
@@ -155,13 +166,51 @@ fn trace_losses(elements: &[TraceElement]) -> u64 {
         .count() as u64
 }
 
+/// The stream reader of the protocol: packets deframed, or messages split.
+enum Reader {
+    Etrace(PayloadStream),
+    Ntrace(MessageStream),
+}
+
+impl Reader {
+    /// Reads `bytes` into `decoder`.
+    fn push(&mut self, decoder: &mut ProtocolDecoder, bytes: &[u8]) {
+        match self {
+            Reader::Etrace(r) => decoder.payloads(&r.push(bytes)),
+            Reader::Ntrace(r) => decoder.messages(r.push(bytes)),
+        }
+    }
+
+    /// Bytes of a packet or message begun and not ended.
+    fn pending(&self) -> usize {
+        match self {
+            Reader::Etrace(r) => r.pending(),
+            Reader::Ntrace(r) => r.pending(),
+        }
+    }
+
+    /// The end of the stream (`at_end`: the stream ended, so a packet begun is cut off;
+    /// else reading stopped and it is dropped) into `decoder`.
+    fn end(&mut self, decoder: &mut ProtocolDecoder, at_end: bool) {
+        match (self, at_end) {
+            (Reader::Etrace(r), true) => decoder.payloads(&r.finish()),
+            (Reader::Etrace(r), false) => decoder.payloads(&r.stop()),
+            (Reader::Ntrace(r), true) => decoder.messages(r.finish()),
+            (Reader::Ntrace(r), false) => decoder.messages(r.stop()),
+        }
+    }
+}
+
 /// Runs `etrace capture`.
 pub fn run(args: CaptureArgs) -> Result<(), CliError> {
+    let ntrace = args.protocol.protocol == Protocol::Ntrace;
     if args.framing != FramingKind::Encap {
-        return Err(CliError::input(
-            "capture reads encap byte streams only (the framing of the board builds)",
-            "--framing",
-        ));
+        let reason = if ntrace {
+            "an N-Trace stream is MSEO bytes without framing"
+        } else {
+            "capture reads encap byte streams only (the framing of the board builds)"
+        };
+        return Err(CliError::input(reason, "--framing"));
     }
     let settings = FramingSettings {
         src_bits: args.src_bits,
@@ -190,16 +239,34 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         None => None,
     };
     let (out_name, out) = output_or_stdout(args.output.as_deref())?;
-    let mut decoder = ProtocolDecoder::etrace(
-        TeDecoder::new(&image, &params, decoder_config(args.mtvec, args.stvec)),
-        &params,
-    );
+    let (mut decoder, mut reader) = if ntrace {
+        let fields = FieldConfig {
+            src_bits: args.src_bits,
+            timestamp: args.timestamp,
+        };
+        let config = NtraceDecoderConfig {
+            fields,
+            src: (args.src_bits > 0).then_some(0),
+            sijump: true,
+        };
+        (
+            ProtocolDecoder::ntrace(NtraceDecoder::new(&image, config)),
+            Reader::Ntrace(MessageStream::new(fields, args.synced)),
+        )
+    } else {
+        (
+            ProtocolDecoder::etrace(
+                TeDecoder::new(&image, &params, decoder_config(args.mtvec, args.stvec)),
+                &params,
+            ),
+            Reader::Etrace(PayloadStream::new(&framing, args.synced)),
+        )
+    };
     let mut decoding = Decoding::new(
         Sink::new(args.format, OffsetUnit::Byte, &image, out).at(&out_name)?,
         out_name,
         OffsetUnit::Byte,
     );
-    let mut deframer = PayloadStream::new(&framing, args.synced);
 
     // SAFETY: installs a handler that only stores to an atomic and calls signal().
     unsafe {
@@ -213,6 +280,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         ProgressStyle::with_template("{spinner} capture {msg} [{elapsed_precise}]")
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
+    let units = if ntrace { "messages" } else { "packets" };
     let started = Instant::now();
     let mut last_byte = started;
     let mut total = 0u64;
@@ -245,14 +313,15 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
                 if let (Some(file), Some(path)) = (raw.as_mut(), &args.raw) {
                     file.write_all(bytes).at(path.display())?;
                 }
-                decoder.payloads(&deframer.push(bytes));
+                reader.push(&mut decoder, bytes);
                 let elements = decoder.take_elements(false);
                 losses += trace_losses(&elements);
                 decoding.write(&elements, false)?;
                 bar.set_message(format!(
-                    "{device}: {total} bytes, {} packets, {} instructions, {losses} trace \
+                    "{device}: {total} bytes, {} {}, {} instructions, {losses} trace \
                      losses, {} decode errors",
                     decoder.packets,
+                    units,
                     decoder.instructions(),
                     decoding.error_count
                 ));
@@ -266,13 +335,8 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     unsafe {
         libc::signal(libc::SIGINT, libc::SIG_DFL);
     }
-    let pending = deframer.pending();
-    let events = if stop == Stop::End {
-        deframer.finish()
-    } else {
-        deframer.stop()
-    };
-    decoder.payloads(&events);
+    let pending = reader.pending();
+    reader.end(&mut decoder, stop == Stop::End);
     let elements = decoder.take_elements(true);
     losses += trace_losses(&elements);
     decoding.write(&elements, true)?;
@@ -291,7 +355,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         String::new()
     };
     bar.finish_with_message(format!(
-        "{device}: {total} bytes, {packets} packets, {instructions} instructions, \
+        "{device}: {total} bytes, {packets} {units}, {instructions} instructions, \
          {losses} trace losses, {error_count} decode errors ({}{undecoded})",
         stop.text()
     ));

@@ -87,13 +87,7 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     } else {
         generate(config, &options).at("gen-verilog options")?
     };
-    if !args.no_check {
-        yosys_check(&design)?;
-    }
-    std::fs::create_dir_all(&args.out).at(args.out.display())?;
-    let verilog_name = format!("{}.v", design.top);
-    let verilog_path = args.out.join(&verilog_name);
-    std::fs::write(&verilog_path, &design.verilog).at(verilog_path.display())?;
+    let (verilog_name, verilog_path) = check_and_write(&args, &design)?;
     let core_path = args.out.join(format!("{}.core", design.top));
     let params = options.params(config);
     let core = etrace_hdl::fusesoc::core_file(
@@ -114,6 +108,22 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
         println!("{}", path.display());
     }
     Ok(())
+}
+
+/// Checks `design` with yosys (unless `--no-check`) and writes its Verilog into the output
+/// folder: the file's name and path.
+fn check_and_write(
+    args: &GenVerilogArgs,
+    design: &etrace_hdl::top::Generated,
+) -> Result<(String, std::path::PathBuf), CliError> {
+    if !args.no_check {
+        yosys_check(design)?;
+    }
+    std::fs::create_dir_all(&args.out).at(args.out.display())?;
+    let verilog_name = format!("{}.v", design.top);
+    let verilog_path = args.out.join(&verilog_name);
+    std::fs::write(&verilog_path, &design.verilog).at(verilog_path.display())?;
+    Ok((verilog_name, verilog_path))
 }
 
 /// The yosys check of a generated top (no latch, every module defined, no undriven wire).
@@ -141,13 +151,7 @@ fn run_ntrace(args: &GenVerilogArgs, config: Config) -> Result<(), CliError> {
         args.ntrace_hardware
             .top_options(&args.ntrace, &args.hardware, args.fifo_depth)?;
     let design = generate_ntrace(config, &options).at("gen-verilog --protocol ntrace options")?;
-    if !args.no_check {
-        yosys_check(&design)?;
-    }
-    std::fs::create_dir_all(&args.out).at(args.out.display())?;
-    let verilog_name = format!("{}.v", design.top);
-    let verilog_path = args.out.join(&verilog_name);
-    std::fs::write(&verilog_path, &design.verilog).at(verilog_path.display())?;
+    let (verilog_name, verilog_path) = check_and_write(args, &design)?;
     let g = options.generator;
     let core = etrace_hdl::fusesoc::core_file(
         &design.top,

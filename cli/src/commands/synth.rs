@@ -1,7 +1,9 @@
-//! `etrace synth --board BOARD [--config CONFIG] [--core CORE [PROG]] [--freq MHZ] [--baud N]
-//! [-o DIR]`: the FPGA flow of a board (`docs/cli.md`): generates the board top's Verilog
-//! (`etrace_hdl::board`: the ingress replay; with `--core`, `etrace_hdl::rvfi::board_soc`:
-//! the core running PROG, its trace on the UART), synthesises, places and routes it, packs
+//! `etrace synth --board BOARD [--config CONFIG] [--protocol etrace|ntrace] [--core CORE
+//! [PROG]] [--freq MHZ] [--baud N] [-o DIR]`: the FPGA flow of a board (`docs/cli.md`):
+//! generates the board top's Verilog (`etrace_hdl::board`: the ingress replay into the
+//! E-Trace encoder, or with `--protocol ntrace` into the N-Trace encoder; with `--core`,
+//! `etrace_hdl::rvfi::board_soc`: the core running PROG, its trace on the UART),
+//! synthesises, places and routes it, packs
 //! the bitstream, and
 //! writes a JSON report (cells, Fmax of every clock, critical path; the encoder alone: its
 //! cells and its Fmax out of context against the issue 7 targets) and a one-screen
@@ -31,8 +33,12 @@ use etrace_tb::pythondata::verilog_sources;
 use report::{Design, Source};
 
 use super::hardware_args::{frequency_mhz, options_text, HardwareArgs};
+use super::ntrace_hardware_args::NtraceHardwareArgs;
+use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
 use etrace_hdl::generics::DEFAULT_FIFO_DEPTH;
+use etrace_hdl::ntrace::{generate_ntrace, NtraceTopOptions};
+use etrace_hdl::top::generate;
 use flow::Flow;
 
 /// Arguments of `etrace synth`.
@@ -72,6 +78,16 @@ pub struct SynthArgs {
     /// stream that `capture` reads).
     #[command(flatten)]
     pub hardware: HardwareArgs,
+    /// Trace protocol of the encoder (ntrace: the replay into the N-Trace encoder, its
+    /// MSEO bytes on the UART).
+    #[command(flatten)]
+    pub protocol: ProtocolArgs,
+    /// N-Trace options (with --protocol ntrace; the board top and the encoder alone).
+    #[command(flatten)]
+    pub ntrace: NtraceArgs,
+    /// N-Trace hardware options (with --protocol ntrace).
+    #[command(flatten)]
+    pub ntrace_hardware: NtraceHardwareArgs,
 }
 
 /// Runs `etrace synth`.
@@ -82,9 +98,29 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     let freq = frequency_mhz(args.freq.unwrap_or(f64::from(board.clock_hz()) / 1e6))?;
     board::cycles_per_bit(board.clock_hz(), args.baud).at("--baud")?;
     let flow = Flow::new(board.family(), args.seed)?;
-    let design = match &args.core {
-        Some(core) => core_design(board, config, core, args.program.clone(), args.baud)?,
-        None => replay_design(board, config, args.baud)?,
+    let ntrace = match args.protocol.protocol {
+        Protocol::Ntrace => Some(args.ntrace_hardware.top_options(
+            &args.ntrace,
+            &args.hardware,
+            DEFAULT_FIFO_DEPTH,
+        )?),
+        Protocol::Etrace if args.ntrace_hardware.sijump => {
+            return Err(CliError::input(
+                "a generation option of the N-Trace hardware (E-Trace takes it at run time)",
+                "--sijump",
+            ))
+        }
+        Protocol::Etrace => None,
+    };
+    let design = match (&args.core, &ntrace) {
+        (Some(_), Some(_)) => {
+            return Err(CliError::input(
+                "the SoC tops carry the E-Trace encoder; N-Trace boards replay recorded ingress",
+                "--core",
+            ))
+        }
+        (Some(core), None) => core_design(board, config, core, args.program.clone(), args.baud)?,
+        (None, _) => replay_design(board, config, args.baud, ntrace.as_ref())?,
     };
     let out = args
         .out
@@ -93,21 +129,40 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     let mut report = flow.run_board(design, freq, &out)?;
     if !args.no_encoder {
         let target = report::encoder_fmax_target_mhz(board);
-        let options = args.hardware.top_options(DEFAULT_FIFO_DEPTH)?;
-        let described = (&options, options_text(&options));
-        report.encoder = Some(flow.run_encoder(board, config, described, target, &out)?);
+        let (alone, described) = match &ntrace {
+            Some(options) => (
+                generate_ntrace(config, options).at("N-Trace hardware options")?,
+                ntrace_options_text(options),
+            ),
+            None => {
+                let options = args.hardware.top_options(DEFAULT_FIFO_DEPTH)?;
+                let text = options_text(&options);
+                (
+                    generate(config, &options).at("hardware generation options")?,
+                    text,
+                )
+            }
+        };
+        report.encoder =
+            Some(flow.run_encoder(board, &alone, (DEFAULT_FIFO_DEPTH, described), target, &out)?);
     }
     report.seconds_total = started.elapsed().as_secs_f64();
     let report_path = out.join("report.json");
     std::fs::write(&report_path, report.to_json()).at(report_path.display())?;
     print!("{}", report.summary(&report_path));
-    if let Source::Core { program, .. } = &report.source {
-        println!(
-            "  capture    etrace capture --serial DEV --baud {} --elf {}",
-            args.baud,
-            program.display()
-        );
-    }
+    let elf = match &report.source {
+        Source::Core { program, .. } => program.display().to_string(),
+        Source::Replay { .. } => replay::program_path(config.xlen()).to_string(),
+    };
+    let protocol = if ntrace.is_some() {
+        " --protocol ntrace"
+    } else {
+        ""
+    };
+    println!(
+        "  capture    etrace capture --serial DEV --baud {}{protocol} --elf {elf}",
+        args.baud,
+    );
     if report.timing_met() {
         Ok(())
     } else {
@@ -121,23 +176,60 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     }
 }
 
-/// The replay top of `board` with the encoder of `config`.
-fn replay_design(board: Board, config: Config, baud: u32) -> Result<Design, CliError> {
+/// The N-Trace generation options in words, for the report.
+fn ntrace_options_text(options: &NtraceTopOptions) -> String {
+    let (g, f) = (&options.generator, &options.fifo);
+    let mut words = vec![if g.htm { "HTM" } else { "BTM" }.to_string()];
+    if g.sijump {
+        words.push("sequential jump".to_string());
+    }
+    if g.call_stack > 0 {
+        words.push(format!("call stack {}", g.call_stack));
+    }
+    if g.repeat_history {
+        words.push("repeated history".to_string());
+    }
+    words.push(format!("sync every {} messages", g.sync_max));
+    words.push(format!(
+        "{} bytes sent every {} record steps",
+        f.send_bytes, f.every_cycles
+    ));
+    words.join(", ")
+}
+
+/// The replay top of `board` with the encoder of `config`: E-Trace, or N-Trace built
+/// with `ntrace`.
+fn replay_design(
+    board: Board,
+    config: Config,
+    baud: u32,
+    ntrace: Option<&NtraceTopOptions>,
+) -> Result<Design, CliError> {
     let options = BoardOptions {
         baud,
         ..BoardOptions::default()
     };
     let records = replay::replayed_records(config.xlen(), config.itype())
         .map_err(|e| CliError::input(e, "replayed program"))?;
-    let design = board::generate(board, config, &options, records).map_err(|e| {
+    let generated = match ntrace {
+        Some(n) => board::generate_ntrace(board, config, &options, n, records),
+        None => board::generate(board, config, &options, records),
+    };
+    let design = generated.map_err(|e| {
         let place = match e {
             BoardError::Baud { .. } => "--baud",
+            BoardError::Ntrace(_) => "N-Trace hardware options",
             _ => "board top",
         };
         CliError::input(e, place)
     })?;
     Ok(Design {
         board,
+        protocol: if ntrace.is_some() {
+            "N-Trace"
+        } else {
+            "E-Trace"
+        },
         config,
         top: design.top,
         verilog: design.verilog,
@@ -186,6 +278,7 @@ fn core_design(
     let core_sources = verilog_sources(core.into()).at("--core")?;
     Ok(Design {
         board,
+        protocol: "E-Trace",
         config,
         top: soc.top,
         verilog: soc.verilog,

@@ -116,6 +116,18 @@ pub fn assert_input_error(out: &Output, needles: &[&str]) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// `etrace ARGS` fails with exit code 2, its first line of error naming `needle`.
+pub fn check_usage_error(args: &[&str], needle: &str) {
+    let out = etrace(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    let first = stderr.lines().next().unwrap();
+    assert!(
+        first.starts_with("error: ") && first.contains(needle),
+        "{args:?}: {first}"
+    );
+}
+
 /// Runs the built `etrace` with `args`, checks that it succeeds (exit code 0, both outputs
 /// said if not) and returns its standard output.
 pub fn etrace_ok(args: &[&str]) -> String {

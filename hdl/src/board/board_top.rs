@@ -130,49 +130,55 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: u
     }
 }
 
-/// The board top with the ULX3S's extra pin: `wifi_gpio0` held high, so that the ESP32
-/// module's firmware does not reconfigure the FPGA.
-#[derive(LogicBlock)]
-pub struct Ulx3sTop<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize>
-{
-    /// The board's 25 MHz oscillator.
-    pub clock: Signal<In, Clock>,
-    /// Serial output to the FTDI bridge (8N1).
-    pub uart_tx: Signal<Out, Bit>,
-    /// LED: packets are being sent.
-    pub led_activity: Signal<Out, Bit>,
-    /// LED: the encoder lost trace recently.
-    pub led_lost: Signal<Out, Bit>,
-    /// ESP32 GPIO0, held high.
-    pub wifi_gpio0: Signal<Out, Bit>,
-    board: BoardTop<A, E, IT, P, D>,
-}
+/// Declares a ULX3S top: the board top `$inner` with the ULX3S's extra pin, `wifi_gpio0`
+/// held high, so that the ESP32 module's firmware does not reconfigure the FPGA.
+macro_rules! ulx3s_top {
+    ($(#[$meta:meta])* pub struct $name:ident<$($g:ident),+> wraps $inner:ident;) => {
+        $(#[$meta])*
+        #[derive(LogicBlock)]
+        pub struct $name<$(const $g: usize),+> {
+            /// The board's 25 MHz oscillator.
+            pub clock: Signal<In, Clock>,
+            /// Serial output to the FTDI bridge (8N1).
+            pub uart_tx: Signal<Out, Bit>,
+            /// LED: trace is being sent.
+            pub led_activity: Signal<Out, Bit>,
+            /// LED: the encoder lost trace recently.
+            pub led_lost: Signal<Out, Bit>,
+            /// ESP32 GPIO0, held high.
+            pub wifi_gpio0: Signal<Out, Bit>,
+            board: $inner<$($g),+>,
+        }
 
-impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize>
-    Ulx3sTop<A, E, IT, P, D>
-{
-    /// A ULX3S top replaying `records` with `settings`.
-    pub fn new(records: &[IngressRecord], settings: &BoardSettings) -> Result<Self, BoardError> {
-        Ok(Ulx3sTop {
-            clock: Default::default(),
-            uart_tx: Default::default(),
-            led_activity: Default::default(),
-            led_lost: Default::default(),
-            wifi_gpio0: Default::default(),
-            board: BoardTop::new(records, settings)?,
-        })
-    }
-}
+        impl<$(const $g: usize),+> $name<$($g),+> {
+            /// The ULX3S top around `board`.
+            pub fn new(board: $inner<$($g),+>) -> Self {
+                $name {
+                    clock: Default::default(),
+                    uart_tx: Default::default(),
+                    led_activity: Default::default(),
+                    led_lost: Default::default(),
+                    wifi_gpio0: Default::default(),
+                    board,
+                }
+            }
+        }
 
-impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize> Logic
-    for Ulx3sTop<A, E, IT, P, D>
-{
-    #[hdl_gen]
-    fn update(&mut self) {
-        self.board.clock.next = self.clock.val();
-        self.uart_tx.next = self.board.uart_tx.val();
-        self.led_activity.next = self.board.led_activity.val();
-        self.led_lost.next = self.board.led_lost.val();
-        self.wifi_gpio0.next = true;
-    }
+        impl<$(const $g: usize),+> Logic for $name<$($g),+> {
+            #[hdl_gen]
+            fn update(&mut self) {
+                self.board.clock.next = self.clock.val();
+                self.uart_tx.next = self.board.uart_tx.val();
+                self.led_activity.next = self.board.led_activity.val();
+                self.led_lost.next = self.board.led_lost.val();
+                self.wifi_gpio0.next = true;
+            }
+        }
+    };
+}
+pub(crate) use ulx3s_top;
+
+ulx3s_top! {
+    /// The E-Trace board top on the ULX3S.
+    pub struct Ulx3sTop<A, E, IT, P, D> wraps BoardTop;
 }

@@ -8,6 +8,7 @@
 
 pub mod board_top;
 pub mod core_shell;
+pub mod ntrace_top;
 pub mod power_on_reset;
 pub mod replay;
 pub mod stretch;
@@ -18,8 +19,10 @@ use rust_hdl::prelude::*;
 use etrace_spec::ingress::IngressRecord;
 
 use crate::config::Config;
+use crate::ntrace::top::{check_options, NtraceTopError, NtraceTopOptions};
 use crate::verilog::generate_named;
 use board_top::{BoardSettings, BoardTop, Ulx3sTop};
+use ntrace_top::{NtraceBoardTop, NtraceUlx3sTop};
 
 /// Address bits of the board's replay table.
 pub const REPLAY_ADDRESS_BITS: usize = 9;
@@ -162,6 +165,9 @@ pub enum BoardError {
     /// The gap between passes is out of range.
     #[error("gap of {0} cycles between passes is out of range (1-65536)")]
     Gap(u32),
+    /// The N-Trace options cannot be built.
+    #[error(transparent)]
+    Ntrace(#[from] NtraceTopError),
 }
 
 /// Build-time options of a board top.
@@ -239,6 +245,19 @@ fn emit<U: Block>(
     Ok(generate_named(&uut, top))
 }
 
+/// The constants of `board`'s top with `options`.
+fn settings(board: Board, options: &BoardOptions) -> Result<BoardSettings, BoardError> {
+    Ok(BoardSettings {
+        cycles_per_bit: cycles_per_bit(board.clock_hz(), options.baud)?,
+        period: options.period,
+        gap: options.gap,
+        // A tenth of a second.
+        led_hold: u64::from(board.clock_hz() / 10),
+        led_active_low: board.led_active_low(),
+        paced: options.paced,
+    })
+}
+
 /// Generates the Verilog of `board`'s top with the encoder of `config` (top module
 /// [`Board::top_name`]), replaying `records` (at most [`REPLAY_DEPTH`], made by the caller
 /// with `config`'s XLEN and itype width: the hardware does not run programs).
@@ -248,16 +267,7 @@ pub fn generate(
     options: &BoardOptions,
     records: Vec<IngressRecord>,
 ) -> Result<Generated, BoardError> {
-    let cycles = cycles_per_bit(board.clock_hz(), options.baud)?;
-    let settings = BoardSettings {
-        cycles_per_bit: cycles,
-        period: options.period,
-        gap: options.gap,
-        // A tenth of a second.
-        led_hold: u64::from(board.clock_hz() / 10),
-        led_active_low: board.led_active_low(),
-        paced: options.paced,
-    };
+    let settings = settings(board, options)?;
     let top = board.top_name();
     let count = records.len();
     // The ULX3S gets its extra pin.
@@ -267,26 +277,97 @@ pub fn generate(
             &top,
         ),
         Family::Ecp5 => emit(
-            || Ulx3sTop::<A, E, IT, P, REPLAY_ADDRESS_BITS>::new(&records, &settings),
+            || BoardTop::<A, E, IT, P, REPLAY_ADDRESS_BITS>::new(&records, &settings)
+                .map(Ulx3sTop::new),
             &top,
         ),
     })?;
-    let actual_baud = f64::from(board.clock_hz()) / f64::from(cycles);
-    Ok(Generated {
+    let description = format!(
+        "E-Trace encoder {} on {} ({}): {}-record ingress replay, encap stream on the UART at {} baud",
+        config.name(),
+        board.name(),
+        board.device(),
+        count,
+        options.baud
+    );
+    Ok(Generated::new(
         board,
         config,
         top,
         verilog,
         settings,
         records,
-        actual_baud,
-        description: format!(
-            "E-Trace encoder {} on {} ({}): {}-record ingress replay, encap stream on the UART at {} baud",
-            config.name(),
-            board.name(),
-            board.device(),
-            count,
-            options.baud
+        description,
+    ))
+}
+
+/// Generates the Verilog of `board`'s N-Trace top ([`ntrace_top::NtraceBoardTop`], top
+/// module [`Board::top_name`]): the N-Trace encoder of `config` built with `ntrace` (its
+/// FIFO at most 256 bytes), replaying `records` as [`generate`] does. `options.paced` is
+/// not read: the N-Trace top always paces its replay by the UART.
+pub fn generate_ntrace(
+    board: Board,
+    config: Config,
+    options: &BoardOptions,
+    ntrace: &NtraceTopOptions,
+    records: Vec<IngressRecord>,
+) -> Result<Generated, BoardError> {
+    check_options(config, ntrace)?;
+    let settings = settings(board, options)?;
+    let top = board.top_name();
+    let count = records.len();
+    let (g, f) = (ntrace.generator, ntrace.fifo);
+    let verilog = crate::with_config!(config, [A, E, IT, P] => match board.family() {
+        Family::Ice40 => emit(
+            || NtraceBoardTop::<A, E, IT, REPLAY_ADDRESS_BITS>::new(&records, &settings, g, f),
+            &top,
         ),
-    })
+        Family::Ecp5 => emit(
+            || NtraceBoardTop::<A, E, IT, REPLAY_ADDRESS_BITS>::new(&records, &settings, g, f)
+                .map(NtraceUlx3sTop::new),
+            &top,
+        ),
+    })?;
+    let description = format!(
+        "N-Trace encoder {} ({}) on {} ({}): {}-record ingress replay, MSEO bytes on the UART at {} baud",
+        config.name(),
+        if g.htm { "HTM" } else { "BTM" },
+        board.name(),
+        board.device(),
+        count,
+        options.baud
+    );
+    Ok(Generated::new(
+        board,
+        config,
+        top,
+        verilog,
+        settings,
+        records,
+        description,
+    ))
+}
+
+impl Generated {
+    fn new(
+        board: Board,
+        config: Config,
+        top: String,
+        verilog: String,
+        settings: BoardSettings,
+        records: Vec<IngressRecord>,
+        description: String,
+    ) -> Generated {
+        let actual_baud = f64::from(board.clock_hz()) / f64::from(settings.cycles_per_bit);
+        Generated {
+            board,
+            config,
+            top,
+            verilog,
+            settings,
+            records,
+            actual_baud,
+            description,
+        }
+    }
 }

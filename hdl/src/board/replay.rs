@@ -32,8 +32,10 @@ pub mod flags {
     pub const CTYPE: usize = 3;
     /// `priv` (2 bits).
     pub const PRIVILEGE: usize = 4;
+    /// `ilastsize` (1 bit): read by the N-Trace generator's I-CNT and by implicit return.
+    pub const ILASTSIZE: usize = 6;
     /// Width of a flags word.
-    pub const WIDTH: usize = 6;
+    pub const WIDTH: usize = 7;
 }
 
 /// The flags word of `record`: its narrow fields at the [`flags`] positions.
@@ -43,6 +45,7 @@ pub fn flags_word(record: &IngressRecord) -> u64 {
         | (record.context & 1) << flags::CONTEXT
         | (u64::from(record.ctype) & 1) << flags::CTYPE
         | (u64::from(record.privilege.code()) & 3) << flags::PRIVILEGE
+        | u64::from(record.ilastsize) << flags::ILASTSIZE
 }
 
 /// Replay phases: the values of the `phase` register, which the kernel reads and writes as
@@ -70,6 +73,8 @@ pub struct IngressReplay<const A: usize, const E: usize, const IT: usize, const 
     pub block: IngressSource<A, E, IT>,
     /// Trace enable.
     pub trace_enable: Signal<Out, Bit>,
+    /// A record is presented on `block` in this cycle.
+    pub present: Signal<Out, Bit>,
     /// Index of the last record.
     last: Constant<Bits<D>>,
     /// Cycles between two records, minus one.
@@ -139,6 +144,7 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> IngressRep
             hold: Default::default(),
             block: Default::default(),
             trace_enable: Default::default(),
+            present: Default::default(),
             last: Constant::new(((records.len() - 1) as u64).into()),
             period: Constant::new(u64::from(period - 1).into()),
             gap: Constant::new(u64::from(gap - 1).into()),
@@ -217,8 +223,8 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> Logic
         self.block.hart_context.next = self.flags_rom.data.val().get_bits::<1>(2);
         self.block.ctype.next = self.flags_rom.data.val().get_bits::<1>(3);
         self.block.privilege.next = self.flags_rom.data.val().get_bits::<2>(4);
-        // Not replayed: the board runs without implicit return, the only reader.
-        self.block.ilastsize.next = false;
+        self.block.ilastsize.next = self.flags_rom.data.val().get_bit(6);
+        self.present.next = self.step.val();
         if self.reset.val() {
             self.index.d.next = 0.into();
             self.timer.d.next = 0.into();

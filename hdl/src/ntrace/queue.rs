@@ -151,6 +151,9 @@ pub struct NtraceMseoQueue<const N: usize> {
     pub out_last: Signal<Out, Bit>,
     /// Messages are being lost (the model's `overflowed`).
     pub lost: Signal<Out, Bit>,
+    /// A step is in progress: taken, and its bytes not all written and sent (low when
+    /// idle and after the end of the trace).
+    pub busy: Signal<Out, Bit>,
     error: NtraceSlotHold,
     s0: NtraceSlotHold,
     s1: NtraceSlotHold,
@@ -225,6 +228,7 @@ impl<const N: usize> NtraceMseoQueue<N> {
             out_data: Default::default(),
             out_last: Default::default(),
             lost: Default::default(),
+            busy: Default::default(),
             error: Default::default(),
             s0: Default::default(),
             s1: Default::default(),
@@ -284,6 +288,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.fifo.clock.next = self.clock.val();
         self.fifo.reset.next = self.reset.val();
         self.lost.next = self.overflowed.q.val();
+        self.busy.next = (self.state.q.val() != 0) && (self.state.q.val() != 4);
 
         // Taking a step: an overflowed FIFO loses the record until it has the restart
         // room; then the Error message goes first and the generator restarts. The end of
@@ -474,6 +479,10 @@ pub struct NtraceMseoPath<const A: usize, const E: usize, const IT: usize, const
     pub out_last: Signal<Out, Bit>,
     /// Messages are being lost (FIFO overrun, until the restart).
     pub lost: Signal<Out, Bit>,
+    /// A step is in progress (taken, its bytes not all written and sent): a board or a
+    /// bridge that must not offer the next step before the last one's bytes are out
+    /// waits for it to fall.
+    pub busy: Signal<Out, Bit>,
     generator: NtraceGenerator<A, E, IT>,
     queue: NtraceMseoQueue<N>,
     // Trace enable as last fed to the generator (held between records).
@@ -494,6 +503,7 @@ impl<const A: usize, const E: usize, const IT: usize, const N: usize> NtraceMseo
             out_data: Default::default(),
             out_last: Default::default(),
             lost: Default::default(),
+            busy: Default::default(),
             generator: NtraceGenerator::new(options),
             queue: NtraceMseoQueue::new(fifo),
             enable_held: Default::default(),
@@ -553,6 +563,7 @@ impl<const A: usize, const E: usize, const IT: usize, const N: usize> Logic
         self.out_data.next = self.queue.out_data.val();
         self.out_last.next = self.queue.out_last.val();
         self.lost.next = self.queue.lost.val();
+        self.busy.next = self.queue.busy.val();
         if self.reset.val() {
             self.enable_held.d.next = false;
         }

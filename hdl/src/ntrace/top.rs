@@ -78,8 +78,8 @@ pub fn ntrace_top_name(config: Config) -> String {
     format!("etrace_ntrace_encoder_{}", config.name().replace('-', "_"))
 }
 
-/// The options refused before a top is built.
-fn check(config: Config, options: &NtraceTopOptions) -> Result<(), NtraceTopError> {
+/// The options refused before a top is built (the encoder top's and the board top's).
+pub fn check_options(config: Config, options: &NtraceTopOptions) -> Result<(), NtraceTopError> {
     let (g, fifo) = (&options.generator, &options.fifo);
     if !(RESTART_ROOM..=256).contains(&fifo.bytes) {
         return Err(NtraceTopError::FifoBytes(fifo.bytes));
@@ -126,7 +126,7 @@ pub fn generate_ntrace(
     config: Config,
     options: &NtraceTopOptions,
 ) -> Result<Generated, NtraceTopError> {
-    check(config, options)?;
+    check_options(config, options)?;
     let top = ntrace_top_name(config);
     let (g, f) = (options.generator, options.fifo);
     let (verilog, ports) = match config {
@@ -177,11 +177,11 @@ mod tests {
             ..ok
         };
         assert_eq!(
-            check(Config::Rv32, &with_fifo(RESTART_ROOM - 1)),
+            check_options(Config::Rv32, &with_fifo(RESTART_ROOM - 1)),
             Err(NtraceTopError::FifoBytes(RESTART_ROOM - 1))
         );
         assert_eq!(
-            check(Config::Rv32, &with_fifo(257)),
+            check_options(Config::Rv32, &with_fifo(257)),
             Err(NtraceTopError::FifoBytes(257))
         );
         let stack = NtraceTopOptions {
@@ -191,9 +191,9 @@ mod tests {
             },
             ..ok
         };
-        assert!(check(Config::Rv32, &stack).is_ok());
+        assert!(check_options(Config::Rv32, &stack).is_ok());
         assert!(matches!(
-            check(Config::Rv32Itype3, &stack),
+            check_options(Config::Rv32Itype3, &stack),
             Err(NtraceTopError::CallStack { depth: 2, .. })
         ));
         let no_send = NtraceTopOptions {
@@ -204,7 +204,7 @@ mod tests {
             ..ok
         };
         assert_eq!(
-            check(Config::Rv32, &no_send),
+            check_options(Config::Rv32, &no_send),
             Err(NtraceTopError::SendRate(0, 1))
         );
     }

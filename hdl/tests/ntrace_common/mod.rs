@@ -1,6 +1,8 @@
 //! What the N-Trace co-simulations share: the model options of a generator
 //! configuration, random ingress records, and driving the ingress signals with a record.
 
+#![allow(dead_code, unused_imports)]
+
 use etrace_hdl::ntrace::{NtraceHwOptions, NtraceIngress};
 use etrace_ntrace::{NtraceMode, NtraceOptions};
 use etrace_spec::ingress::IngressRecord;

@@ -7,8 +7,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use etrace_hdl::board::{Board, Family};
-use etrace_hdl::config::Config;
-use etrace_hdl::top::{generate, TopOptions};
+use etrace_hdl::top::Generated;
 use serde_json::Value;
 
 use super::harness;
@@ -218,6 +217,7 @@ impl Flow {
 
         Ok(Report {
             board,
+            protocol: design.protocol,
             config: design.config,
             top: design.top.clone(),
             clock_mhz: f64::from(board.clock_hz()) / 1e6,
@@ -239,9 +239,9 @@ impl Flow {
         })
     }
 
-    /// The encoder alone with the generation options `options` (`described` as on the
-    /// command line; by default those of `gen-verilog`: encap byte stream, 64-byte FIFO, no
-    /// srcID or timestamp), out of context: every input free, so nothing is pruned as in the board
+    /// The encoder alone, `design` (generated with the options `described` as on the
+    /// command line, its byte FIFO `fifo_depth` bytes; by default those of `gen-verilog`),
+    /// out of context: every input free, so nothing is pruned as in the board
     /// top, whose replay tables and option constants let synthesis simplify the encoder.
     /// Its cells are those of its synthesis and of nextpnr's packing (on the iCE40HX8K-CT256
     /// for both iCE40 boards: the same logic cell, and the UP5K-SG48 has too few pins for
@@ -250,13 +250,11 @@ impl Flow {
     pub fn run_encoder(
         &self,
         board: Board,
-        config: Config,
-        (options, described): (&TopOptions, String),
+        design: &Generated,
+        (fifo_depth, described): (usize, String),
         target_mhz: f64,
         out: &Path,
     ) -> Result<EncoderReport, CliError> {
-        let design = generate(config, options)
-            .map_err(|e| CliError::input(e, "hardware generation options"))?;
         let verilog = out.join(format!("{}.v", design.top));
         std::fs::write(&verilog, &design.verilog)
             .map_err(|e| CliError::input(e, verilog.display()))?;
@@ -321,7 +319,7 @@ impl Flow {
             .min_by(|a, b| a.total_cmp(b));
         Ok(EncoderReport {
             top: design.top.clone(),
-            fifo_depth: options.fifo_depth,
+            fifo_depth,
             options: described,
             cells: Cells::from_yosys(self.family, &cells),
             yosys_cells: cells,

@@ -205,6 +205,8 @@ pub enum Source {
 pub struct Design {
     /// The board.
     pub board: Board,
+    /// The trace protocol of its encoder: `E-Trace` or `N-Trace`.
+    pub protocol: &'static str,
     /// The encoder configuration.
     pub config: Config,
     /// Top module.
@@ -226,6 +228,8 @@ pub struct Design {
 pub struct Report {
     /// The board.
     pub board: Board,
+    /// The trace protocol of its encoder: `E-Trace` or `N-Trace`.
+    pub protocol: &'static str,
     /// The encoder configuration.
     pub config: Config,
     /// Top module.
@@ -302,6 +306,7 @@ impl Report {
         let value = json!({
             "board": self.board.name(),
             "device": self.board.device(),
+            "protocol": self.protocol,
             "config": self.config.name(),
             "top": self.top,
             "clock_mhz": self.clock_mhz,
@@ -373,9 +378,10 @@ impl Report {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "{} ({}), encoder {}, clock {} MHz, UART {:.0} baud ({} cycles per bit)",
+            "{} ({}), {} encoder {}, clock {} MHz, UART {:.0} baud ({} cycles per bit)",
             self.board.name(),
             self.board.device(),
+            self.protocol,
             self.config.name(),
             self.clock_mhz,
             self.baud,

@@ -63,6 +63,18 @@ impl MessageStream {
         self.take()
     }
 
+    /// Bytes of a message begun and not ended.
+    pub fn pending(&self) -> usize {
+        Deframer::pending(&self.splitter)
+    }
+
+    /// Reading stops before the end of the stream (a live capture interrupted): a message
+    /// begun and not ended is dropped, not reported as cut off.
+    pub fn stop(&mut self) -> Vec<StreamItem> {
+        self.splitter.stop(&mut self.events);
+        self.take()
+    }
+
     fn take(&mut self) -> Vec<StreamItem> {
         let mut items = Vec::with_capacity(self.events.len());
         for event in self.events.drain(..) {

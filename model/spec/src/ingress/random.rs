@@ -424,4 +424,30 @@ mod tests {
         assert_eq!(a, b);
         assert_ne!(a, c);
     }
+
+    /// `looping_records`: as many records as asked, the same for the same seed, every
+    /// 4-bit itype but 3, sequential records where they lead, and loops that run the
+    /// same addresses again.
+    #[test]
+    fn looping_records_have_every_itype_and_repeated_loops() {
+        let a = looping_records(7, 20_000);
+        assert_eq!(a.len(), 20_000);
+        assert_eq!(a, looping_records(7, 20_000));
+        assert_ne!(a, looping_records(8, 20_000));
+        let itypes: std::collections::BTreeSet<u8> = a.iter().map(|r| r.itype.code()).collect();
+        assert_eq!(itypes.len(), 14, "{itypes:?}");
+        assert!(!itypes.contains(&Itype::UninferableJump3.code()));
+        for pair in a.windows(2) {
+            let (r, next) = (&pair[0], &pair[1]);
+            if r.itype == Itype::NontakenBranch {
+                assert_eq!(next.iaddr, r.iaddr + (2 << r.ilastsize), "{r:?} {next:?}");
+            }
+        }
+        // A loop's jump back: a taken branch or jump to an address seen just before.
+        let backs = a
+            .windows(2)
+            .filter(|p| p[1].iaddr < p[0].iaddr && p[0].iaddr - p[1].iaddr < 64)
+            .count();
+        assert!(backs > 500, "{backs} jumps back");
+    }
 }
