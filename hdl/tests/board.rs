@@ -149,7 +149,7 @@ fn replay_widths<const A: usize, const E: usize, const IT: usize>(
                 iretire: u8::from(b.iretire.val()),
                 itype: Itype::from_code(itype).unwrap_or_default(),
                 iaddr: b.iaddr.val().to_u64(),
-                ilastsize: 1,
+                ilastsize: u8::from(b.ilastsize.val()),
                 privilege: Privilege::from_code(b.privilege.val().to_u64()).unwrap_or_default(),
                 cause: b.cause.val().to_u64(),
                 tval: b.tval.val().to_u64(),
@@ -158,9 +158,14 @@ fn replay_widths<const A: usize, const E: usize, const IT: usize>(
                 ctype: b.ctype.val().to_u64() as u8,
                 sijump: b.sijump.val(),
             };
+            // Every test record has `iretire` or a nonzero `itype`: `present` says so.
+            assert_eq!(
+                x.present.val(),
+                record.iretire != 0 || record.itype != Itype::None,
+                "present"
+            );
             out_tb.lock().unwrap().push(ReplayCycle {
-                // Every test record has `iretire` or a nonzero `itype`.
-                present: record.iretire != 0 || record.itype != Itype::None,
+                present: x.present.val(),
                 trace_enable: x.trace_enable.val(),
                 record,
             });
@@ -182,7 +187,8 @@ fn distinct_records() -> Vec<IngressRecord> {
             iretire,
             itype,
             iaddr,
-            ilastsize: 1,
+            // 16-bit instructions at odd half-words (the flags table's `ilastsize` bit).
+            ilastsize: u8::from(iaddr & 2 == 0),
             privilege,
             cause,
             tval,

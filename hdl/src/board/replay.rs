@@ -45,7 +45,7 @@ pub fn flags_word(record: &IngressRecord) -> u64 {
         | (record.context & 1) << flags::CONTEXT
         | (u64::from(record.ctype) & 1) << flags::CTYPE
         | (u64::from(record.privilege.code()) & 3) << flags::PRIVILEGE
-        | u64::from(record.ilastsize) << flags::ILASTSIZE
+        | (u64::from(record.ilastsize) & 1) << flags::ILASTSIZE
 }
 
 /// Replay phases: the values of the `phase` register, which the kernel reads and writes as
