@@ -317,6 +317,31 @@ pub fn yosys_check_top(top: &str, verilog: &str) -> Result<(), VerilogCheckError
     }
 }
 
+/// Marks `signals` of `verilog` as read on purpose nowhere (a sub-block's output its
+/// parent does not need, such as the replay's `cause` in the N-Trace board top): after
+/// each one's wire declaration a `_unused_ok_<n>` wire reads it, which Verilator's lint
+/// ignores (its default `--unused-regexp` is `*unused*`) and synthesis removes.
+pub fn waive_unused(verilog: &str, signals: &[&str]) -> String {
+    let mut out = String::with_capacity(verilog.len());
+    let mut n = 0;
+    for line in verilog.lines() {
+        out.push_str(line);
+        out.push('\n');
+        let t = line.trim();
+        let declared = t
+            .strip_prefix("wire")
+            .and_then(|rest| rest.strip_suffix(';'))
+            .and_then(|rest| rest.split_whitespace().last());
+        if let Some(name) = declared.filter(|name| signals.contains(name)) {
+            out.push_str(&format!(
+                "    wire _unused_ok_{n} = &{{1'b0, {name}, 1'b0}};\n"
+            ));
+            n += 1;
+        }
+    }
+    out
+}
+
 /// Verilator's lint waivers of `scripts/check-verilog.sh` (see there why): DECLFILENAME
 /// (one file holds a top and its sub-modules). UNOPTFLAT is not waived: a loop between
 /// always blocks slows the co-simulation (Verilator evaluates it until it settles).
@@ -407,6 +432,16 @@ mod tests {
         assert_eq!(
             rename_top(v, "enc"),
             "module enc(a);\n enc$count count(.d(top_d));\nendmodule // enc$count\n"
+        );
+    }
+
+    #[test]
+    fn waived_signals_are_read_by_an_unused_wire() {
+        let v = "module t(a);\n    wire  r$present;\n    wire  r$kept;\n    reg  q;\nendmodule\n";
+        assert_eq!(
+            waive_unused(v, &["r$present", "q"]),
+            "module t(a);\n    wire  r$present;\n    wire _unused_ok_0 = &{1'b0, r$present, 1'b0};\n    \
+             wire  r$kept;\n    reg  q;\nendmodule\n"
         );
     }
 }

@@ -454,9 +454,21 @@ fn board_tops_pass_yosys_and_verilator_lint() {
         let g = board::generate(board, config, &BoardOptions::default(), records).unwrap();
         assert_eq!(g.top, board.top_name());
         assert_eq!(g.records.len(), REPLAY_DEPTH);
+        // Every waived signal exists (a stale waiver list would hide nothing).
+        assert_eq!(g.verilog.matches("_unused_ok_").count(), 1);
         etrace_hdl::verilog::yosys_check_top(&g.top, &g.verilog).unwrap();
         if let Err(report) = etrace_hdl::verilog::lint_top(&g.top, &g.verilog) {
             panic!("{} {}: {report}", board.name(), config.name());
+        }
+        // The N-Trace board top of the same board and configuration.
+        let records = replay::replayed_records(config.xlen(), config.itype()).unwrap();
+        let ntrace = etrace_hdl::ntrace::NtraceTopOptions::default();
+        let g = board::generate_ntrace(board, config, &BoardOptions::default(), &ntrace, records)
+            .unwrap();
+        assert_eq!(g.verilog.matches("_unused_ok_").count(), 4);
+        etrace_hdl::verilog::yosys_check_top(&g.top, &g.verilog).unwrap();
+        if let Err(report) = etrace_hdl::verilog::lint_top(&g.top, &g.verilog) {
+            panic!("N-Trace {} {}: {report}", board.name(), config.name());
         }
     }
 }

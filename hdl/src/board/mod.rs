@@ -20,7 +20,7 @@ use etrace_spec::ingress::IngressRecord;
 
 use crate::config::Config;
 use crate::ntrace::top::{check_options, NtraceTopError, NtraceTopOptions};
-use crate::verilog::generate_named;
+use crate::verilog::{generate_named, waive_unused};
 use board_top::{BoardSettings, BoardTop, Ulx3sTop};
 use ntrace_top::{NtraceBoardTop, NtraceUlx3sTop};
 
@@ -282,6 +282,8 @@ pub fn generate(
             &top,
         ),
     })?;
+    // The E-Trace encoder takes a block in every cycle: it does not read `present`.
+    let verilog = waive_unused(&verilog, &["replay$present"]);
     let description = format!(
         "E-Trace encoder {} on {} ({}): {}-record ingress replay, encap stream on the UART at {} baud",
         config.name(),
@@ -300,6 +302,14 @@ pub fn generate(
         description,
     ))
 }
+
+/// The N-Trace board top's signals read nowhere.
+const NTRACE_UNUSED: &[&str] = &[
+    "replay$block$cause",
+    "replay$block$tval",
+    "replay$block$ctype",
+    "buffer$can_write",
+];
 
 /// Generates the Verilog of `board`'s N-Trace top ([`ntrace_top::NtraceBoardTop`], top
 /// module [`Board::top_name`]): the N-Trace encoder of `config` built with `ntrace` (its
@@ -328,6 +338,9 @@ pub fn generate_ntrace(
             &top,
         ),
     })?;
+    // N-Trace does not read the trap's cause and value or the context type; the buffer
+    // cannot fill (`ntrace_top` module documentation).
+    let verilog = waive_unused(&verilog, NTRACE_UNUSED);
     let description = format!(
         "N-Trace encoder {} ({}) on {} ({}): {}-record ingress replay, MSEO bytes on the UART at {} baud",
         config.name(),
