@@ -53,9 +53,16 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slo
         wait_clock_cycle!(sim, clock, x);
         x.reset.next = false;
         let n = recs.len();
-        for t in 0..n + 3 {
+        for t in 0..2 * (n + 3) {
             // Records enter a cycle after they are driven; trace is disabled after them.
-            drive_record(&mut x.ingress, &mut x.trace_enable, recs.get(t));
+            // Every other cycle holds no record (the generator's contract: the messages
+            // counted for periodic synchronisation are added in the cycle after a record).
+            if t % 2 == 0 {
+                drive_record(&mut x.ingress, &mut x.trace_enable, recs.get(t / 2));
+            } else {
+                x.ingress.iretire.next = false;
+                x.ingress.itype.next = 0.into();
+            }
             x = sim.wait(1, x)?;
             let mut v = out_tb.lock().unwrap();
             for m in [
@@ -77,7 +84,7 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slo
     });
     let mut uut = NtraceGenerator::<32, 5, 4>::new(options);
     uut.connect_all();
-    sim.run(Box::new(uut), 10 * records.len() as u64 + 200)
+    sim.run(Box::new(uut), 20 * records.len() as u64 + 400)
         .unwrap();
     let v = out.lock().unwrap().clone();
     v

@@ -134,7 +134,10 @@ impl Default for NtraceHwOptions {
 }
 
 /// The message generator (module documentation): `A` = `iaddress_width_p`, `E` =
-/// `ecause_width_p`, `IT` = `itype_width_p`.
+/// `ecause_width_p`, `IT` = `itype_width_p`. A record (retiring, or with a nonzero
+/// itype) may enter at most every other cycle: the messages a record counts towards
+/// periodic synchronisation are added in the cycle after it (`NtraceMseoPath` takes a
+/// record step in several cycles).
 #[derive(LogicBlock)]
 pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     /// Clock.
@@ -341,15 +344,16 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     owner_process: Signal<Local, Bits<LEAD_BITS>>,
     old_owner_process: Signal<Local, Bits<LEAD_BITS>>,
     cdf: Signal<Local, Bits<LEAD_BITS>>,
-    // Messages counted for periodic synchronisation.
-    n_a: Signal<Local, Bits<16>>,
-    n_b: Signal<Local, Bits<16>>,
-    n_c: Signal<Local, Bits<16>>,
-    n_d: Signal<Local, Bits<16>>,
-    n_e: Signal<Local, Bits<16>>,
-    n_f: Signal<Local, Bits<16>>,
-    n_g: Signal<Local, Bits<16>>,
-    n_h: Signal<Local, Bits<16>>,
+    // Messages counted for periodic synchronisation: this record's counted messages (one
+    // bit each, registered) and, in the next cycle, their number added to `since_sync`.
+    counted: DFF<Bits<8>>,
+    counted_now: Signal<Local, Bits<8>>,
+    count_01: Signal<Local, Bits<4>>,
+    count_23: Signal<Local, Bits<4>>,
+    count_45: Signal<Local, Bits<4>>,
+    count_67: Signal<Local, Bits<4>>,
+    count_all: Signal<Local, Bits<4>>,
+    count_wide: ZeroExtend<4, 16>,
 }
 
 impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> {
@@ -551,14 +555,14 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             owner_process: Default::default(),
             old_owner_process: Default::default(),
             cdf: Default::default(),
-            n_a: Default::default(),
-            n_b: Default::default(),
-            n_c: Default::default(),
-            n_d: Default::default(),
-            n_e: Default::default(),
-            n_f: Default::default(),
-            n_g: Default::default(),
-            n_h: Default::default(),
+            counted: Default::default(),
+            counted_now: Default::default(),
+            count_01: Default::default(),
+            count_23: Default::default(),
+            count_45: Default::default(),
+            count_67: Default::default(),
+            count_all: Default::default(),
+            count_wide: Default::default(),
         }
     }
 }
@@ -608,6 +612,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             owner_context,
             walk,
             since_sync,
+            counted,
             icnt,
             hist
         );
@@ -1204,53 +1209,78 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         if self.icnt_over.val() || self.hist_over.val() {
             self.block_resource.d.next = true;
         }
-        // Messages since the last synchronising message (held once at `sync_max`).
-        self.n_a.next = 0.into();
-        if self.block_end.valid.val() {
-            self.n_a.next = 1.into();
+        // Messages since the last synchronising message (held once at `sync_max`): this
+        // record's messages are registered (bit per slot: block end, sync Ownership,
+        // change Ownership, I-CNT and HIST ResourceFull, early and late HREPEAT,
+        // RepeatBranch) and added in the next cycle, which holds no record (a record step
+        // of the output path takes several cycles), so `sync_due` reads the whole count.
+        self.count_01.next = 0.into();
+        if self.counted.q.val().get_bit(0) {
+            self.count_01.next = 1.into();
         }
-        self.n_b.next = 0.into();
+        if self.counted.q.val().get_bit(1) {
+            self.count_01.next = self.count_01.val() + 1;
+        }
+        self.count_23.next = 0.into();
+        if self.counted.q.val().get_bit(2) {
+            self.count_23.next = 1.into();
+        }
+        if self.counted.q.val().get_bit(3) {
+            self.count_23.next = self.count_23.val() + 1;
+        }
+        self.count_45.next = 0.into();
+        if self.counted.q.val().get_bit(4) {
+            self.count_45.next = 1.into();
+        }
+        if self.counted.q.val().get_bit(5) {
+            self.count_45.next = self.count_45.val() + 1;
+        }
+        self.count_67.next = 0.into();
+        if self.counted.q.val().get_bit(6) {
+            self.count_67.next = 1.into();
+        }
+        if self.counted.q.val().get_bit(7) {
+            self.count_67.next = self.count_67.val() + 1;
+        }
+        self.count_all.next = (self.count_01.val() + self.count_23.val())
+            + (self.count_45.val() + self.count_67.val());
+        self.count_wide.narrow.next = self.count_all.val();
+        self.since_sync.d.next = self.since_sync.q.val() + self.count_wide.wide.val();
+        // The messages a synchronising record counts after its sync (its own sync
+        // Ownership, change Ownership, I-CNT / HIST ResourceFull and late HREPEAT).
+        self.counted_now.next = 0.into();
         if self.sync_owner.valid.val() {
-            self.n_b.next = 1.into();
+            self.counted_now.next = self.counted_now.val() | 0x02;
         }
-        self.n_c.next = 0.into();
         if self.owner.valid.val() {
-            self.n_c.next = 1.into();
+            self.counted_now.next = self.counted_now.val() | 0x04;
         }
-        self.n_d.next = 0.into();
         if self.icnt_full.valid.val() {
-            self.n_d.next = 1.into();
+            self.counted_now.next = self.counted_now.val() | 0x08;
         }
-        self.n_e.next = 0.into();
         if self.hist_full.valid.val() {
-            self.n_e.next = 1.into();
+            self.counted_now.next = self.counted_now.val() | 0x10;
         }
-        self.n_f.next = 0.into();
-        if self.early_hrepeat.valid.val() {
-            self.n_f.next = 1.into();
-        }
-        self.n_g.next = 0.into();
-        if self.repeat_branch.valid.val() {
-            self.n_g.next = 1.into();
-        }
-        self.n_h.next = 0.into();
         if self.late_hrepeat.valid.val() {
-            self.n_h.next = 1.into();
+            self.counted_now.next = self.counted_now.val() | 0x40;
         }
-        if !self.sync_due.val() {
-            self.since_sync.d.next = self.since_sync.q.val()
-                + self.n_f.val()
-                + self.n_g.val()
-                + self.n_a.val()
-                + self.n_b.val()
-                + self.n_c.val()
-                + self.n_d.val()
-                + self.n_h.val()
-                + self.n_e.val();
+        if !self.a_sync.val() {
+            if self.block_end.valid.val() {
+                self.counted_now.next = self.counted_now.val() | 0x01;
+            }
+            if self.early_hrepeat.valid.val() {
+                self.counted_now.next = self.counted_now.val() | 0x20;
+            }
+            if self.repeat_branch.valid.val() {
+                self.counted_now.next = self.counted_now.val() | 0x80;
+            }
+            if self.sync_due.val() {
+                self.counted_now.next = 0.into();
+            }
         }
+        self.counted.d.next = self.counted_now.val();
         if self.a_sync.val() {
-            self.since_sync.d.next =
-                self.n_b.val() + self.n_c.val() + self.n_d.val() + self.n_h.val() + self.n_e.val();
+            self.since_sync.d.next = 0.into();
         }
         // A restart from FIFO overrun forgets the trace state (the model's `restart`).
         if self.restart.val() {
@@ -1273,6 +1303,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.pend_valid.d.next = false;
             self.walk.d.next = false;
             self.since_sync.d.next = 0.into();
+            self.counted.d.next = 0.into();
             self.last_full_valid.d.next = false;
             self.hrepeat.d.next = 0.into();
             self.last_valid.d.next = false;

@@ -9,7 +9,7 @@
 //! * [`generator`]: the rules of generating messages, per ingress record, with the I-CNT
 //!   counter and the HIST register;
 //! * [`call_stack`]: the return address stack of the implicit return optimisation;
-//! * [`mseo`]: one message's MSEO bytes ("MSEO Sequences");
+//! * [`mseo`]: one message's MSEO bytes ("MSEO Sequences"): its layout and each byte;
 //! * [`queue`]: the MSEO output path: the messages of each record into a byte FIFO,
 //!   with the model's overflow rule (Error message, restart with SYNC 7);
 //! * [`top`]: the N-Trace encoder top of a named configuration as Verilog with flat pins.
@@ -26,6 +26,6 @@ pub use call_stack::NtraceCallStack;
 pub use generator::{NtraceGenerator, NtraceHwOptions};
 pub use ingress::NtraceIngress;
 pub use message::{NtraceMessage, NtraceMessageSource};
-pub use mseo::MseoBytes;
+pub use mseo::{MseoByteAt, MseoBytes, MseoLayout, MseoLayoutHold, MseoMeasure};
 pub use queue::{NtraceFifoConfig, NtraceMseoPath, NtraceMseoQueue, NtraceSlotHold};
 pub use top::{generate_ntrace, ntrace_top_name, NtraceTopError, NtraceTopOptions};

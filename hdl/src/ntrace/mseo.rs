@@ -1,6 +1,8 @@
-//! `MseoBytes`: the MSEO bytes of one N-Trace message ("N-Trace Transmission Protocol",
-//! "MSEO Sequences", "Order of bits and bytes"): byte `index` of the message and its
-//! length, so a serialiser sends a message one byte per cycle from a counter. Every byte
+//! The MSEO bytes of one N-Trace message ("N-Trace Transmission Protocol", "MSEO
+//! Sequences", "Order of bits and bytes"): its layout (`MseoMeasure`: the bytes of each
+//! run and the length) and byte `index` of it (`MseoByteAt`), so a serialiser measures a
+//! message ahead and sends it one byte per cycle from a counter (`MseoBytes`: both at
+//! once). Every byte
 //! holds six MDO bits (bits 7:2) and MSEO (bits 1:0): TCODE fills the first byte (MSEO
 //! 00); a variable-length field sends its significant bits (at least one), least
 //! significant first, zero-extended to the end of its last byte, which has MSEO 01, or 11
@@ -9,7 +11,16 @@
 use rust_hdl::prelude::*;
 
 use super::message::{NtraceMessage, ADDR_BITS, HIST_BITS, LEAD_BITS};
+use crate::bundle::bundle;
 use crate::packer::ZeroExtend;
+
+/// Bits of `lead`, the address and HIST above their first group of 6 bits: the first
+/// group is always sent, so a run's length depends on these only.
+pub const LEAD_UPPER: usize = LEAD_BITS - 6;
+/// See [`LEAD_UPPER`].
+pub const ADDR_UPPER: usize = ADDR_BITS - 6;
+/// See [`LEAD_UPPER`].
+pub const HIST_UPPER: usize = HIST_BITS - 6;
 
 /// Bytes of one message at most: TCODE, 7 of `lead`, 11 of the address, 6 of HIST.
 pub const MAX_MESSAGE_BYTES: usize = 25;
@@ -20,23 +31,221 @@ const RUN_BITS: usize = 68;
 /// Groups of 6 bits of the longest run.
 const RUN_GROUPS: usize = 11;
 
-/// Byte `index` of a message's MSEO bytes, and their number (combinational).
+bundle! {
+    /// Where the bytes of one message are ("MSEO Sequences"): the bytes of its three
+    /// variable-length runs (`lead` with the fixed fields, the address, HIST; 0 for a run
+    /// the message lacks), the byte after TCODE where the address run and the HIST run
+    /// begin (counted from the first byte of `lead`), and the message's length (0 without
+    /// a message).
+    pub struct MseoLayout {
+        /// Bytes of the message, TCODE included.
+        length: In<Bits<5>>,
+        /// Bytes of the `lead` run (at least one).
+        lead_bytes: In<Bits<5>>,
+        /// Bytes of the address run.
+        addr_bytes: In<Bits<5>>,
+        /// Bytes of the HIST run.
+        hist_bytes: In<Bits<5>>,
+        /// First byte of the address run, after TCODE.
+        addr_start: In<Bits<5>>,
+        /// First byte of the HIST run, after TCODE.
+        hist_start: In<Bits<5>>,
+    }
+    /// The side that measures a message.
+    pub struct MseoLayoutSource;
+}
+
+/// The layout of one message's MSEO bytes (combinational): each run's significant
+/// groups of 6 bits, at least one.
 #[derive(LogicBlock, Default)]
-pub struct MseoBytes {
-    /// The message.
-    pub message: NtraceMessage,
+pub struct MseoMeasure {
+    /// A message is present.
+    pub valid: Signal<In, Bit>,
+    /// Bits of `lead` always sent ([`NtraceMessage`]).
+    pub lead_min: Signal<In, Bits<3>>,
+    /// `lead` above its first group of 6 bits (always sent).
+    pub lead_upper: Signal<In, Bits<LEAD_UPPER>>,
+    /// The message has an address run.
+    pub addr_valid: Signal<In, Bit>,
+    /// The address above its first group of 6 bits.
+    pub addr_upper: Signal<In, Bits<ADDR_UPPER>>,
+    /// The message has a HIST run.
+    pub hist_valid: Signal<In, Bit>,
+    /// HIST above its first group of 6 bits.
+    pub hist_upper: Signal<In, Bits<HIST_UPPER>>,
+    /// Its layout.
+    pub layout: MseoLayoutSource,
+}
+
+impl Logic for MseoMeasure {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Bytes of `lead`: at least those of its fixed fields and one bit, else up to
+        // its most significant nonzero group of 6 bits.
+        self.layout.lead_bytes.next = 1.into();
+        if self.lead_min.val() > 6 {
+            self.layout.lead_bytes.next = 2.into();
+        }
+        if self.lead_upper.val().get_bits::<6>(0).any() {
+            self.layout.lead_bytes.next = 2.into();
+        }
+        if self.lead_upper.val().get_bits::<6>(6).any() {
+            self.layout.lead_bytes.next = 3.into();
+        }
+        if self.lead_upper.val().get_bits::<6>(12).any() {
+            self.layout.lead_bytes.next = 4.into();
+        }
+        if self.lead_upper.val().get_bits::<6>(18).any() {
+            self.layout.lead_bytes.next = 5.into();
+        }
+        if self.lead_upper.val().get_bits::<6>(24).any() {
+            self.layout.lead_bytes.next = 6.into();
+        }
+        if self.lead_upper.val().get_bits::<4>(30).any() {
+            self.layout.lead_bytes.next = 7.into();
+        }
+        self.layout.addr_bytes.next = 1.into();
+        if self.addr_upper.val().get_bits::<6>(0).any() {
+            self.layout.addr_bytes.next = 2.into();
+        }
+        if self.addr_upper.val().get_bits::<6>(6).any() {
+            self.layout.addr_bytes.next = 3.into();
+        }
+        if self.addr_upper.val().get_bits::<6>(12).any() {
+            self.layout.addr_bytes.next = 4.into();
+        }
+        if self.addr_upper.val().get_bits::<6>(18).any() {
+            self.layout.addr_bytes.next = 5.into();
+        }
+        if self.addr_upper.val().get_bits::<6>(24).any() {
+            self.layout.addr_bytes.next = 6.into();
+        }
+        if self.addr_upper.val().get_bits::<6>(30).any() {
+            self.layout.addr_bytes.next = 7.into();
+        }
+        if self.addr_upper.val().get_bits::<6>(36).any() {
+            self.layout.addr_bytes.next = 8.into();
+        }
+        if self.addr_upper.val().get_bits::<6>(42).any() {
+            self.layout.addr_bytes.next = 9.into();
+        }
+        if self.addr_upper.val().get_bits::<6>(48).any() {
+            self.layout.addr_bytes.next = 10.into();
+        }
+        if self.addr_upper.val().get_bits::<4>(54).any() {
+            self.layout.addr_bytes.next = 11.into();
+        }
+        if !self.addr_valid.val() {
+            self.layout.addr_bytes.next = 0.into();
+        }
+        self.layout.hist_bytes.next = 1.into();
+        if self.hist_upper.val().get_bits::<6>(0).any() {
+            self.layout.hist_bytes.next = 2.into();
+        }
+        if self.hist_upper.val().get_bits::<6>(6).any() {
+            self.layout.hist_bytes.next = 3.into();
+        }
+        if self.hist_upper.val().get_bits::<6>(12).any() {
+            self.layout.hist_bytes.next = 4.into();
+        }
+        if self.hist_upper.val().get_bits::<6>(18).any() {
+            self.layout.hist_bytes.next = 5.into();
+        }
+        if self.hist_upper.val().get_bits::<2>(24).any() {
+            self.layout.hist_bytes.next = 6.into();
+        }
+        if !self.hist_valid.val() {
+            self.layout.hist_bytes.next = 0.into();
+        }
+        self.layout.addr_start.next = self.layout.lead_bytes.val();
+        self.layout.hist_start.next = self.layout.lead_bytes.val() + self.layout.addr_bytes.val();
+        self.layout.length.next = self.layout.hist_start.val() + self.layout.hist_bytes.val() + 1;
+        if !self.valid.val() {
+            self.layout.length.next = 0.into();
+        }
+    }
+}
+
+/// A message's layout measured as it is offered and held from the next cycle until the
+/// next `load`: a serialiser measures the message that becomes its head a cycle ahead, so
+/// its decisions on the head's length start from flip-flops.
+#[derive(LogicBlock, Default)]
+pub struct MseoLayoutHold {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Holds the offered message's layout from the next cycle.
+    pub load: Signal<In, Bit>,
+    /// The offered message is present.
+    pub valid: Signal<In, Bit>,
+    /// Its bits of `lead` always sent.
+    pub lead_min: Signal<In, Bits<3>>,
+    /// Its `lead` above the first group of 6 bits.
+    pub lead_upper: Signal<In, Bits<LEAD_UPPER>>,
+    /// It has an address run.
+    pub addr_valid: Signal<In, Bit>,
+    /// Its address above the first group of 6 bits.
+    pub addr_upper: Signal<In, Bits<ADDR_UPPER>>,
+    /// It has a HIST run.
+    pub hist_valid: Signal<In, Bit>,
+    /// Its HIST above the first group of 6 bits.
+    pub hist_upper: Signal<In, Bits<HIST_UPPER>>,
+    /// The layout held.
+    pub layout: MseoLayoutSource,
+    measure: MseoMeasure,
+    length: DFF<Bits<5>>,
+    lead_bytes: DFF<Bits<5>>,
+    addr_bytes: DFF<Bits<5>>,
+    hist_bytes: DFF<Bits<5>>,
+    addr_start: DFF<Bits<5>>,
+    hist_start: DFF<Bits<5>>,
+}
+
+impl Logic for MseoLayoutHold {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, length, lead_bytes, addr_bytes, hist_bytes, addr_start, hist_start);
+        self.measure.valid.next = self.valid.val();
+        self.measure.lead_min.next = self.lead_min.val();
+        self.measure.lead_upper.next = self.lead_upper.val();
+        self.measure.addr_valid.next = self.addr_valid.val();
+        self.measure.addr_upper.next = self.addr_upper.val();
+        self.measure.hist_valid.next = self.hist_valid.val();
+        self.measure.hist_upper.next = self.hist_upper.val();
+        if self.load.val() {
+            self.length.d.next = self.measure.layout.length.val();
+            self.lead_bytes.d.next = self.measure.layout.lead_bytes.val();
+            self.addr_bytes.d.next = self.measure.layout.addr_bytes.val();
+            self.hist_bytes.d.next = self.measure.layout.hist_bytes.val();
+            self.addr_start.d.next = self.measure.layout.addr_start.val();
+            self.hist_start.d.next = self.measure.layout.hist_start.val();
+        }
+        self.layout.length.next = self.length.q.val();
+        self.layout.lead_bytes.next = self.lead_bytes.q.val();
+        self.layout.addr_bytes.next = self.addr_bytes.q.val();
+        self.layout.hist_bytes.next = self.hist_bytes.q.val();
+        self.layout.addr_start.next = self.addr_start.q.val();
+        self.layout.hist_start.next = self.hist_start.q.val();
+    }
+}
+
+/// Byte `index` of a message whose layout is given (combinational): the serialiser
+/// measures a message ahead ([`MseoMeasure`]) and holds its layout while it sends it.
+#[derive(LogicBlock, Default)]
+pub struct MseoByteAt {
+    /// The message's TCODE.
+    pub tcode: Signal<In, Bits<6>>,
+    /// Its `lead` run ([`NtraceMessage`]).
+    pub lead: Signal<In, Bits<LEAD_BITS>>,
+    /// Its address run.
+    pub addr: Signal<In, Bits<ADDR_BITS>>,
+    /// Its HIST run.
+    pub hist: Signal<In, Bits<HIST_BITS>>,
+    /// Its layout.
+    pub layout: MseoLayout,
     /// Which byte (0: the TCODE byte); `length - 1` is the last.
     pub index: Signal<In, Bits<5>>,
     /// Byte `index`: MDO in bits 7:2, MSEO in bits 1:0 (`byte` is a SystemVerilog keyword).
     pub mseo_byte: Signal<Out, Bits<8>>,
-    /// Number of bytes of the message (0 without a message).
-    pub length: Signal<Out, Bits<5>>,
-    // Bytes of each variable-length run: 6 MDO bits each.
-    lead_bytes: Signal<Local, Bits<5>>,
-    addr_bytes: Signal<Local, Bits<5>>,
-    hist_bytes: Signal<Local, Bits<5>>,
-    addr_start: Signal<Local, Bits<5>>,
-    hist_start: Signal<Local, Bits<5>>,
     // `index - 1`: the byte after TCODE.
     field_index: Signal<Local, Bits<5>>,
     // The byte's group of 6 bits within its run, the run's byte count, the run's bits.
@@ -51,109 +260,25 @@ pub struct MseoBytes {
     tcode_wide: ZeroExtend<6, 8>,
 }
 
-impl Logic for MseoBytes {
+impl Logic for MseoByteAt {
     #[hdl_gen]
     fn update(&mut self) {
-        // Bytes of `lead`: at least those of its fixed fields and one bit, else up to
-        // its most significant nonzero group of 6 bits.
-        self.lead_bytes.next = 1.into();
-        if self.message.lead_min.val() > 6 {
-            self.lead_bytes.next = 2.into();
-        }
-        if self.message.lead.val().get_bits::<6>(6).any() {
-            self.lead_bytes.next = 2.into();
-        }
-        if self.message.lead.val().get_bits::<6>(12).any() {
-            self.lead_bytes.next = 3.into();
-        }
-        if self.message.lead.val().get_bits::<6>(18).any() {
-            self.lead_bytes.next = 4.into();
-        }
-        if self.message.lead.val().get_bits::<6>(24).any() {
-            self.lead_bytes.next = 5.into();
-        }
-        if self.message.lead.val().get_bits::<6>(30).any() {
-            self.lead_bytes.next = 6.into();
-        }
-        if self.message.lead.val().get_bits::<4>(36).any() {
-            self.lead_bytes.next = 7.into();
-        }
-        self.addr_bytes.next = 1.into();
-        if self.message.addr.val().get_bits::<6>(6).any() {
-            self.addr_bytes.next = 2.into();
-        }
-        if self.message.addr.val().get_bits::<6>(12).any() {
-            self.addr_bytes.next = 3.into();
-        }
-        if self.message.addr.val().get_bits::<6>(18).any() {
-            self.addr_bytes.next = 4.into();
-        }
-        if self.message.addr.val().get_bits::<6>(24).any() {
-            self.addr_bytes.next = 5.into();
-        }
-        if self.message.addr.val().get_bits::<6>(30).any() {
-            self.addr_bytes.next = 6.into();
-        }
-        if self.message.addr.val().get_bits::<6>(36).any() {
-            self.addr_bytes.next = 7.into();
-        }
-        if self.message.addr.val().get_bits::<6>(42).any() {
-            self.addr_bytes.next = 8.into();
-        }
-        if self.message.addr.val().get_bits::<6>(48).any() {
-            self.addr_bytes.next = 9.into();
-        }
-        if self.message.addr.val().get_bits::<6>(54).any() {
-            self.addr_bytes.next = 10.into();
-        }
-        if self.message.addr.val().get_bits::<4>(60).any() {
-            self.addr_bytes.next = 11.into();
-        }
-        if !self.message.addr_valid.val() {
-            self.addr_bytes.next = 0.into();
-        }
-        self.hist_bytes.next = 1.into();
-        if self.message.hist.val().get_bits::<6>(6).any() {
-            self.hist_bytes.next = 2.into();
-        }
-        if self.message.hist.val().get_bits::<6>(12).any() {
-            self.hist_bytes.next = 3.into();
-        }
-        if self.message.hist.val().get_bits::<6>(18).any() {
-            self.hist_bytes.next = 4.into();
-        }
-        if self.message.hist.val().get_bits::<6>(24).any() {
-            self.hist_bytes.next = 5.into();
-        }
-        if self.message.hist.val().get_bits::<2>(30).any() {
-            self.hist_bytes.next = 6.into();
-        }
-        if !self.message.hist_valid.val() {
-            self.hist_bytes.next = 0.into();
-        }
-        self.addr_start.next = self.lead_bytes.val();
-        self.hist_start.next = self.lead_bytes.val() + self.addr_bytes.val();
-        self.length.next = self.hist_start.val() + self.hist_bytes.val() + 1;
-        if !self.message.valid.val() {
-            self.length.next = 0.into();
-        }
-
         // The run byte `index` falls in, and its group of 6 bits there.
-        self.lead_wide.narrow.next = self.message.lead.val();
-        self.addr_wide.narrow.next = self.message.addr.val();
-        self.hist_wide.narrow.next = self.message.hist.val();
+        self.lead_wide.narrow.next = self.lead.val();
+        self.addr_wide.narrow.next = self.addr.val();
+        self.hist_wide.narrow.next = self.hist.val();
         self.field_index.next = self.index.val() - 1;
         self.group.next = self.field_index.val();
-        self.run_bytes.next = self.lead_bytes.val();
+        self.run_bytes.next = self.layout.lead_bytes.val();
         self.run.next = self.lead_wide.wide.val();
-        if self.field_index.val() >= self.addr_start.val() {
-            self.group.next = self.field_index.val() - self.addr_start.val();
-            self.run_bytes.next = self.addr_bytes.val();
+        if self.field_index.val() >= self.layout.addr_start.val() {
+            self.group.next = self.field_index.val() - self.layout.addr_start.val();
+            self.run_bytes.next = self.layout.addr_bytes.val();
             self.run.next = self.addr_wide.wide.val();
         }
-        if self.field_index.val() >= self.hist_start.val() {
-            self.group.next = self.field_index.val() - self.hist_start.val();
-            self.run_bytes.next = self.hist_bytes.val();
+        if self.field_index.val() >= self.layout.hist_start.val() {
+            self.group.next = self.field_index.val() - self.layout.hist_start.val();
+            self.run_bytes.next = self.layout.hist_bytes.val();
             self.run.next = self.hist_wide.wide.val();
         }
         // The group's 6 bits as MDO (bits 7:2): the 8 bits from the group, shifted.
@@ -167,14 +292,51 @@ impl Logic for MseoBytes {
         if self.group.val() + 1 == self.run_bytes.val() {
             self.mseo.next = 1.into();
         }
-        if self.index.val() + 1 == self.length.val() {
+        if self.index.val() + 1 == self.layout.length.val() {
             self.mseo.next = 3.into();
         }
-        self.tcode_wide.narrow.next = self.message.tcode.val();
+        self.tcode_wide.narrow.next = self.tcode.val();
         self.mseo_byte.next = self.mdo.val() | self.mseo.val();
         if self.index.val() == 0 {
             self.mseo_byte.next = self.tcode_wide.wide.val() << 2;
         }
+    }
+}
+
+/// Byte `index` of a message's MSEO bytes, and their number (combinational): a
+/// [`MseoMeasure`] and a [`MseoByteAt`] on the same message.
+#[derive(LogicBlock, Default)]
+pub struct MseoBytes {
+    /// The message.
+    pub message: NtraceMessage,
+    /// Which byte (0: the TCODE byte); `length - 1` is the last.
+    pub index: Signal<In, Bits<5>>,
+    /// Byte `index`: MDO in bits 7:2, MSEO in bits 1:0.
+    pub mseo_byte: Signal<Out, Bits<8>>,
+    /// Number of bytes of the message (0 without a message).
+    pub length: Signal<Out, Bits<5>>,
+    measure: MseoMeasure,
+    byte_at: MseoByteAt,
+}
+
+impl Logic for MseoBytes {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.measure.valid.next = self.message.valid.val();
+        self.measure.lead_min.next = self.message.lead_min.val();
+        self.measure.lead_upper.next = self.message.lead.val().get_bits::<LEAD_UPPER>(6);
+        self.measure.addr_valid.next = self.message.addr_valid.val();
+        self.measure.addr_upper.next = self.message.addr.val().get_bits::<ADDR_UPPER>(6);
+        self.measure.hist_valid.next = self.message.hist_valid.val();
+        self.measure.hist_upper.next = self.message.hist.val().get_bits::<HIST_UPPER>(6);
+        self.byte_at.tcode.next = self.message.tcode.val();
+        self.byte_at.lead.next = self.message.lead.val();
+        self.byte_at.addr.next = self.message.addr.val();
+        self.byte_at.hist.next = self.message.hist.val();
+        MseoLayout::join(&mut self.byte_at.layout, &mut self.measure.layout);
+        self.byte_at.index.next = self.index.val();
+        self.mseo_byte.next = self.byte_at.mseo_byte.val();
+        self.length.next = self.measure.layout.length.val();
     }
 }
 

@@ -19,7 +19,7 @@ use rust_hdl::prelude::*;
 use super::generator::{NtraceGenerator, NtraceHwOptions};
 use super::ingress::NtraceIngress;
 use super::message::{NtraceMessage, NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
-use super::mseo::MseoBytes;
+use super::mseo::{MseoByteAt, MseoLayout, MseoLayoutHold, ADDR_UPPER, HIST_UPPER, LEAD_UPPER};
 use crate::output::ByteFifo;
 use crate::packer::ZeroExtend;
 
@@ -163,7 +163,13 @@ pub struct NtraceMseoQueue<const N: usize> {
     s5: NtraceSlotHold,
     s6: NtraceSlotHold,
     s7: NtraceSlotHold,
-    bytes: MseoBytes,
+    // The head message's layout, measured a cycle ahead (as the slots load, the Error
+    // slot's message; as they advance, the slot behind the head) and held while its bytes
+    // are written, so the fit decision and the byte start from flip-flops.
+    head: MseoLayoutHold,
+    byte_at: MseoByteAt,
+    // The head slot's fields only the layout reads (measured before it became the head).
+    unused_head_fields: Signal<Local, Bit>,
     fifo: ByteFifo<N>,
     // Step state: 0 idle, 1 capture, 2 write, 3 drain, 4 done (after the end).
     state: DFF<Bits<3>>,
@@ -238,7 +244,9 @@ impl<const N: usize> NtraceMseoQueue<N> {
             s5: Default::default(),
             s6: Default::default(),
             s7: Default::default(),
-            bytes: Default::default(),
+            head: Default::default(),
+            byte_at: Default::default(),
+            unused_head_fields: Default::default(),
             fifo: Default::default(),
             state: Default::default(),
             load: Default::default(),
@@ -344,15 +352,42 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.s7.behind.addr_valid.next = false;
         self.s7.behind.hist.next = 0.into();
         self.s7.behind.hist_valid.next = false;
-        NtraceMessage::join(&mut self.bytes.message, &mut self.error.q);
-        self.bytes.index.next = self.index.q.val();
+        self.load.next = self.state.q.val() == 1;
+        // The layout of the message that is the head after this edge: the Error slot's as
+        // the slots load (the Error message or none), else the slot behind the head.
+        self.head.valid.next = self.s0.q.valid.val();
+        self.head.lead_min.next = self.s0.q.lead_min.val();
+        self.head.lead_upper.next = self.s0.q.lead.val().get_bits::<LEAD_UPPER>(6);
+        self.head.addr_valid.next = self.s0.q.addr_valid.val();
+        self.head.addr_upper.next = self.s0.q.addr.val().get_bits::<ADDR_UPPER>(6);
+        self.head.hist_valid.next = self.s0.q.hist_valid.val();
+        self.head.hist_upper.next = self.s0.q.hist.val().get_bits::<HIST_UPPER>(6);
+        if self.load.val() {
+            self.head.valid.next = self.error_due.q.val() && self.error_on.val();
+            self.head.lead_min.next = 5.into();
+            self.head.lead_upper.next = self.error_lead.val().get_bits::<LEAD_UPPER>(6);
+            self.head.addr_valid.next = false;
+            self.head.addr_upper.next = 0.into();
+            self.head.hist_valid.next = false;
+            self.head.hist_upper.next = 0.into();
+        }
+        self.head.clock.next = self.clock.val();
+        self.unused_head_fields.next = self.error.q.lead_min.val().any()
+            || self.error.q.addr_valid.val()
+            || self.error.q.hist_valid.val();
+        self.byte_at.tcode.next = self.error.q.tcode.val();
+        self.byte_at.lead.next = self.error.q.lead.val();
+        self.byte_at.addr.next = self.error.q.addr.val();
+        self.byte_at.hist.next = self.error.q.hist.val();
+        MseoLayout::join(&mut self.byte_at.layout, &mut self.head.layout);
+        self.byte_at.index.next = self.index.q.val();
 
         // Writing the head message: it goes in whole if it fits when its first byte
         // would be written and nothing was lost before it (the model's `enqueue`).
-        self.length_wide.narrow.next = self.bytes.length.val();
+        self.length_wide.narrow.next = self.head.layout.length.val();
         self.fits.next =
             !self.overflowed.q.val() && (self.length_wide.wide.val() <= self.free.q.val());
-        self.last_byte.next = (self.index.q.val() + 1) == self.bytes.length.val();
+        self.last_byte.next = (self.index.q.val() + 1) == self.head.layout.length.val();
         self.write.next = false;
         self.advance.next = false;
         if self.state.q.val() == 2 {
@@ -366,7 +401,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
                 self.advance.next = true;
             }
         }
-        self.load.next = self.state.q.val() == 1;
+        self.head.load.next = self.load.val() || self.advance.val();
         self.error.load.next = self.load.val();
         self.s0.load.next = self.load.val();
         self.s1.load.next = self.load.val();
@@ -402,7 +437,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         }
         // The byte FIFO has room for every byte counted in `free` (`bytes` <= 2^N).
         self.fifo.wr_en.next = self.write.val() && self.fifo.can_write.val();
-        self.fifo.wr_data.next = self.bytes.mseo_byte.val();
+        self.fifo.wr_data.next = self.byte_at.mseo_byte.val();
         self.fifo.wr_last.next = self.last_byte.val();
 
         // Sending: `send_bytes` bytes on every `every_cycles`-th step; everything at the
