@@ -26,6 +26,6 @@ pub use call_stack::NtraceCallStack;
 pub use generator::{NtraceGenerator, NtraceHwOptions};
 pub use ingress::NtraceIngress;
 pub use message::{NtraceMessage, NtraceMessageSource};
-pub use mseo::{MseoByteAt, MseoBytes, MseoLayout, MseoLayoutHold, MseoMeasure};
+pub use mseo::{MseoByteAt, MseoBytes, MseoLayout, MseoLayoutHold, MseoMeasure, MseoRuns};
 pub use queue::{NtraceFifoConfig, NtraceMseoPath, NtraceMseoQueue, NtraceSlotHold};
 pub use top::{generate_ntrace, ntrace_top_name, NtraceTopError, NtraceTopOptions};

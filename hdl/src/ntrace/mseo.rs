@@ -55,24 +55,34 @@ bundle! {
     pub struct MseoLayoutSource;
 }
 
+bundle! {
+    /// What a message's layout depends on ([`MseoMeasure`]): whether it and its address
+    /// and HIST runs are present, the bits of `lead` always sent, and each run above its
+    /// first group of 6 bits (the first group is always sent).
+    pub struct MseoRuns {
+        /// A message is present.
+        valid: In<Bit>,
+        /// Bits of `lead` always sent ([`NtraceMessage`]).
+        lead_min: In<Bits<3>>,
+        /// `lead` above its first group of 6 bits.
+        lead_upper: In<Bits<LEAD_UPPER>>,
+        /// The message has an address run.
+        addr_valid: In<Bit>,
+        /// The address above its first group of 6 bits.
+        addr_upper: In<Bits<ADDR_UPPER>>,
+        /// The message has a HIST run.
+        hist_valid: In<Bit>,
+        /// HIST above its first group of 6 bits.
+        hist_upper: In<Bits<HIST_UPPER>>,
+    }
+}
+
 /// The layout of one message's MSEO bytes (combinational): each run's significant
 /// groups of 6 bits, at least one.
 #[derive(LogicBlock, Default)]
 pub struct MseoMeasure {
-    /// A message is present.
-    pub valid: Signal<In, Bit>,
-    /// Bits of `lead` always sent ([`NtraceMessage`]).
-    pub lead_min: Signal<In, Bits<3>>,
-    /// `lead` above its first group of 6 bits (always sent).
-    pub lead_upper: Signal<In, Bits<LEAD_UPPER>>,
-    /// The message has an address run.
-    pub addr_valid: Signal<In, Bit>,
-    /// The address above its first group of 6 bits.
-    pub addr_upper: Signal<In, Bits<ADDR_UPPER>>,
-    /// The message has a HIST run.
-    pub hist_valid: Signal<In, Bit>,
-    /// HIST above its first group of 6 bits.
-    pub hist_upper: Signal<In, Bits<HIST_UPPER>>,
+    /// The message's runs.
+    pub runs: MseoRuns,
     /// Its layout.
     pub layout: MseoLayoutSource,
 }
@@ -83,84 +93,84 @@ impl Logic for MseoMeasure {
         // Bytes of `lead`: at least those of its fixed fields and one bit, else up to
         // its most significant nonzero group of 6 bits.
         self.layout.lead_bytes.next = 1.into();
-        if self.lead_min.val() > 6 {
+        if self.runs.lead_min.val() > 6 {
             self.layout.lead_bytes.next = 2.into();
         }
-        if self.lead_upper.val().get_bits::<6>(0).any() {
+        if self.runs.lead_upper.val().get_bits::<6>(0).any() {
             self.layout.lead_bytes.next = 2.into();
         }
-        if self.lead_upper.val().get_bits::<6>(6).any() {
+        if self.runs.lead_upper.val().get_bits::<6>(6).any() {
             self.layout.lead_bytes.next = 3.into();
         }
-        if self.lead_upper.val().get_bits::<6>(12).any() {
+        if self.runs.lead_upper.val().get_bits::<6>(12).any() {
             self.layout.lead_bytes.next = 4.into();
         }
-        if self.lead_upper.val().get_bits::<6>(18).any() {
+        if self.runs.lead_upper.val().get_bits::<6>(18).any() {
             self.layout.lead_bytes.next = 5.into();
         }
-        if self.lead_upper.val().get_bits::<6>(24).any() {
+        if self.runs.lead_upper.val().get_bits::<6>(24).any() {
             self.layout.lead_bytes.next = 6.into();
         }
-        if self.lead_upper.val().get_bits::<4>(30).any() {
+        if self.runs.lead_upper.val().get_bits::<4>(30).any() {
             self.layout.lead_bytes.next = 7.into();
         }
         self.layout.addr_bytes.next = 1.into();
-        if self.addr_upper.val().get_bits::<6>(0).any() {
+        if self.runs.addr_upper.val().get_bits::<6>(0).any() {
             self.layout.addr_bytes.next = 2.into();
         }
-        if self.addr_upper.val().get_bits::<6>(6).any() {
+        if self.runs.addr_upper.val().get_bits::<6>(6).any() {
             self.layout.addr_bytes.next = 3.into();
         }
-        if self.addr_upper.val().get_bits::<6>(12).any() {
+        if self.runs.addr_upper.val().get_bits::<6>(12).any() {
             self.layout.addr_bytes.next = 4.into();
         }
-        if self.addr_upper.val().get_bits::<6>(18).any() {
+        if self.runs.addr_upper.val().get_bits::<6>(18).any() {
             self.layout.addr_bytes.next = 5.into();
         }
-        if self.addr_upper.val().get_bits::<6>(24).any() {
+        if self.runs.addr_upper.val().get_bits::<6>(24).any() {
             self.layout.addr_bytes.next = 6.into();
         }
-        if self.addr_upper.val().get_bits::<6>(30).any() {
+        if self.runs.addr_upper.val().get_bits::<6>(30).any() {
             self.layout.addr_bytes.next = 7.into();
         }
-        if self.addr_upper.val().get_bits::<6>(36).any() {
+        if self.runs.addr_upper.val().get_bits::<6>(36).any() {
             self.layout.addr_bytes.next = 8.into();
         }
-        if self.addr_upper.val().get_bits::<6>(42).any() {
+        if self.runs.addr_upper.val().get_bits::<6>(42).any() {
             self.layout.addr_bytes.next = 9.into();
         }
-        if self.addr_upper.val().get_bits::<6>(48).any() {
+        if self.runs.addr_upper.val().get_bits::<6>(48).any() {
             self.layout.addr_bytes.next = 10.into();
         }
-        if self.addr_upper.val().get_bits::<4>(54).any() {
+        if self.runs.addr_upper.val().get_bits::<4>(54).any() {
             self.layout.addr_bytes.next = 11.into();
         }
-        if !self.addr_valid.val() {
+        if !self.runs.addr_valid.val() {
             self.layout.addr_bytes.next = 0.into();
         }
         self.layout.hist_bytes.next = 1.into();
-        if self.hist_upper.val().get_bits::<6>(0).any() {
+        if self.runs.hist_upper.val().get_bits::<6>(0).any() {
             self.layout.hist_bytes.next = 2.into();
         }
-        if self.hist_upper.val().get_bits::<6>(6).any() {
+        if self.runs.hist_upper.val().get_bits::<6>(6).any() {
             self.layout.hist_bytes.next = 3.into();
         }
-        if self.hist_upper.val().get_bits::<6>(12).any() {
+        if self.runs.hist_upper.val().get_bits::<6>(12).any() {
             self.layout.hist_bytes.next = 4.into();
         }
-        if self.hist_upper.val().get_bits::<6>(18).any() {
+        if self.runs.hist_upper.val().get_bits::<6>(18).any() {
             self.layout.hist_bytes.next = 5.into();
         }
-        if self.hist_upper.val().get_bits::<2>(24).any() {
+        if self.runs.hist_upper.val().get_bits::<2>(24).any() {
             self.layout.hist_bytes.next = 6.into();
         }
-        if !self.hist_valid.val() {
+        if !self.runs.hist_valid.val() {
             self.layout.hist_bytes.next = 0.into();
         }
         self.layout.addr_start.next = self.layout.lead_bytes.val();
         self.layout.hist_start.next = self.layout.lead_bytes.val() + self.layout.addr_bytes.val();
         self.layout.length.next = self.layout.hist_start.val() + self.layout.hist_bytes.val() + 1;
-        if !self.valid.val() {
+        if !self.runs.valid.val() {
             self.layout.length.next = 0.into();
         }
     }
@@ -175,20 +185,8 @@ pub struct MseoLayoutHold {
     pub clock: Signal<In, Clock>,
     /// Holds the offered message's layout from the next cycle.
     pub load: Signal<In, Bit>,
-    /// The offered message is present.
-    pub valid: Signal<In, Bit>,
-    /// Its bits of `lead` always sent.
-    pub lead_min: Signal<In, Bits<3>>,
-    /// Its `lead` above the first group of 6 bits.
-    pub lead_upper: Signal<In, Bits<LEAD_UPPER>>,
-    /// It has an address run.
-    pub addr_valid: Signal<In, Bit>,
-    /// Its address above the first group of 6 bits.
-    pub addr_upper: Signal<In, Bits<ADDR_UPPER>>,
-    /// It has a HIST run.
-    pub hist_valid: Signal<In, Bit>,
-    /// Its HIST above the first group of 6 bits.
-    pub hist_upper: Signal<In, Bits<HIST_UPPER>>,
+    /// The offered message's runs.
+    pub runs: MseoRuns,
     /// The layout held.
     pub layout: MseoLayoutSource,
     measure: MseoMeasure,
@@ -204,13 +202,7 @@ impl Logic for MseoLayoutHold {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, length, lead_bytes, addr_bytes, hist_bytes, addr_start, hist_start);
-        self.measure.valid.next = self.valid.val();
-        self.measure.lead_min.next = self.lead_min.val();
-        self.measure.lead_upper.next = self.lead_upper.val();
-        self.measure.addr_valid.next = self.addr_valid.val();
-        self.measure.addr_upper.next = self.addr_upper.val();
-        self.measure.hist_valid.next = self.hist_valid.val();
-        self.measure.hist_upper.next = self.hist_upper.val();
+        MseoRuns::link(&mut self.runs, &mut self.measure.runs);
         if self.load.val() {
             self.length.d.next = self.measure.layout.length.val();
             self.lead_bytes.d.next = self.measure.layout.lead_bytes.val();
@@ -322,13 +314,13 @@ pub struct MseoBytes {
 impl Logic for MseoBytes {
     #[hdl_gen]
     fn update(&mut self) {
-        self.measure.valid.next = self.message.valid.val();
-        self.measure.lead_min.next = self.message.lead_min.val();
-        self.measure.lead_upper.next = self.message.lead.val().get_bits::<LEAD_UPPER>(6);
-        self.measure.addr_valid.next = self.message.addr_valid.val();
-        self.measure.addr_upper.next = self.message.addr.val().get_bits::<ADDR_UPPER>(6);
-        self.measure.hist_valid.next = self.message.hist_valid.val();
-        self.measure.hist_upper.next = self.message.hist.val().get_bits::<HIST_UPPER>(6);
+        self.measure.runs.valid.next = self.message.valid.val();
+        self.measure.runs.lead_min.next = self.message.lead_min.val();
+        self.measure.runs.lead_upper.next = self.message.lead.val().get_bits::<LEAD_UPPER>(6);
+        self.measure.runs.addr_valid.next = self.message.addr_valid.val();
+        self.measure.runs.addr_upper.next = self.message.addr.val().get_bits::<ADDR_UPPER>(6);
+        self.measure.runs.hist_valid.next = self.message.hist_valid.val();
+        self.measure.runs.hist_upper.next = self.message.hist.val().get_bits::<HIST_UPPER>(6);
         self.byte_at.tcode.next = self.message.tcode.val();
         self.byte_at.lead.next = self.message.lead.val();
         self.byte_at.addr.next = self.message.addr.val();

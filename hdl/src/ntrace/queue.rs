@@ -355,21 +355,21 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.load.next = self.state.q.val() == 1;
         // The layout of the message that is the head after this edge: the Error slot's as
         // the slots load (the Error message or none), else the slot behind the head.
-        self.head.valid.next = self.s0.q.valid.val();
-        self.head.lead_min.next = self.s0.q.lead_min.val();
-        self.head.lead_upper.next = self.s0.q.lead.val().get_bits::<LEAD_UPPER>(6);
-        self.head.addr_valid.next = self.s0.q.addr_valid.val();
-        self.head.addr_upper.next = self.s0.q.addr.val().get_bits::<ADDR_UPPER>(6);
-        self.head.hist_valid.next = self.s0.q.hist_valid.val();
-        self.head.hist_upper.next = self.s0.q.hist.val().get_bits::<HIST_UPPER>(6);
+        self.head.runs.valid.next = self.s0.q.valid.val();
+        self.head.runs.lead_min.next = self.s0.q.lead_min.val();
+        self.head.runs.lead_upper.next = self.s0.q.lead.val().get_bits::<LEAD_UPPER>(6);
+        self.head.runs.addr_valid.next = self.s0.q.addr_valid.val();
+        self.head.runs.addr_upper.next = self.s0.q.addr.val().get_bits::<ADDR_UPPER>(6);
+        self.head.runs.hist_valid.next = self.s0.q.hist_valid.val();
+        self.head.runs.hist_upper.next = self.s0.q.hist.val().get_bits::<HIST_UPPER>(6);
         if self.load.val() {
-            self.head.valid.next = self.error_due.q.val() && self.error_on.val();
-            self.head.lead_min.next = 5.into();
-            self.head.lead_upper.next = self.error_lead.val().get_bits::<LEAD_UPPER>(6);
-            self.head.addr_valid.next = false;
-            self.head.addr_upper.next = 0.into();
-            self.head.hist_valid.next = false;
-            self.head.hist_upper.next = 0.into();
+            self.head.runs.valid.next = self.error_due.q.val() && self.error_on.val();
+            self.head.runs.lead_min.next = 5.into();
+            self.head.runs.lead_upper.next = self.error_lead.val().get_bits::<LEAD_UPPER>(6);
+            self.head.runs.addr_valid.next = false;
+            self.head.runs.addr_upper.next = 0.into();
+            self.head.runs.hist_valid.next = false;
+            self.head.runs.hist_upper.next = 0.into();
         }
         self.head.clock.next = self.clock.val();
         self.unused_head_fields.next = self.error.q.lead_min.val().any()
