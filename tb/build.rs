@@ -11,6 +11,10 @@
 //! 4. the `cc` crate compiles all of it, plus Verilator's runtime once, at `-O3` with
 //!    generous inlining limits whatever the profile (simulation speed matters);
 //! 5. `$OUT_DIR/ffi.rs` declares the C functions and maps each variant to them.
+//!
+//! Steps 2 to 4 are skipped when another profile of the same target folder has built the
+//! library from the same sources already (`build/cache.rs`), and steps 1 to 4 under
+//! Clippy, which links nothing.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -27,6 +31,10 @@ mod pythondata;
 #[path = "src/ports.rs"]
 mod ports;
 
+#[path = "build/cache.rs"]
+mod cache;
+
+use cache::Key;
 use etrace_hdl::verilog::{Port, CHECK_WAIVERS};
 use ports::{Field, Inputs, RawOutputs, SocInputs, SocOutputs};
 use pythondata::CorePackage;
@@ -42,10 +50,17 @@ const RUNTIME: [&str; 3] = [
 /// Stack of each generator thread.
 const GENERATOR_STACK: usize = 1 << 30;
 
+/// The static library of every model's C++ and the shims.
+const LIBRARY: &str = "etrace_tb_rtl";
+
+/// Its file name.
+const LIBRARY_FILE: &str = "libetrace_tb_rtl.a";
+
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap());
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build/cache.rs");
     println!("cargo:rerun-if-changed=src/shim.h");
     println!("cargo:rerun-if-changed=src/variant.rs");
     println!("cargo:rerun-if-changed=src/ports.rs");
@@ -54,12 +69,13 @@ fn main() {
     println!("cargo:rerun-if-changed=../hdl/src");
     println!("cargo:rerun-if-env-changed=VERILATOR");
     println!("cargo:rerun-if-env-changed=ETRACE_TB_VARIANTS");
+    println!("cargo:rerun-if-env-changed=RUSTC_WORKSPACE_WRAPPER");
 
     let verilator = std::env::var("VERILATOR").unwrap_or_else(|_| "verilator".to_string());
     let root = verilator_root(&verilator);
     let include = root.join("include");
 
-    // Generate and verilate every encoder variant and SoC, in parallel.
+    // Generate every encoder variant and SoC, in parallel.
     let models: Vec<Model> = Variant::ALL
         .iter()
         .map(|&v| Model::Encoder(v))
@@ -67,27 +83,11 @@ fn main() {
         .chain(NtraceVariant::ALL.iter().map(|&v| Model::Ntrace(v)))
         .filter(|m| selected(m.name()))
         .collect();
-    let built: Vec<(PathBuf, Vec<Port>)> = std::thread::scope(|s| {
-        let handles: Vec<_> = models
-            .iter()
-            .map(|&v| {
-                let out = &out;
-                let verilator = &verilator;
-                // rust-hdl's generator recurses deeply (build scripts are not optimised).
-                std::thread::Builder::new()
-                    .stack_size(GENERATOR_STACK)
-                    .spawn_scoped(s, move || verilate(v, out, verilator))
-                    .expect("spawning a generator thread")
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| panic!("a verilator thread failed"))
-            })
-            .collect()
-    });
+    write_if_changed(&out.join("ffi.rs"), &ffi_source(&models));
+    if linting_only() {
+        return;
+    }
+    let generated: Vec<Written> = in_parallel(&models, |&v| write_verilog(v, &out));
 
     let shim = manifest.join("src/shim.h");
     let mut build = cc::Build::new();
@@ -97,6 +97,7 @@ fn main() {
         .opt_level(3)
         .debug(false)
         .warnings(false)
+        .cargo_metadata(false)
         .include(&include)
         .include(include.join("vltstd"))
         .define("VM_COVERAGE", "0")
@@ -128,32 +129,68 @@ fn main() {
     ] {
         build.flag_if_supported(flag);
     }
-    for file in RUNTIME {
-        build.file(include.join(file));
-    }
-    for (v, (dir, pins)) in models.iter().zip(&built) {
-        for b in v.builds() {
-            let obj = dir.join(b.obj_dir());
-            build.include(&obj);
-            let mut sources: Vec<PathBuf> = std::fs::read_dir(&obj)
-                .unwrap_or_else(|e| panic!("reading {}: {e}", obj.display()))
-                .map(|e| e.unwrap().path())
-                .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
-                .collect();
-            sources.sort();
-            for s in sources {
-                build.file(s);
-            }
-            let name = b.name();
-            let shim_file = dir.join(format!("shim_{name}.cpp"));
-            let text = shim_source(&name, b.traced, v.fields(), pins, &shim);
-            write_if_changed(&shim_file, &text);
-            build.file(shim_file);
-        }
-    }
-    build.compile("etrace_tb_rtl");
 
-    write_if_changed(&out.join("ffi.rs"), &ffi_source(&models));
+    // Link the library of the same sources if another profile built it already.
+    let key = cache_key(&verilator, &build, &models, &generated, &out);
+    write_if_changed(&out.join("cache-key.txt"), key.explain());
+    let cache_root = cache::root(&out);
+    let cached = cache_root
+        .as_deref()
+        .and_then(|root| cache::lookup(root, &key, LIBRARY_FILE));
+    let library_dir = match cached {
+        Some(dir) => dir,
+        None => {
+            let jobs: Vec<(Build, &Written)> = models
+                .iter()
+                .zip(&generated)
+                .flat_map(|(v, w)| v.builds().into_iter().map(move |b| (b, w)))
+                .collect();
+            in_parallel(&jobs, |(b, w)| verilate_build(b, w, &verilator));
+            for file in RUNTIME {
+                build.file(include.join(file));
+            }
+            for (v, w) in models.iter().zip(&generated) {
+                for b in v.builds() {
+                    let obj = w.dir.join(b.obj_dir());
+                    build.include(&obj);
+                    let mut sources: Vec<PathBuf> = std::fs::read_dir(&obj)
+                        .unwrap_or_else(|e| panic!("reading {}: {e}", obj.display()))
+                        .map(|e| e.unwrap().path())
+                        .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
+                        .collect();
+                    sources.sort();
+                    for s in sources {
+                        build.file(s);
+                    }
+                    let name = b.name();
+                    let shim_file = w.dir.join(format!("shim_{name}.cpp"));
+                    let text = shim_source(&name, b.traced, v.fields(), &w.generated.ports, &shim);
+                    write_if_changed(&shim_file, &text);
+                    build.file(shim_file);
+                }
+            }
+            build.compile(LIBRARY);
+            cache_root
+                .as_deref()
+                .and_then(|root| cache::store(root, &key, &out.join(LIBRARY_FILE), LIBRARY_FILE))
+                .unwrap_or_else(|| out.clone())
+        }
+    };
+    println!("cargo:rustc-link-search=native={}", library_dir.display());
+    println!("cargo:rustc-link-lib=static={LIBRARY}");
+    println!("cargo:rustc-link-lib={}", cpp_stdlib());
+}
+
+/// Whether this is a Clippy run (Cargo runs the workspace's crates through
+/// `clippy-driver`): it type-checks and links nothing, so the declarations of `ffi.rs` are
+/// all it needs, and the models are neither generated nor verilated (the test build does
+/// both, and lints their Verilog).
+fn linting_only() -> bool {
+    std::env::var_os("RUSTC_WORKSPACE_WRAPPER").is_some_and(|w| {
+        Path::new(&w)
+            .file_stem()
+            .is_some_and(|stem| stem.to_string_lossy().contains("clippy-driver"))
+    })
 }
 
 /// Whether the model `name` is built: every model, unless `ETRACE_TB_VARIANTS` names some
@@ -319,22 +356,114 @@ impl Model {
     }
 }
 
-/// Writes the model's Verilog and runs Verilator on it for each of its builds; returns
-/// `$OUT_DIR/<name>` and the pins of its top.
-fn verilate(v: Model, out: &Path, verilator: &str) -> (PathBuf, Vec<Port>) {
+/// A model's Verilog, written into its folder `$OUT_DIR/<name>`.
+struct Written {
+    dir: PathBuf,
+    file: PathBuf,
+    generated: Generated,
+}
+
+/// Generates the model's Verilog and writes it into `$OUT_DIR/<name>/<top>.v`.
+fn write_verilog(v: Model, out: &Path) -> Written {
     let dir = out.join(v.name());
     std::fs::create_dir_all(&dir).unwrap();
     let generated = v.generate(&dir);
     let file = dir.join(format!("{}.v", generated.top));
     write_if_changed(&file, &generated.verilog);
-    for b in v.builds() {
-        verilate_build(b, &dir, &file, &generated, verilator);
+    Written {
+        dir,
+        file,
+        generated,
     }
-    (dir, generated.ports)
 }
 
-/// Runs Verilator on the model's Verilog `file` for build `b`, into `dir`/[`Build::obj_dir`].
-fn verilate_build(b: Build, dir: &Path, file: &Path, generated: &Generated, verilator: &str) {
+/// `f` of every item, each in its own thread (rust-hdl's generator recurses deeply, and
+/// build scripts are not optimised: the threads get large stacks).
+fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items
+            .iter()
+            .map(|item| {
+                let f = &f;
+                std::thread::Builder::new()
+                    .stack_size(GENERATOR_STACK)
+                    .spawn_scoped(s, move || f(item))
+                    .expect("spawning a build thread")
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|_| panic!("a build thread failed")))
+            .collect()
+    })
+}
+
+/// The cache key of the library ([`cache`]): the build script and the shim, the versions
+/// of Verilator and of the C++ compiler with its flags, and each model's builds, Verilog,
+/// pins, further sources (by content) and Verilator arguments.
+fn cache_key(
+    verilator: &str,
+    build: &cc::Build,
+    models: &[Model],
+    written: &[Written],
+    out: &Path,
+) -> Key {
+    let version = |mut command: Command| {
+        command
+            .arg("--version")
+            .output()
+            .map(|o| o.stdout)
+            .unwrap_or_default()
+    };
+    let mut key = Key::new();
+    key.add("build.rs", include_str!("build.rs"));
+    key.add("build/cache.rs", include_str!("build/cache.rs"));
+    key.add("src/shim.h", include_str!("src/shim.h"));
+    key.add("src/ports.rs", include_str!("src/ports.rs"));
+    key.add("verilator --version", version(Command::new(verilator)));
+    let compiler = build.get_compiler();
+    key.add("c++ --version", version(compiler.to_command()));
+    for arg in compiler.args() {
+        key.add("c++ argument", arg.as_encoded_bytes());
+    }
+    for (v, w) in models.iter().zip(written) {
+        let model = v.name();
+        for b in v.builds() {
+            key.add(model, b.name());
+        }
+        let g = &w.generated;
+        key.add(model, &g.top);
+        key.add(model, &g.verilog);
+        for p in &g.ports {
+            key.add(model, format!("{} {} {}", p.name, p.width, p.input));
+        }
+        for source in &g.sources {
+            // A file written into this profile's `OUT_DIR` (the core's waivers) by its
+            // place there: another profile's is the same file elsewhere.
+            let place = source.strip_prefix(out).unwrap_or(source);
+            key.add(model, place.as_os_str().as_encoded_bytes());
+            key.add(model, std::fs::read(source).unwrap_or_default());
+        }
+        for arg in &g.args {
+            key.add(model, arg);
+        }
+    }
+    key
+}
+
+/// The C++ standard library to link the shim with (the `cc` crate's choice).
+fn cpp_stdlib() -> &'static str {
+    let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
+    match os.as_str() {
+        "macos" | "ios" | "freebsd" | "openbsd" | "netbsd" => "c++",
+        _ => "stdc++",
+    }
+}
+
+/// Runs Verilator on the model's Verilog for build `b`, into its folder's
+/// [`Build::obj_dir`].
+fn verilate_build(b: &Build, w: &Written, verilator: &str) {
+    let (dir, file, generated) = (&w.dir, &w.file, &w.generated);
     let obj = dir.join(b.obj_dir());
     if obj.exists() {
         std::fs::remove_dir_all(&obj).unwrap();
