@@ -19,6 +19,9 @@
 # ntrace-rv64-btm: the N-Trace encoder, top etrace_ntrace_encoder_<config>, in HTM, HTM
 # with every optimisation, and BTM). Default: all of them.
 #
+# The configurations are checked side by side, as many at a time as there are cores, and
+# their reports printed in order.
+#
 # Output directory: target/verilog-check/<config>/ (Verilog, .core, yosys logs, stats,
 # netlist JSON).
 set -euo pipefail
@@ -43,8 +46,9 @@ mkdir -p "$out"
 cargo build --release -q -p etrace
 etrace="${CARGO_TARGET_DIR:-target}/release/etrace"
 
-status=0
-for config in "${configs[@]}"; do
+# Checks one configuration; prints its lines and fails if a check fails.
+check_config() {
+  local config=$1 dir args base top file family log cells depth rc=0
   dir="$out/$config"
   rm -rf "$dir"
   if [ -n "${builds[$config]:-}" ]; then
@@ -54,34 +58,51 @@ for config in "${configs[@]}"; do
     args=(--config "$config")
     base="$config"
   fi
-  "$etrace" gen-verilog "${args[@]}" -o "$dir" >/dev/null
+  if ! "$etrace" gen-verilog "${args[@]}" -o "$dir" >"$out/$config.gen.log" 2>&1; then
+    echo "FAIL $config: etrace gen-verilog"; cat "$out/$config.gen.log"; return 1
+  fi
   top="etrace_encoder_${base//-/_}"
   [[ " ${args[*]} " != *" --rvfi "* ]] || top="etrace_rvfi_encoder_${base//-/_}"
   [[ " ${args[*]} " != *" --protocol ntrace "* ]] || top="etrace_ntrace_encoder_${base//-/_}"
   file="$dir/$top.v"
 
   if ! verilator --lint-only -Wall -Wno-DECLFILENAME --top-module "$top" "$file" 2>"$dir/lint.log"; then
-    echo "FAIL $config: verilator lint (see $dir/lint.log)"; cat "$dir/lint.log"; status=1; continue
+    echo "FAIL $config: verilator lint (see $dir/lint.log)"; cat "$dir/lint.log"; return 1
   fi
   if grep -q '%Warning' "$dir/lint.log"; then
-    echo "FAIL $config: verilator warnings (see $dir/lint.log)"; cat "$dir/lint.log"; status=1; continue
+    echo "FAIL $config: verilator warnings (see $dir/lint.log)"; cat "$dir/lint.log"; return 1
   fi
 
   for family in ice40 ecp5; do
     log="$dir/synth_$family.log"
     if ! yosys -q -l "$log" -p "read_verilog $file; synth_$family -top $top; check -assert; write_json $dir/netlist_$family.json; tee -o $dir/stat_$family.txt stat; select -assert-none t:\$dlatch t:\$_DLATCH_* t:\$_DLATCHSR_*" >/dev/null 2>&1; then
-      echo "FAIL $config: yosys synth_$family (see $log)"; tail -5 "$log"; status=1; continue
+      echo "FAIL $config: yosys synth_$family (see $log)"; tail -5 "$log"; rc=1; continue
     fi
     if grep -Eq '^\s*Latch inferred' "$log"; then
-      echo "FAIL $config: synth_$family inferred a latch (see $log)"; grep -E '^\s*Latch inferred' "$log"; status=1; continue
+      echo "FAIL $config: synth_$family inferred a latch (see $log)"; grep -E '^\s*Latch inferred' "$log"; rc=1; continue
     fi
     cells=$(awk '/Number of cells:/ {n=$4} END {print n}' "$dir/stat_$family.txt")
     echo "ok   $config synth_$family: $cells cells"
     if ! depth=$(scripts/logic-depth "$dir/netlist_$family.json" --paths 0 2>&1); then
-      echo "FAIL $config: scripts/logic-depth on the synth_$family netlist: $depth"; status=1; continue
+      echo "FAIL $config: scripts/logic-depth on the synth_$family netlist: $depth"; rc=1; continue
     fi
     echo "       $(echo "$depth" | grep '^LUT levels')"
     grep -E '^\s+(SB_LUT4|SB_DFF[A-Z]*|SB_CARRY|SB_RAM40_4K|LUT4|TRELLIS_FF|CCU2C|DP16KD|TRELLIS_DPR16X4)\s' "$dir/stat_$family.txt" | sed 's/^/       /'
   done
+  return $rc
+}
+
+# The configurations run side by side, one per core (yosys is single-threaded), each into
+# its own report; the reports are printed in the order of the configurations.
+jobs=$(nproc 2>/dev/null || echo 1)
+for config in "${configs[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  ( rc=0; check_config "$config" >"$out/$config.report" 2>&1 || rc=$?; echo $rc >"$out/$config.status" ) &
+done
+wait
+status=0
+for config in "${configs[@]}"; do
+  cat "$out/$config.report"
+  [ "$(cat "$out/$config.status")" = 0 ] || status=1
 done
 exit $status
