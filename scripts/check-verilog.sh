@@ -94,9 +94,9 @@ check_config() {
 
 # The configurations run side by side, one per core (yosys is single-threaded), each into
 # its own report; the reports are printed in the order of the configurations.
-jobs=$(nproc 2>/dev/null || echo 1)
+at_once=$(nproc 2>/dev/null || echo 1)
 for config in "${configs[@]}"; do
-  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  while [ "$(jobs -rp | wc -l)" -ge "$at_once" ]; do wait -n || true; done
   ( rc=0; check_config "$config" >"$out/$config.report" 2>&1 || rc=$?; echo $rc >"$out/$config.status" ) &
 done
 wait
