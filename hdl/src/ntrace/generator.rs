@@ -173,7 +173,19 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     /// ResourceFull, HIST full.
     pub hist_full: NtraceMessageSource,
     iretire_q: DFF<Bit>,
-    itype_q: DFF<Bits<IT>>,
+    // The record's itype one-hot (bit `k`: itype `k`) and "a record is present" (traced,
+    // retiring or with an itype), decoded as the record enters: its class is one LUT from
+    // flip-flops.
+    itype_hot: DFF<Bits<16>>,
+    present_ff: DFF<Bit>,
+    port_code: ZeroExtend<IT, 16>,
+    one_hot: Constant<Bits<16>>,
+    // itype values no rule reads (0: none; 7, 11, 15: reserved).
+    unused_itypes: Signal<Local, Bit>,
+    // The record's address is the pending return's predicted one, compared as the record
+    // enters: `pend_expected` changes only with a present record, so with a record at
+    // most every other cycle it already holds the value this record is compared with.
+    matched_ahead: DFF<Bit>,
     iaddr_q: DFF<Bits<A>>,
     privilege_q: DFF<Bits<2>>,
     context_q: DFF<Bits<1>>,
@@ -205,7 +217,9 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     // stop bit, full when it reaches bit `hist_bits - 1`.
     icnt: DFF<Bits<ICNT_BITS>>,
     icnt_top: Constant<Bits<ICNT_BITS>>,
-    icnt_base: Signal<Local, Bits<ICNT_BITS>>,
+    // The count plus the record's units, added from flip-flops; the block's end selects
+    // the units alone after it (the adder is off the decision's path).
+    icnt_plus: Signal<Local, Bits<ICNT_BITS>>,
     icnt_units: Signal<Local, Bits<ICNT_BITS>>,
     icnt_sum: Signal<Local, Bits<ICNT_BITS>>,
     icnt_over: Signal<Local, Bit>,
@@ -234,7 +248,6 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     sync_on: Constant<Bit>,
     sync_max: Constant<Bits<16>>,
     // The record.
-    code: ZeroExtend<IT, 4>,
     iaddr_wide: ZeroExtend<A, ADDR_BITS>,
     rec_context: Signal<Local, Bit>,
     present: Signal<Local, Bit>,
@@ -328,6 +341,8 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     resolving: Signal<Local, Bit>,
     block_sync: Signal<Local, Bit>,
     sync_due: Signal<Local, Bit>,
+    // `since_sync >= sync_max`, registered with the count it compares.
+    sync_due_ff: DFF<Bit>,
     a_sync: Signal<Local, Bit>,
     ends_block: Signal<Local, Bit>,
     with_hist: Signal<Local, Bit>,
@@ -416,7 +431,12 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             late_hrepeat: Default::default(),
             hist_full: Default::default(),
             iretire_q: Default::default(),
-            itype_q: Default::default(),
+            itype_hot: Default::default(),
+            present_ff: Default::default(),
+            port_code: Default::default(),
+            one_hot: Constant::new(bits::<16>(1)),
+            unused_itypes: Default::default(),
+            matched_ahead: Default::default(),
             iaddr_q: Default::default(),
             privilege_q: Default::default(),
             context_q: Default::default(),
@@ -439,7 +459,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             since_sync: Default::default(),
             icnt: Default::default(),
             icnt_top: Constant::new(bits::<ICNT_BITS>(1) << (options.icnt_bits as u64 - 1)),
-            icnt_base: Default::default(),
+            icnt_plus: Default::default(),
             icnt_units: Default::default(),
             icnt_sum: Default::default(),
             icnt_over: Default::default(),
@@ -465,7 +485,6 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             htm: Constant::new(options.htm),
             sync_on: Constant::new(options.sync_max > 0),
             sync_max: Constant::new(bits::<16>(u64::from(options.sync_max))),
-            code: Default::default(),
             iaddr_wide: Default::default(),
             rec_context: Default::default(),
             present: Default::default(),
@@ -540,6 +559,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             resolving: Default::default(),
             block_sync: Default::default(),
             sync_due: Default::default(),
+            sync_due_ff: Default::default(),
             a_sync: Default::default(),
             ends_block: Default::default(),
             with_hist: Default::default(),
@@ -580,7 +600,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self,
             clock,
             iretire_q,
-            itype_q,
+            itype_hot,
+            present_ff,
+            matched_ahead,
             iaddr_q,
             privilege_q,
             context_q,
@@ -612,13 +634,22 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             owner_context,
             walk,
             since_sync,
+            sync_due_ff,
             counted,
             icnt,
             hist
         );
         // The block register (`hdl/DESIGN.md` item 0).
         self.iretire_q.d.next = self.ingress.iretire.val();
-        self.itype_q.d.next = self.ingress.itype.val();
+        self.port_code.narrow.next = self.ingress.itype.val();
+        self.itype_hot.d.next = self.one_hot.val() << self.port_code.wide.val();
+        self.present_ff.d.next = self.trace_enable.val()
+            && (self.ingress.iretire.val() || self.ingress.itype.val().any());
+        self.matched_ahead.d.next = self.ingress.iaddr.val() == self.pend_expected.q.val();
+        self.unused_itypes.next = self.itype_hot.q.val().get_bit(0)
+            || self.itype_hot.q.val().get_bit(7)
+            || self.itype_hot.q.val().get_bit(11)
+            || self.itype_hot.q.val().get_bit(15);
         self.iaddr_q.d.next = self.ingress.iaddr.val();
         self.privilege_q.d.next = self.ingress.privilege.val();
         self.context_q.d.next = self.ingress.hart_context.val();
@@ -628,26 +659,24 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.reset_ff.d.next = self.reset.val();
 
         // The record: `itype` classes ("Handling of 3-bit / 4-bit itype values").
-        self.code.narrow.next = self.itype_q.q.val();
         self.iaddr_wide.narrow.next = self.iaddr_q.q.val();
         self.rec_context.next = self.context_q.q.val().any();
-        self.present.next =
-            self.enable_ff.q.val() && (self.iretire_q.q.val() || self.code.wide.val().any());
-        self.trap.next = (self.code.wide.val() == 1) || (self.code.wide.val() == 2);
-        self.indirect.next = (self.code.wide.val() == 3)
-            || (self.code.wide.val() == 6)
-            || (self.code.wide.val() == 8)
-            || (self.code.wide.val() == 10)
-            || (self.code.wide.val() == 12)
-            || (self.code.wide.val() == 13)
-            || (self.code.wide.val() == 14);
-        self.branch.next = (self.code.wide.val() == 4) || (self.code.wide.val() == 5);
-        self.taken.next = self.code.wide.val() == 5;
-        self.jump.next = (self.code.wide.val() == 6)
-            || (self.code.wide.val() == 8)
-            || (self.code.wide.val() == 10)
-            || (self.code.wide.val() == 12)
-            || (self.code.wide.val() == 14);
+        self.present.next = self.present_ff.q.val();
+        self.trap.next = self.itype_hot.q.val().get_bit(1) || self.itype_hot.q.val().get_bit(2);
+        self.indirect.next = self.itype_hot.q.val().get_bit(3)
+            || self.itype_hot.q.val().get_bit(6)
+            || self.itype_hot.q.val().get_bit(8)
+            || self.itype_hot.q.val().get_bit(10)
+            || self.itype_hot.q.val().get_bit(12)
+            || self.itype_hot.q.val().get_bit(13)
+            || self.itype_hot.q.val().get_bit(14);
+        self.branch.next = self.itype_hot.q.val().get_bit(4) || self.itype_hot.q.val().get_bit(5);
+        self.taken.next = self.itype_hot.q.val().get_bit(5);
+        self.jump.next = self.itype_hot.q.val().get_bit(6)
+            || self.itype_hot.q.val().get_bit(8)
+            || self.itype_hot.q.val().get_bit(10)
+            || self.itype_hot.q.val().get_bit(12)
+            || self.itype_hot.q.val().get_bit(14);
 
         // What this cycle does.
         self.correlation.next =
@@ -655,8 +684,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.starting.next = self.present.val() && !self.started.q.val();
         // A predicted return whose next PC is the popped address is not reported (its
         // block goes on).
-        self.matched.next =
-            self.pend_return.q.val() && (self.iaddr_q.q.val() == self.pend_expected.q.val());
+        self.matched.next = self.pend_return.q.val() && self.matched_ahead.q.val();
         self.resolving.next = self.present.val()
             && self.started.q.val()
             && self.pend_valid.q.val()
@@ -670,7 +698,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             && !self.resolving.val()
             && (self.privilege_q.q.val() != self.owner_priv.q.val())
             && self.walk.q.val();
-        self.sync_due.next = self.sync_on.val() && (self.since_sync.q.val() >= self.sync_max.val());
+        self.sync_due.next = self.sync_due_ff.q.val();
         self.a_sync.next = self.starting.val()
             || (self.resolving.val() && self.sync_due.val())
             || self.block_sync.val();
@@ -684,31 +712,29 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             && self.walk_before.val();
         // "Implicit Return Optimization": a return or swap pops the stack (emptied first by
         // this record's synchronising message).
-        self.predicted.next = ((self.code.wide.val() == 12) || (self.code.wide.val() == 13))
+        self.predicted.next = (self.itype_hot.q.val().get_bit(12)
+            || self.itype_hot.q.val().get_bit(13))
             && self.stack.nonempty.val()
             && !self.a_sync.val();
-        self.reported.next = (self.code.wide.val() == 3)
+        self.reported.next = self.itype_hot.q.val().get_bit(3)
             || (!self.predicted.val()
-                && ((self.code.wide.val() == 13) || (self.jump.val() && !self.sequential.val())));
+                && (self.itype_hot.q.val().get_bit(13)
+                    || (self.jump.val() && !self.sequential.val())));
         // Calls push the address after them, a swap replaces the top.
         self.link.iaddr.next = self.iaddr_q.q.val();
         self.link.ilastsize.next = self.ilastsize_q.q.val();
         self.stack.clock.next = self.clock.val();
         self.stack.clear.next = self.a_sync.val() || self.reset_ff.q.val();
-        self.stack.push.next =
-            self.present.val() && ((self.code.wide.val() == 8) || (self.code.wide.val() == 9));
-        self.stack.pop.next = self.present.val() && (self.code.wide.val() == 13);
-        self.stack.swap.next = self.present.val() && (self.code.wide.val() == 12);
+        self.stack.push.next = self.present.val()
+            && (self.itype_hot.q.val().get_bit(8) || self.itype_hot.q.val().get_bit(9));
+        self.stack.pop.next = self.present.val() && self.itype_hot.q.val().get_bit(13);
+        self.stack.swap.next = self.present.val() && self.itype_hot.q.val().get_bit(12);
         self.stack.link.next = self.link.address.val();
         self.hist_empty.next = self.hist.q.val() == 1;
         self.with_hist.next = self.htm.val() && !self.hist_empty.val();
 
         // I-CNT of the record: counted from 0 when a message ended the block; the
         // overflow bit set sends the count in a ResourceFull message and restarts it.
-        self.icnt_base.next = self.icnt.q.val();
-        if self.ends_block.val() || self.correlation.val() {
-            self.icnt_base.next = 0.into();
-        }
         self.icnt_units.next = 0.into();
         if self.present.val() && self.iretire_q.q.val() {
             self.icnt_units.next = 1.into();
@@ -716,8 +742,15 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
                 self.icnt_units.next = 2.into();
             }
         }
-        self.icnt_sum.next = self.icnt_base.val() + self.icnt_units.val();
-        self.icnt_over.next = (self.icnt_sum.val() & self.icnt_top.val()).any();
+        self.icnt_plus.next = self.icnt.q.val() + self.icnt_units.val();
+        self.icnt_sum.next = self.icnt_plus.val();
+        self.icnt_over.next = (self.icnt_plus.val() & self.icnt_top.val()).any();
+        if self.ends_block.val() || self.correlation.val() {
+            // Counted from 0: the units (at most 2) never reach the overflow bit (bit 2 or
+            // above, `icnt_bits` >= 3).
+            self.icnt_sum.next = self.icnt_units.val();
+            self.icnt_over.next = false;
+        }
         self.icnt.d.next = self.icnt_sum.val();
         if self.icnt_over.val() || self.reset_ff.q.val() {
             self.icnt.d.next = 0.into();
@@ -1146,10 +1179,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.pend_expected.d.next = self.stack.top.val();
             self.pend_direct.d.next = !self.trap.val() && !self.indirect.val();
             self.pend_btype.d.next = 0.into();
-            if self.code.wide.val() == 1 {
+            if self.itype_hot.q.val().get_bit(1) {
                 self.pend_btype.d.next = 2.into();
             }
-            if self.code.wide.val() == 2 {
+            if self.itype_hot.q.val().get_bit(2) {
                 self.pend_btype.d.next = 3.into();
             }
             self.owner_priv.d.next = self.privilege_q.q.val();
@@ -1246,6 +1279,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             + (self.count_45.val() + self.count_67.val());
         self.count_wide.narrow.next = self.count_all.val();
         self.since_sync.d.next = self.since_sync.q.val() + self.count_wide.wide.val();
+        // `sync_due` of the next cycle: the count after this edge at `sync_max` (0 after a
+        // synchronising message or a reset, below every `sync_max` that is on).
+        self.sync_due_ff.d.next = self.sync_on.val()
+            && ((self.since_sync.q.val() + self.count_wide.wide.val()) >= self.sync_max.val());
         // The messages a synchronising record counts after its sync (its own sync
         // Ownership, change Ownership, I-CNT / HIST ResourceFull and late HREPEAT).
         self.counted_now.next = 0.into();
@@ -1281,6 +1318,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.counted.d.next = self.counted_now.val();
         if self.a_sync.val() {
             self.since_sync.d.next = 0.into();
+            self.sync_due_ff.d.next = false;
         }
         // A restart from FIFO overrun forgets the trace state (the model's `restart`).
         if self.restart.val() {
@@ -1303,6 +1341,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.pend_valid.d.next = false;
             self.walk.d.next = false;
             self.since_sync.d.next = 0.into();
+            self.sync_due_ff.d.next = false;
             self.counted.d.next = 0.into();
             self.last_full_valid.d.next = false;
             self.hrepeat.d.next = 0.into();

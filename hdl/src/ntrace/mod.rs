@@ -10,6 +10,7 @@
 //!   counter and the HIST register;
 //! * [`call_stack`]: the return address stack of the implicit return optimisation;
 //! * [`mseo`]: one message's MSEO bytes ("MSEO Sequences"): its layout and each byte;
+//! * [`mseo_cursor`]: a held message's MSEO bytes one per cycle from a shift register;
 //! * [`queue`]: the MSEO output path: the messages of each record into a byte FIFO,
 //!   with the model's overflow rule (Error message, restart with SYNC 7);
 //! * [`top`]: the N-Trace encoder top of a named configuration as Verilog with flat pins.
@@ -19,6 +20,7 @@ pub mod generator;
 pub mod ingress;
 pub mod message;
 pub mod mseo;
+pub mod mseo_cursor;
 pub mod queue;
 pub mod top;
 
@@ -27,5 +29,6 @@ pub use generator::{NtraceGenerator, NtraceHwOptions};
 pub use ingress::NtraceIngress;
 pub use message::{NtraceMessage, NtraceMessageSource};
 pub use mseo::{MseoByteAt, MseoBytes, MseoLayout, MseoLayoutHold, MseoMeasure, MseoRuns};
+pub use mseo_cursor::MseoCursor;
 pub use queue::{NtraceFifoConfig, NtraceMseoPath, NtraceMseoQueue, NtraceSlotHold};
 pub use top::{generate_ntrace, ntrace_top_name, NtraceTopError, NtraceTopOptions};

@@ -187,6 +187,12 @@ pub struct MseoLayoutHold {
     pub load: Signal<In, Bit>,
     /// The offered message's runs.
     pub runs: MseoRuns,
+    /// With `load`: holds `preset` instead of the offered message's layout (a message
+    /// whose layout is known without measuring it, such as a constant one), selected
+    /// after the measurement so the select is off its path.
+    pub use_preset: Signal<In, Bit>,
+    /// The layout held with `use_preset`.
+    pub preset: MseoLayout,
     /// The layout held.
     pub layout: MseoLayoutSource,
     measure: MseoMeasure,
@@ -210,6 +216,14 @@ impl Logic for MseoLayoutHold {
             self.hist_bytes.d.next = self.measure.layout.hist_bytes.val();
             self.addr_start.d.next = self.measure.layout.addr_start.val();
             self.hist_start.d.next = self.measure.layout.hist_start.val();
+            if self.use_preset.val() {
+                self.length.d.next = self.preset.length.val();
+                self.lead_bytes.d.next = self.preset.lead_bytes.val();
+                self.addr_bytes.d.next = self.preset.addr_bytes.val();
+                self.hist_bytes.d.next = self.preset.hist_bytes.val();
+                self.addr_start.d.next = self.preset.addr_start.val();
+                self.hist_start.d.next = self.preset.hist_start.val();
+            }
         }
         self.layout.length.next = self.length.q.val();
         self.layout.lead_bytes.next = self.lead_bytes.q.val();

@@ -19,9 +19,9 @@ use rust_hdl::prelude::*;
 use super::generator::{NtraceGenerator, NtraceHwOptions};
 use super::ingress::NtraceIngress;
 use super::message::{NtraceMessage, NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
-use super::mseo::{MseoByteAt, MseoLayout, MseoLayoutHold, ADDR_UPPER, HIST_UPPER, LEAD_UPPER};
+use super::mseo::{MseoLayout, MseoLayoutHold, MseoMeasure, ADDR_UPPER, HIST_UPPER, LEAD_UPPER};
+use super::mseo_cursor::MseoCursor;
 use crate::output::ByteFifo;
-use crate::packer::ZeroExtend;
 
 /// Free bytes an overflowed FIFO needs before the trace restarts (the model's
 /// `RESTART_ROOM`): the Error message, the largest standard message (38 bytes, "N-Trace
@@ -167,7 +167,10 @@ pub struct NtraceMseoQueue<const N: usize> {
     // slot's message; as they advance, the slot behind the head) and held while its bytes
     // are written, so the fit decision and the byte start from flip-flops.
     head: MseoLayoutHold,
-    byte_at: MseoByteAt,
+    // The Error slot's layout (a constant message, or none), held as the slots load.
+    error_layout: MseoMeasure,
+    // The head's bytes one after another, the run being sent in a shift register.
+    cursor: MseoCursor,
     // The head slot's fields only the layout reads (measured before it became the head).
     unused_head_fields: Signal<Local, Bit>,
     fifo: ByteFifo<N>,
@@ -191,10 +194,15 @@ pub struct NtraceMseoQueue<const N: usize> {
     error_tcode: Constant<Bits<6>>,
     error_lead: Constant<Bits<LEAD_BITS>>,
     error_on: Constant<Bit>,
-    length_wide: ZeroExtend<5, 16>,
-    room: Signal<Local, Bit>,
+    // `free >= RESTART_ROOM`, registered: read only when idle (taking a step), and `free`
+    // does not change in the cycle before idle (the drain's last cycle sends nothing) nor
+    // while idle, so the flip-flop equals the compare there.
+    room: DFF<Bit>,
     fits: Signal<Local, Bit>,
-    last_byte: Signal<Local, Bit>,
+    // The head's byte `index` is its last (`index + 1 == length`), kept as the index
+    // moves: false at a new head (index 0 of a message of 2 bytes or more, or of none),
+    // `index + 2 == length` when a byte is written.
+    last_byte: DFF<Bit>,
     advance: Signal<Local, Bit>,
     write: Signal<Local, Bit>,
     send_now: Signal<Local, Bit>,
@@ -245,7 +253,8 @@ impl<const N: usize> NtraceMseoQueue<N> {
             s6: Default::default(),
             s7: Default::default(),
             head: Default::default(),
-            byte_at: Default::default(),
+            error_layout: Default::default(),
+            cursor: Default::default(),
             unused_head_fields: Default::default(),
             fifo: Default::default(),
             state: Default::default(),
@@ -265,7 +274,6 @@ impl<const N: usize> NtraceMseoQueue<N> {
             error_tcode: Constant::new(bits::<6>(ERROR_TCODE)),
             error_lead: Constant::new(bits::<LEAD_BITS>(ERROR_LEAD)),
             error_on: Constant::new(!fifo.error_fault),
-            length_wide: Default::default(),
             room: Default::default(),
             fits: Default::default(),
             last_byte: Default::default(),
@@ -282,7 +290,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, overflowed, error_due, end_step, free, index, slots_left, phase,
-            sent
+            sent, room, last_byte
         );
         self.error.clock.next = self.clock.val();
         self.s0.clock.next = self.clock.val();
@@ -301,10 +309,10 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         // Taking a step: an overflowed FIFO loses the record until it has the restart
         // room; then the Error message goes first and the generator restarts. The end of
         // the trace is the model's `finish`: no restart, no message when overflowed.
-        self.room.next = self.free.q.val() >= self.restart_room.val();
+        self.room.d.next = self.free.q.val() >= self.restart_room.val();
         self.take.next = self.in_valid.val() && (self.state.q.val() == 0);
         self.feed.next = self.take.val()
-            && (!self.overflowed.q.val() || (self.room.val() && !self.in_end.val()));
+            && (!self.overflowed.q.val() || (self.room.q.val() && !self.in_end.val()));
         self.restart.next = self.take.val() && self.overflowed.q.val() && self.feed.val();
         if self.take.val() {
             self.end_step.d.next = self.in_end.val();
@@ -362,43 +370,54 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.head.runs.addr_upper.next = self.s0.q.addr.val().get_bits::<ADDR_UPPER>(6);
         self.head.runs.hist_valid.next = self.s0.q.hist_valid.val();
         self.head.runs.hist_upper.next = self.s0.q.hist.val().get_bits::<HIST_UPPER>(6);
-        if self.load.val() {
-            self.head.runs.valid.next = self.error_due.q.val() && self.error_on.val();
-            self.head.runs.lead_min.next = 5.into();
-            self.head.runs.lead_upper.next = self.error_lead.val().get_bits::<LEAD_UPPER>(6);
-            self.head.runs.addr_valid.next = false;
-            self.head.runs.addr_upper.next = 0.into();
-            self.head.runs.hist_valid.next = false;
-            self.head.runs.hist_upper.next = 0.into();
-        }
+        self.error_layout.runs.valid.next = self.error_due.q.val() && self.error_on.val();
+        self.error_layout.runs.lead_min.next = 5.into();
+        self.error_layout.runs.lead_upper.next = self.error_lead.val().get_bits::<LEAD_UPPER>(6);
+        self.error_layout.runs.addr_valid.next = false;
+        self.error_layout.runs.addr_upper.next = 0.into();
+        self.error_layout.runs.hist_valid.next = false;
+        self.error_layout.runs.hist_upper.next = 0.into();
+        MseoLayout::join(&mut self.head.preset, &mut self.error_layout.layout);
+        self.head.use_preset.next = self.load.val();
         self.head.clock.next = self.clock.val();
         self.unused_head_fields.next = self.error.q.lead_min.val().any()
             || self.error.q.addr_valid.val()
-            || self.error.q.hist_valid.val();
-        self.byte_at.tcode.next = self.error.q.tcode.val();
-        self.byte_at.lead.next = self.error.q.lead.val();
-        self.byte_at.addr.next = self.error.q.addr.val();
-        self.byte_at.hist.next = self.error.q.hist.val();
-        MseoLayout::join(&mut self.byte_at.layout, &mut self.head.layout);
-        self.byte_at.index.next = self.index.q.val();
+            || self.error.q.hist_valid.val()
+            || self.head.layout.addr_start.val().any()
+            || self.head.layout.hist_start.val().any()
+            || self.head.layout.lead_bytes.val().get_bit(4)
+            || self.head.layout.addr_bytes.val().get_bit(4)
+            || self.head.layout.hist_bytes.val().get_bit(4);
+        self.cursor.clock.next = self.clock.val();
+        self.cursor.tcode.next = self.error.q.tcode.val();
+        self.cursor.lead.next = self.error.q.lead.val();
+        self.cursor.addr.next = self.error.q.addr.val();
+        self.cursor.hist.next = self.error.q.hist.val();
+        self.cursor.lead_bytes.next = self.head.layout.lead_bytes.val().get_bits::<4>(0);
+        self.cursor.addr_bytes.next = self.head.layout.addr_bytes.val().get_bits::<4>(0);
+        self.cursor.hist_bytes.next = self.head.layout.hist_bytes.val().get_bits::<4>(0);
+        self.cursor.first.next = !self.index.q.val().any();
 
         // Writing the head message: it goes in whole if it fits when its first byte
         // would be written and nothing was lost before it (the model's `enqueue`).
-        self.length_wide.narrow.next = self.head.layout.length.val();
-        self.fits.next =
-            !self.overflowed.q.val() && (self.length_wide.wide.val() <= self.free.q.val());
-        self.last_byte.next = (self.index.q.val() + 1) == self.head.layout.length.val();
+        // (A message has at most 25 bytes: with 32 or more free it fits; below, 5 bits of
+        // `free` decide, a short compare on the path into the write enables.)
+        self.fits.next = self.free.q.val().get_bits::<11>(5).any()
+            || (self.head.layout.length.val() <= self.free.q.val().get_bits::<5>(0));
         self.write.next = false;
         self.advance.next = false;
         if self.state.q.val() == 2 {
-            if !self.error.q.valid.val() {
-                self.advance.next = true;
-            } else if self.index.q.val().any() || self.fits.val() {
-                self.write.next = true;
-                self.advance.next = self.last_byte.val();
-            } else {
-                self.overflowed.d.next = true;
-                self.advance.next = true;
+            // The head moves on from flip-flops only (it enables about 1,400 flip-flops of
+            // the holds): when it is empty, after its last byte, or lost. A message that
+            // does not fit sets `overflowed` and is passed over in the next cycle.
+            self.advance.next =
+                !self.error.q.valid.val() || self.last_byte.q.val() || self.overflowed.q.val();
+            if self.error.q.valid.val() && !self.overflowed.q.val() {
+                if self.index.q.val().any() || self.fits.val() {
+                    self.write.next = true;
+                } else {
+                    self.overflowed.d.next = true;
+                }
             }
         }
         self.head.load.next = self.load.val() || self.advance.val();
@@ -425,11 +444,16 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
             self.index.d.next = 0.into();
             self.state.d.next = 2.into();
         }
+        if self.state.q.val() == 1 {
+            self.last_byte.d.next = false;
+        }
         if self.write.val() {
             self.index.d.next = self.index.q.val() + 1;
+            self.last_byte.d.next = (self.index.q.val() + 2) == self.head.layout.length.val();
         }
         if self.advance.val() {
             self.index.d.next = 0.into();
+            self.last_byte.d.next = false;
             self.slots_left.d.next = self.slots_left.q.val() - 1;
             if self.slots_left.q.val() == 1 {
                 self.state.d.next = 3.into();
@@ -437,8 +461,10 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         }
         // The byte FIFO has room for every byte counted in `free` (`bytes` <= 2^N).
         self.fifo.wr_en.next = self.write.val() && self.fifo.can_write.val();
-        self.fifo.wr_data.next = self.byte_at.mseo_byte.val();
-        self.fifo.wr_last.next = self.last_byte.val();
+        self.cursor.last.next = self.last_byte.q.val();
+        self.cursor.step.next = self.write.val();
+        self.fifo.wr_data.next = self.cursor.mseo_byte.val();
+        self.fifo.wr_last.next = self.last_byte.q.val();
 
         // Sending: `send_bytes` bytes on every `every_cycles`-th step; everything at the
         // end of the trace.
@@ -480,6 +506,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
             self.end_step.d.next = false;
             self.free.d.next = self.capacity.val();
             self.index.d.next = 0.into();
+            self.last_byte.d.next = false;
             self.slots_left.d.next = 0.into();
             self.phase.d.next = 0.into();
             self.sent.d.next = 0.into();

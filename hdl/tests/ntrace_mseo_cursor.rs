@@ -1,0 +1,158 @@
+//! `MseoCursor` ("MSEO Sequences", "Order of bits and bytes") against `MseoBytes` (the
+//! byte-at-index serialiser that `ntrace_cosim` checks against the model's `MseoWriter`):
+//! on seeded random messages with every run length, with and without the address and
+//! HIST runs, the cursor stepped byte by byte gives the same bytes as `MseoBytes` at
+//! index 0, 1, 2, ...
+
+use etrace_hdl::ntrace::{MseoBytes, MseoCursor, MseoMeasure, NtraceMessage};
+use etrace_spec::ingress::random::Rng;
+use rust_hdl::prelude::*;
+use std::sync::{Arc, Mutex};
+
+/// One message (tcode, lead, lead_min, addr, addr_valid, hist, hist_valid).
+type Message = (u64, u64, u64, u64, bool, u64, bool);
+
+/// The cursor on a message whose layout `MseoMeasure` gives, beside `MseoBytes` on the
+/// same message.
+#[derive(LogicBlock, Default)]
+struct CursorBench {
+    clock: Signal<In, Clock>,
+    message: NtraceMessage,
+    index: Signal<In, Bits<5>>,
+    step: Signal<In, Bit>,
+    cursor_byte: Signal<Out, Bits<8>>,
+    reference_byte: Signal<Out, Bits<8>>,
+    length: Signal<Out, Bits<5>>,
+    measure: MseoMeasure,
+    cursor: MseoCursor,
+    reference: MseoBytes,
+}
+
+impl Logic for CursorBench {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.measure.runs.valid.next = self.message.valid.val();
+        self.measure.runs.lead_min.next = self.message.lead_min.val();
+        self.measure.runs.lead_upper.next = self.message.lead.val().get_bits::<34>(6);
+        self.measure.runs.addr_valid.next = self.message.addr_valid.val();
+        self.measure.runs.addr_upper.next = self.message.addr.val().get_bits::<58>(6);
+        self.measure.runs.hist_valid.next = self.message.hist_valid.val();
+        self.measure.runs.hist_upper.next = self.message.hist.val().get_bits::<26>(6);
+        self.cursor.clock.next = self.clock.val();
+        self.cursor.tcode.next = self.message.tcode.val();
+        self.cursor.lead.next = self.message.lead.val();
+        self.cursor.addr.next = self.message.addr.val();
+        self.cursor.hist.next = self.message.hist.val();
+        self.cursor.lead_bytes.next = self.measure.layout.lead_bytes.val().get_bits::<4>(0);
+        self.cursor.addr_bytes.next = self.measure.layout.addr_bytes.val().get_bits::<4>(0);
+        self.cursor.hist_bytes.next = self.measure.layout.hist_bytes.val().get_bits::<4>(0);
+        self.cursor.first.next = !self.index.val().any();
+        self.cursor.last.next = (self.index.val() + 1) == self.measure.layout.length.val();
+        self.cursor.step.next = self.step.val();
+        self.cursor_byte.next = self.cursor.mseo_byte.val();
+        self.reference.message.valid.next = self.message.valid.val();
+        self.reference.message.tcode.next = self.message.tcode.val();
+        self.reference.message.lead.next = self.message.lead.val();
+        self.reference.message.lead_min.next = self.message.lead_min.val();
+        self.reference.message.addr.next = self.message.addr.val();
+        self.reference.message.addr_valid.next = self.message.addr_valid.val();
+        self.reference.message.hist.next = self.message.hist.val();
+        self.reference.message.hist_valid.next = self.message.hist_valid.val();
+        self.reference.index.next = self.index.val();
+        self.reference_byte.next = self.reference.mseo_byte.val();
+        self.length.next = self.reference.length.val();
+    }
+}
+
+/// A value of `bits` random bits at most (the width itself random, so every run length
+/// occurs; the full width one time in four, so the longest messages occur too).
+fn random_value(rng: &mut Rng, bits: u64) -> u64 {
+    let width = if rng.chance(0.25) {
+        bits
+    } else {
+        rng.below(bits + 1)
+    };
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    rng.next_u64() & mask
+}
+
+fn random_messages(seed: u64, count: usize) -> Vec<Message> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            (
+                rng.below(64),
+                random_value(&mut rng, 40),
+                1 + rng.below(7),
+                random_value(&mut rng, 64),
+                rng.chance(0.6),
+                random_value(&mut rng, 32),
+                rng.chance(0.5),
+            )
+        })
+        .collect()
+}
+
+/// Each message's bytes from the cursor (stepped once per clock) and from `MseoBytes`.
+fn both_serialisers(messages: &[Message]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let out = Arc::new(Mutex::new(Vec::new()));
+    let out_tb = out.clone();
+    let todo = messages.to_vec();
+    let mut sim = Simulation::new();
+    sim.add_clock(5, |x: &mut Box<CursorBench>| x.clock.next = !x.clock.val());
+    sim.add_testbench(move |mut sim: Sim<CursorBench>| {
+        let mut x = sim.init()?;
+        for m in &todo {
+            x.message.valid.next = true;
+            x.message.tcode.next = m.0.into();
+            x.message.lead.next = m.1.into();
+            x.message.lead_min.next = m.2.into();
+            x.message.addr.next = m.3.into();
+            x.message.addr_valid.next = m.4;
+            x.message.hist.next = m.5.into();
+            x.message.hist_valid.next = m.6;
+            x.index.next = 0.into();
+            x.step.next = true;
+            wait_clock_false!(sim, clock, x);
+            let length = x.length.val().to_u64();
+            let (mut cursor, mut reference) = (Vec::new(), Vec::new());
+            for i in 0..length {
+                x.index.next = i.into();
+                wait_clock_false!(sim, clock, x);
+                x = sim.wait(1, x)?;
+                cursor.push(x.cursor_byte.val().to_u64() as u8);
+                reference.push(x.reference_byte.val().to_u64() as u8);
+                wait_clock_cycle!(sim, clock, x);
+            }
+            out_tb.lock().unwrap().push((cursor, reference));
+        }
+        sim.done(x)
+    });
+    let mut uut = CursorBench::default();
+    uut.connect_all();
+    sim.run(Box::new(uut), 400 * messages.len() as u64 + 100)
+        .unwrap();
+    let v = out.lock().unwrap().clone();
+    v
+}
+
+/// "MSEO Sequences": the cursor's bytes equal the byte-at-index serialiser's on every
+/// message, lengths 2 to 25.
+#[test]
+fn mseo_sequences_cursor_equals_byte_at_index() {
+    let messages = random_messages(25, 1500);
+    let results = both_serialisers(&messages);
+    assert_eq!(results.len(), messages.len());
+    let mut lengths = std::collections::BTreeSet::new();
+    for (m, (cursor, reference)) in messages.iter().zip(&results) {
+        assert!(!reference.is_empty(), "message {m:x?}: no bytes");
+        assert_eq!(cursor, reference, "message {m:x?}");
+        lengths.insert(reference.len());
+    }
+    // Both optional runs and long runs occurred: the longest message has 25 bytes.
+    assert!(lengths.contains(&2) && lengths.contains(&25), "{lengths:?}");
+}
