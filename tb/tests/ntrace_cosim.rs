@@ -11,9 +11,9 @@ use etrace_decoder::pcs::{record_steps, steps};
 use etrace_decoder::{ProgramImage, TraceElement};
 use etrace_hart::HartConfig;
 use etrace_ntrace::decoder::{decode_bytes, reproducible_step};
-use etrace_ntrace::{NtraceDecoder, NtraceDecoderConfig};
+use etrace_ntrace::{Body, NtraceDecoder, NtraceDecoderConfig, NtraceEncoder};
 use etrace_spec::ingress::random::looping_records;
-use etrace_spec::ingress::IngressRecord;
+use etrace_spec::ingress::{IngressRecord, Itype};
 use etrace_tb::ntrace::{cosim, NtraceCosimError, Offer};
 use etrace_tb::NtraceVariant;
 
@@ -192,4 +192,49 @@ fn n_trace_hist_fault_is_caught() {
     let records = looping_records(0x5c00, 5_000);
     let caught = cosim(NtraceVariant::Rv32HistFault, &records, Offer::EveryClock);
     assert!(matches!(caught, Err(NtraceCosimError::Mismatch { .. })));
+}
+
+/// "Synchronizing Messages" (periodic synchronisation after `sync_max` messages): more than
+/// 65,536 messages without a synchronising one, the width of the hardware's message count.
+/// A self-loop of taken branches in HTM (a HIST ResourceFull every 31 branches, an I-CNT
+/// ResourceFull every 16,384) runs until the model has sent 65,536 + 128 messages after
+/// the first sync, past the count's width by less than `sync_max` (256), where a count
+/// that wrapped would read "not due"; the indirect jump after them must be the
+/// synchronising message the model sends.
+#[test]
+fn n_trace_sync_due_after_more_messages_than_the_count_holds() {
+    let at = |iaddr: u64, itype: Itype| IngressRecord {
+        iretire: 1,
+        itype,
+        iaddr,
+        ilastsize: 1,
+        ..IngressRecord::default()
+    };
+    let variant = NtraceVariant::Rv32Htm;
+    let mut model = NtraceEncoder::new(variant.model_options()).unwrap();
+    let mut records = vec![at(0x8000_00fc, Itype::None)];
+    model.push(&records[0]);
+    let first = model.messages();
+    let branch = at(0x8000_0100, Itype::TakenBranch);
+    while model.messages() - first < 65_536 + 128 {
+        model.push(&branch);
+        records.push(branch);
+    }
+    let messages = model.messages();
+    records.push(at(0x8000_0100, Itype::UninferableJump));
+    records.push(at(0x8000_0200, Itype::None));
+    model.keep_messages();
+    model.push(&records[records.len() - 2]);
+    model.push(&records[records.len() - 1]);
+    // The model sends the jump in its synchronising form (and its Ownership).
+    let sent = model.take_messages();
+    assert!(
+        sent.iter().any(|m| matches!(
+            m.body,
+            Body::IndirectBranchSync { .. } | Body::IndirectBranchHistSync { .. }
+        )),
+        "after {messages} messages: {sent:?}"
+    );
+    let report = cosim(variant, &records, Offer::EveryClock).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.records, records.len() as u64);
 }

@@ -21,7 +21,7 @@ pub struct NtraceHardwareArgs {
     #[arg(long)]
     pub sijump: bool,
     /// N-Trace hardware: messages between periodic synchronisations (0: none; at most
-    /// 65531).
+    /// 65528).
     #[arg(long, value_name = "N", default_value_t = 256)]
     pub resync_max: u32,
     /// N-Trace hardware: bytes the output sends on a sending record step (1-65535).

@@ -97,7 +97,7 @@ pub struct NtraceHwOptions {
     pub icnt_bits: usize,
     /// Width of the HIST register, stop bit included (2..=32).
     pub hist_bits: usize,
-    /// Messages between periodic synchronisations (0: none; at most 65531).
+    /// Messages between periodic synchronisations (0: none; at most 65528).
     pub sync_max: u32,
     /// "Sequential Jump Optimization" (`trTeInstEnSequentialJump`): sequentially
     /// inferable jumps (the `sijump` input) are not reported.
@@ -376,7 +376,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
     ///
     /// # Panics
     ///
-    /// If a width is out of its range or `sync_max` is above 65531 (a configuration
+    /// If a width is out of its range or `sync_max` is above 65528 (a configuration
     /// error, not a run-time input).
     pub fn new(options: NtraceHwOptions) -> Self {
         assert!(
@@ -404,8 +404,8 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             options.repeat_bits
         );
         assert!(
-            options.sync_max <= 65531,
-            "sync_max {} is above 65531",
+            options.sync_max <= 65528,
+            "sync_max {} is above 65528",
             options.sync_max
         );
         // Repeated history: the branch bits of a full HIST register, the periods tried
@@ -1278,6 +1278,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.count_all.next = (self.count_01.val() + self.count_23.val())
             + (self.count_45.val() + self.count_67.val());
         self.count_wide.narrow.next = self.count_all.val();
+        // (Once `sync_due`, a record counts nothing, below, so the count holds. The last
+        // add before it is at most 8 onto `sync_max - 1`: within 16 bits for `sync_max` <=
+        // 65528.)
         self.since_sync.d.next = self.since_sync.q.val() + self.count_wide.wide.val();
         // `sync_due` of the next cycle: the count after this edge at `sync_max` (0 after a
         // synchronising message or a reset, below every `sync_max` that is on).

@@ -171,7 +171,9 @@ pub struct NtraceMseoQueue<const N: usize> {
     error_layout: MseoMeasure,
     // The head's bytes one after another, the run being sent in a shift register.
     cursor: MseoCursor,
-    // The head slot's fields only the layout reads (measured before it became the head).
+    // What the queue does not read: the head slot's fields only the layout reads (measured
+    // before it became the head), and the layout's run starts and the top bit of its run
+    // byte counts (at most 11: the cursor counts a run's bytes in 4 bits).
     unused_head_fields: Signal<Local, Bit>,
     fifo: ByteFifo<N>,
     // Step state: 0 idle, 1 capture, 2 write, 3 drain, 4 done (after the end).

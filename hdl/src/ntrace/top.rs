@@ -69,7 +69,7 @@ pub enum NtraceTopError {
         repeat: usize,
     },
     /// Periodic synchronisation beyond the generator's counter.
-    #[error("N-Trace sync every {0} messages is not supported (0-65531)")]
+    #[error("N-Trace sync every {0} messages is not supported (0-65528)")]
     SyncMax(u32),
 }
 
@@ -103,7 +103,7 @@ pub fn check_options(config: Config, options: &NtraceTopOptions) -> Result<(), N
             repeat: g.repeat_bits,
         });
     }
-    if g.sync_max > 65531 {
+    if g.sync_max > 65528 {
         return Err(NtraceTopError::SyncMax(g.sync_max));
     }
     Ok(())
