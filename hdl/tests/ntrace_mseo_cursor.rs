@@ -4,6 +4,7 @@
 //! HIST runs, the cursor stepped byte by byte gives the same bytes as `MseoBytes` at
 //! index 0, 1, 2, ...
 
+use etrace_hdl::ntrace::mseo::{ADDR_UPPER, HIST_UPPER, LEAD_UPPER};
 use etrace_hdl::ntrace::{MseoBytes, MseoCursor, MseoMeasure, NtraceMessage};
 use etrace_spec::ingress::random::Rng;
 use rust_hdl::prelude::*;
@@ -33,11 +34,11 @@ impl Logic for CursorBench {
     fn update(&mut self) {
         self.measure.runs.valid.next = self.message.valid.val();
         self.measure.runs.lead_min.next = self.message.lead_min.val();
-        self.measure.runs.lead_upper.next = self.message.lead.val().get_bits::<34>(6);
+        self.measure.runs.lead_upper.next = self.message.lead.val().get_bits::<LEAD_UPPER>(6);
         self.measure.runs.addr_valid.next = self.message.addr_valid.val();
-        self.measure.runs.addr_upper.next = self.message.addr.val().get_bits::<58>(6);
+        self.measure.runs.addr_upper.next = self.message.addr.val().get_bits::<ADDR_UPPER>(6);
         self.measure.runs.hist_valid.next = self.message.hist_valid.val();
-        self.measure.runs.hist_upper.next = self.message.hist.val().get_bits::<26>(6);
+        self.measure.runs.hist_upper.next = self.message.hist.val().get_bits::<HIST_UPPER>(6);
         self.cursor.clock.next = self.clock.val();
         self.cursor.tcode.next = self.message.tcode.val();
         self.cursor.lead.next = self.message.lead.val();
@@ -50,14 +51,7 @@ impl Logic for CursorBench {
         self.cursor.last.next = (self.index.val() + 1) == self.measure.layout.length.val();
         self.cursor.step.next = self.step.val();
         self.cursor_byte.next = self.cursor.mseo_byte.val();
-        self.reference.message.valid.next = self.message.valid.val();
-        self.reference.message.tcode.next = self.message.tcode.val();
-        self.reference.message.lead.next = self.message.lead.val();
-        self.reference.message.lead_min.next = self.message.lead_min.val();
-        self.reference.message.addr.next = self.message.addr.val();
-        self.reference.message.addr_valid.next = self.message.addr_valid.val();
-        self.reference.message.hist.next = self.message.hist.val();
-        self.reference.message.hist_valid.next = self.message.hist_valid.val();
+        NtraceMessage::link(&mut self.message, &mut self.reference.message);
         self.reference.index.next = self.index.val();
         self.reference_byte.next = self.reference.mseo_byte.val();
         self.length.next = self.reference.length.val();
