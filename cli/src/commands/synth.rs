@@ -38,7 +38,7 @@ use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
 use etrace_hdl::generics::DEFAULT_FIFO_DEPTH;
 use etrace_hdl::ntrace::{generate_ntrace, NtraceTopOptions};
-use etrace_hdl::top::generate;
+use etrace_hdl::top::{generate, TopOptions};
 use flow::Flow;
 
 /// Arguments of `etrace synth`.
@@ -129,22 +129,29 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     let mut report = flow.run_board(design, freq, &out)?;
     if !args.no_encoder {
         let target = report::encoder_fmax_target_mhz(board);
-        let (alone, described) = match &ntrace {
+        let (alone, described, max_cells) = match &ntrace {
             Some(options) => (
                 generate_ntrace(config, options).at("N-Trace hardware options")?,
                 ntrace_options_text(options),
+                report::ENCODER_MAX_ICE40_CELLS,
             ),
             None => {
                 let options = args.hardware.top_options(DEFAULT_FIFO_DEPTH)?;
-                let text = options_text(&options);
+                let (text, max_cells) = etrace_options_text(&options);
                 (
                     generate(config, &options).at("hardware generation options")?,
                     text,
+                    max_cells,
                 )
             }
         };
-        report.encoder =
-            Some(flow.run_encoder(board, &alone, (DEFAULT_FIFO_DEPTH, described), target, &out)?);
+        report.encoder = Some(flow.run_encoder(
+            board,
+            &alone,
+            (DEFAULT_FIFO_DEPTH, described),
+            (target, max_cells),
+            &out,
+        )?);
     }
     report.seconds_total = started.elapsed().as_secs_f64();
     let report_path = out.join("report.json");
@@ -174,6 +181,32 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
             report_path.display(),
         ))
     }
+}
+
+/// The E-Trace generation options as on the command line, for the report, and the bound
+/// on the encoder's iCE40 logic cells: issue 7's for the default build, issue 22's for a
+/// build with any generation option.
+fn etrace_options_text(options: &TopOptions) -> (String, u64) {
+    let mut text = options_text(options);
+    if options.bpred_size > 0 {
+        text.push_str(&format!(" --bpred-size {}", options.bpred_size));
+    }
+    if options.return_stack_size > 0 {
+        text.push_str(&format!(
+            " --return-stack-size {}",
+            options.return_stack_size
+        ));
+    }
+    let default = TopOptions {
+        fifo_depth: options.fifo_depth,
+        ..TopOptions::default()
+    };
+    let max_cells = if *options == default {
+        report::ENCODER_MAX_ICE40_CELLS
+    } else {
+        report::ENCODER_WITH_OPTIONS_MAX_ICE40_CELLS
+    };
+    (text, max_cells)
 }
 
 /// The N-Trace generation options in words, for the report.
@@ -291,4 +324,43 @@ fn core_design(
             ram_bytes: soc.ram_bytes,
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use etrace_hdl::top::OutputKind;
+
+    #[test]
+    fn the_default_build_keeps_the_issue_7_cell_bound() {
+        let (text, max) = etrace_options_text(&TopOptions::default());
+        assert_eq!(text, "--framing encap --src-bits 0");
+        assert_eq!(max, report::ENCODER_MAX_ICE40_CELLS);
+    }
+
+    #[test]
+    fn an_option_build_names_its_options_and_has_the_issue_22_cell_bound() {
+        let all = TopOptions {
+            src_bits: 8,
+            timestamp: true,
+            output: OutputKind::Smi,
+            bpred_size: 6,
+            return_stack_size: 2,
+            ..TopOptions::default()
+        };
+        let (text, max) = etrace_options_text(&all);
+        assert_eq!(
+            text,
+            "--framing smi --src-bits 8 --timestamp --bpred-size 6 --return-stack-size 2"
+        );
+        assert_eq!(max, report::ENCODER_WITH_OPTIONS_MAX_ICE40_CELLS);
+        let predictor_only = TopOptions {
+            bpred_size: 6,
+            ..TopOptions::default()
+        };
+        assert_eq!(
+            etrace_options_text(&predictor_only).1,
+            report::ENCODER_WITH_OPTIONS_MAX_ICE40_CELLS
+        );
+    }
 }

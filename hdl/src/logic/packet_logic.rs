@@ -232,6 +232,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.predictor.index_address.next =
             self.ingress.curr_iaddr.val().get_bits::<BPRED_MAX_BITS>(1);
         self.predictor.next_index_address.next = self.ingress.next_index_address.val();
+        self.predictor.ahead_index_address.next = self
+            .ingress
+            .next_iaddr_ahead
+            .val()
+            .get_bits::<BPRED_MAX_BITS>(1);
         self.predictor.shift.next = self.trace_control.shift.val();
         self.predictor.update.next = self.ingress.keys.val().push;
         self.predictor.taken.next = self.ingress.curr_taken.val();

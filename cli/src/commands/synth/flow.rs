@@ -246,13 +246,14 @@ impl Flow {
     /// Its cells are those of its synthesis and of nextpnr's packing (on the iCE40HX8K-CT256
     /// for both iCE40 boards: the same logic cell, and the UP5K-SG48 has too few pins for
     /// the encoder's ports); its Fmax is that of its timing harness
-    /// ([`super::harness`]) placed and routed on `board`'s part for `target_mhz`.
+    /// ([`super::harness`]) placed and routed on `board`'s part for `target_mhz`; its
+    /// logic cells are judged against `max_ice40_cells` on the iCE40.
     pub fn run_encoder(
         &self,
         board: Board,
         design: &Generated,
         (fifo_depth, described): (usize, String),
-        target_mhz: f64,
+        (target_mhz, max_ice40_cells): (f64, u64),
         out: &Path,
     ) -> Result<EncoderReport, CliError> {
         let verilog = out.join(format!("{}.v", design.top));
@@ -326,6 +327,7 @@ impl Flow {
             logic_cells,
             fmax_mhz,
             target_mhz,
+            max_ice40_cells,
             critical_paths: critical_paths(&report),
             seconds,
         })
