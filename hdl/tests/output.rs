@@ -589,7 +589,7 @@ fn item4_packet_queue_matches_queue_model() {
         port.push_count.next = (staged.len() as u64).into();
         port.entry0_payload.next = staged.first().map_or(Bits::default(), |p| to_bits::<80>(p));
         port.entry1_payload.next = staged.get(1).map_or(Bits::default(), |p| to_bits::<80>(p));
-        uut.push_timestamp.next = u64::from(staged_ts).into();
+        uut.in_timestamp.next = u64::from(incoming.first().map_or(0, |e| e.1)).into();
         uut.pop.next = pop;
         settle(&mut uut);
         assert_eq!(uut.pushes.free.val().index(), free, "free, cycle {cycle}");
@@ -627,14 +627,18 @@ fn item4_packet_queue_matches_queue_model() {
 }
 
 /// Item 5: the counter is 0 in the first cycle after reset, +1 per cycle, wraps at 2^16,
-/// and a reset in the middle restarts it; the block presents the previous cycle's value.
+/// and a reset in the middle restarts it; the block presents the value of two cycles
+/// before (the timestamp of the queue's input register).
 #[test]
 fn item5_timestamp_counts_cycles_from_reset() {
     let mut uut = Timestamp::default();
     reset(&mut uut);
+    assert_eq!(uut.queued.val().to_u64(), 0xfffe);
+    tick(&mut uut);
+    assert_eq!(uut.queued.val().to_u64(), 0xffff);
     tick(&mut uut);
     for expected in 0..70_000u64 {
-        assert_eq!(uut.previous.val().to_u64(), expected % 65_536);
+        assert_eq!(uut.queued.val().to_u64(), expected % 65_536);
         tick(&mut uut);
     }
     uut.reset.next = true;
@@ -642,7 +646,9 @@ fn item5_timestamp_counts_cycles_from_reset() {
     tick(&mut uut);
     uut.reset.next = false;
     settle(&mut uut);
-    assert_eq!(uut.previous.val().to_u64(), 0xffff);
+    assert_eq!(uut.queued.val().to_u64(), 0xfffe);
     tick(&mut uut);
-    assert_eq!(uut.previous.val().to_u64(), 0);
+    assert_eq!(uut.queued.val().to_u64(), 0xffff);
+    tick(&mut uut);
+    assert_eq!(uut.queued.val().to_u64(), 0);
 }

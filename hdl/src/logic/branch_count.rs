@@ -53,6 +53,8 @@ pub struct BranchCount<const W: usize> {
     /// `count` is all ones but bit 0.
     below_max: DFF<Bit>,
     inc: Signal<Local, Bit>,
+    // The increment as a `W`-bit addend (the `inc` term spelled out, see `update`).
+    step: Signal<Local, Bits<W>>,
     ok: Signal<Local, Bit>,
     available: Constant<Bit>,
     max_less_two: Constant<Bits<W>>,
@@ -80,6 +82,7 @@ impl<const W: usize> BranchCount<W> {
             some_failed: Default::default(),
             count: Default::default(),
             inc: Default::default(),
+            step: Default::default(),
             at_max: Default::default(),
             below_max: Default::default(),
             available: Constant::new(available),
@@ -120,10 +123,18 @@ impl<const W: usize> Logic for BranchCount<W> {
         self.inc.next = self.counting_q.q.val() && self.push.val() && self.ok.val();
         self.full.next = self.counting_q.q.val()
             && (self.at_max.q.val() || (self.below_max.q.val() && self.inc.val()));
-        self.value.next = self.count.q.val();
-        if self.inc.val() {
-            self.value.next = self.count.q.val() + 1;
+        // One adder with the increment as its addend: the count register and the reported
+        // value both take its sum (no multiplexer between the count and the count plus 1).
+        self.step.next = 0.into();
+        if self.counting_q.q.val()
+            && self.push.val()
+            && self.available.val()
+            && self.option.val()
+            && self.correct.val()
+        {
+            self.step.next = 1.into();
         }
+        self.value.next = self.count.q.val() + self.step.val();
         // The next state, written from the inputs and flip-flops only (the terms of
         // `counting`, `ok` and `value` spelled out), not from the signals above: `clear`
         // comes from the decision, which reads `enter`, so sharing them would put `clear`
@@ -142,7 +153,7 @@ impl<const W: usize> Logic for BranchCount<W> {
                 || (self.push.val()
                     && !self.counting_q.q.val()
                     && !(self.available.val() && self.option.val() && self.correct.val())));
-        self.count.d.next = self.count.q.val();
+        self.count.d.next = self.value.val();
         self.at_max.d.next = self.at_max.q.val();
         self.below_max.d.next = self.below_max.q.val();
         if self.counting_q.q.val()
@@ -151,7 +162,6 @@ impl<const W: usize> Logic for BranchCount<W> {
             && self.option.val()
             && self.correct.val()
         {
-            self.count.d.next = self.count.q.val() + 1;
             self.at_max.d.next = self.below_max.q.val();
             self.below_max.d.next = self.count.q.val() == self.max_less_two.val();
         }
@@ -178,7 +188,8 @@ mod tests {
     }
 
     /// `full` as the count's value says (`sec:format0`: the count at its maximum, or one
-    /// below and counting this branch), on a 4-bit count that wraps often, over random
+    /// below and counting this branch), the reported `value` (the count with this branch)
+    /// and the count after the edge, on a 4-bit count that wraps often, over random
     /// branches, predictions and clears.
     #[test]
     fn full_follows_the_count() {
@@ -191,6 +202,7 @@ mod tests {
             x.option.next = true;
             let mut state = 0x2545_f491_u64;
             let mut fulls = 0;
+            let mut after = None;
             for _ in 0..4000 {
                 state ^= state << 13;
                 state ^= state >> 7;
@@ -204,7 +216,15 @@ mod tests {
                 let inc = x.counting_q.q.val() && x.push.val() && x.correct.val();
                 let expected = x.counting_q.q.val() && (count == 15 || (count == 14 && inc));
                 sim_assert_eq!(sim, x.full.val(), expected, x);
+                // The reported count: this branch's count included.
+                let value = (count + u64::from(inc)) & 15;
+                sim_assert_eq!(sim, x.value.val().to_u64(), value, x);
                 fulls += usize::from(expected);
+                // The count after the previous edge: 0 after a clear, else its `value`.
+                if let Some(after) = after {
+                    sim_assert_eq!(sim, count, after, x);
+                }
+                after = Some(if x.clear.val() { 0 } else { value });
                 wait_clock_true!(sim, clock, x);
             }
             sim_assert!(sim, fulls > 50, x);

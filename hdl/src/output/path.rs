@@ -1,7 +1,7 @@
 //! The byte-stream output path (`hdl/DESIGN.md`, "Data path", items 4-7): packet queue,
 //! timestamp counter, framer / serializer and byte FIFO as one block ([`OutputPath`]),
 //! and the encoder top with it ([`Encoder`]: encap or UltraSoC (smi) byte stream with
-//! valid / ready). A pushed entry's timestamp is the counter value in its push cycle.
+//! valid / ready). An entry's timestamp is the counter value in the cycle it was produced.
 
 use rust_hdl::prelude::*;
 
@@ -56,7 +56,7 @@ impl<const P: usize, const N: usize> Logic for OutputPath<P, N> {
         self.timestamp.reset.next = self.pushes.reset.val();
         self.framer.reset.next = self.pushes.reset.val();
         self.fifo.reset.next = self.pushes.reset.val();
-        self.queue.push_timestamp.next = self.timestamp.previous.val();
+        self.queue.in_timestamp.next = self.timestamp.queued.val();
         self.queue.pop.next = self.framer.pop.val();
         self.framer.src_id.next = self.source_id.val();
         self.framer.head_valid.next = self.queue.head_valid.val();

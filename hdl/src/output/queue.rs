@@ -47,8 +47,8 @@ pub struct PacketQueue<const P: usize> {
     pub clock: Signal<In, Clock>,
     /// Reset (empty in the next cycle), the pushes and the room left.
     pub pushes: Pushes<P>,
-    /// Timestamp of the entries pushed in this cycle.
-    pub push_timestamp: Signal<In, Bits<16>>,
+    /// Timestamp of the entries in the input register (pushed in the previous cycle).
+    pub in_timestamp: Signal<In, Bits<16>>,
     /// Removes the head at the end of this cycle (ignored when empty).
     pub pop: Signal<In, Bit>,
     /// The queue holds an entry at the start of the cycle.
@@ -69,7 +69,6 @@ pub struct PacketQueue<const P: usize> {
     in_count: DFF<Bits<2>>,
     in0_payload: DFF<Bits<P>>,
     in1_payload: DFF<Bits<P>>,
-    in_timestamp: DFF<Bits<16>>,
     sent0: SentBytes<P>,
     sent1: SentBytes<P>,
     head_sent: SentLength<P>,
@@ -98,7 +97,6 @@ impl<const P: usize> Logic for PacketQueue<P> {
             in_count,
             in0_payload,
             in1_payload,
-            in_timestamp,
             used_any,
             used_two
         );
@@ -118,7 +116,6 @@ impl<const P: usize> Logic for PacketQueue<P> {
         self.in_count.d.next = self.pushes.push_count.val();
         self.in0_payload.d.next = self.pushes.entry0_payload.val();
         self.in1_payload.d.next = self.pushes.entry1_payload.val();
-        self.in_timestamp.d.next = self.push_timestamp.val();
         // Which bytes sign compression keeps, from the input register; the head entry's
         // length from its flags.
         self.sent0.payload.next = self.in0_payload.q.val();
@@ -136,10 +133,10 @@ impl<const P: usize> Logic for PacketQueue<P> {
         if self.remaining.val() == 0 {
             self.slot0_payload.d.next = self.in0_payload.q.val();
             self.slot0_sent.d.next = self.sent0.sent.val();
-            self.slot0_timestamp.d.next = self.in_timestamp.q.val();
+            self.slot0_timestamp.d.next = self.in_timestamp.val();
             self.slot1_payload.d.next = self.in1_payload.q.val();
             self.slot1_sent.d.next = self.sent1.sent.val();
-            self.slot1_timestamp.d.next = self.in_timestamp.q.val();
+            self.slot1_timestamp.d.next = self.in_timestamp.val();
         } else if self.remaining.val() == 1 {
             if self.pop.val() {
                 self.slot0_payload.d.next = self.slot1_payload.q.val();
@@ -148,7 +145,7 @@ impl<const P: usize> Logic for PacketQueue<P> {
             }
             self.slot1_payload.d.next = self.in0_payload.q.val();
             self.slot1_sent.d.next = self.sent0.sent.val();
-            self.slot1_timestamp.d.next = self.in_timestamp.q.val();
+            self.slot1_timestamp.d.next = self.in_timestamp.val();
         }
         self.occupancy.d.next = self.remaining.val() + self.in_count.q.val();
         if self.pushes.reset.val() {
