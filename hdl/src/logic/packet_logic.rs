@@ -14,7 +14,7 @@ use super::branch_map::BranchMap;
 use super::control::TraceControl;
 use super::decision::Decision;
 use super::loss::LossControl;
-use super::predictor::{Predictor, BPRED_MAX_BITS};
+use super::predictor::{Predictor, BPRED_MAX_BITS, PREDICTOR_WORD_ADDRESS_BITS};
 use super::resync::ResyncCounter;
 use super::return_stack::{ReturnStack, IRDEPTH_BITS};
 use crate::ingress::inputs::{Control, Ingress, Options};
@@ -232,11 +232,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.predictor.index_address.next =
             self.ingress.curr_iaddr.val().get_bits::<BPRED_MAX_BITS>(1);
         self.predictor.next_index_address.next = self.ingress.next_index_address.val();
-        self.predictor.ahead_index_address.next = self
+        self.predictor.ahead_word_address.next = self
             .ingress
             .next_iaddr_ahead
             .val()
-            .get_bits::<BPRED_MAX_BITS>(1);
+            .get_bits::<PREDICTOR_WORD_ADDRESS_BITS>(3);
         self.predictor.shift.next = self.trace_control.shift.val();
         self.predictor.update.next = self.ingress.keys.val().push;
         self.predictor.taken.next = self.ingress.curr_taken.val();
