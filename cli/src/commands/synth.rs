@@ -133,15 +133,14 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
             Some(options) => (
                 generate_ntrace(config, options).at("N-Trace hardware options")?,
                 ntrace_options_text(options),
-                report::ENCODER_MAX_ICE40_CELLS,
+                report::encoder_max_ice40_cells(None),
             ),
             None => {
                 let options = args.hardware.top_options(DEFAULT_FIFO_DEPTH)?;
-                let (text, max_cells) = etrace_options_text(&options);
                 (
                     generate(config, &options).at("hardware generation options")?,
-                    text,
-                    max_cells,
+                    etrace_options_text(&options),
+                    report::encoder_max_ice40_cells(Some(&options)),
                 )
             }
         };
@@ -183,10 +182,8 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     }
 }
 
-/// The E-Trace generation options as on the command line, for the report, and the bound
-/// on the encoder's iCE40 logic cells: issue 7's for the default build, issue 22's for a
-/// build with any generation option.
-fn etrace_options_text(options: &TopOptions) -> (String, u64) {
+/// The E-Trace generation options as on the command line, for the report.
+fn etrace_options_text(options: &TopOptions) -> String {
     let mut text = options_text(options);
     if options.bpred_size > 0 {
         text.push_str(&format!(" --bpred-size {}", options.bpred_size));
@@ -197,16 +194,7 @@ fn etrace_options_text(options: &TopOptions) -> (String, u64) {
             options.return_stack_size
         ));
     }
-    let default = TopOptions {
-        fifo_depth: options.fifo_depth,
-        ..TopOptions::default()
-    };
-    let max_cells = if *options == default {
-        report::ENCODER_MAX_ICE40_CELLS
-    } else {
-        report::ENCODER_WITH_OPTIONS_MAX_ICE40_CELLS
-    };
-    (text, max_cells)
+    text
 }
 
 /// The N-Trace generation options in words, for the report.
@@ -333,9 +321,15 @@ mod tests {
 
     #[test]
     fn the_default_build_keeps_the_issue_7_cell_bound() {
-        let (text, max) = etrace_options_text(&TopOptions::default());
-        assert_eq!(text, "--framing encap --src-bits 0");
-        assert_eq!(max, report::ENCODER_MAX_ICE40_CELLS);
+        let default = TopOptions::default();
+        assert_eq!(
+            etrace_options_text(&default),
+            "--framing encap --src-bits 0"
+        );
+        assert_eq!(
+            report::encoder_max_ice40_cells(Some(&default)),
+            report::ENCODER_MAX_ICE40_CELLS
+        );
     }
 
     #[test]
@@ -348,18 +342,20 @@ mod tests {
             return_stack_size: 2,
             ..TopOptions::default()
         };
-        let (text, max) = etrace_options_text(&all);
         assert_eq!(
-            text,
+            etrace_options_text(&all),
             "--framing smi --src-bits 8 --timestamp --bpred-size 6 --return-stack-size 2"
         );
-        assert_eq!(max, report::ENCODER_WITH_OPTIONS_MAX_ICE40_CELLS);
+        assert_eq!(
+            report::encoder_max_ice40_cells(Some(&all)),
+            report::ENCODER_WITH_OPTIONS_MAX_ICE40_CELLS
+        );
         let predictor_only = TopOptions {
             bpred_size: 6,
             ..TopOptions::default()
         };
         assert_eq!(
-            etrace_options_text(&predictor_only).1,
+            report::encoder_max_ice40_cells(Some(&predictor_only)),
             report::ENCODER_WITH_OPTIONS_MAX_ICE40_CELLS
         );
     }

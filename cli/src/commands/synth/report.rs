@@ -8,6 +8,7 @@ use etrace_hdl::board::board_top::BoardSettings;
 use etrace_hdl::board::{Board, Family};
 use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::board_soc::SocCore;
+use etrace_hdl::top::TopOptions;
 use etrace_programs::replay;
 use serde_json::json;
 
@@ -153,6 +154,24 @@ pub const ENCODER_MAX_ICE40_CELLS: u64 = 2000;
 /// generation options (the all-options rv32 build: smi with an index and timestamps,
 /// `bpred_size_p` 6, `return_stack_size_p` 2).
 pub const ENCODER_WITH_OPTIONS_MAX_ICE40_CELLS: u64 = 2600;
+
+/// The bound on the encoder's iCE40 logic cells: [`ENCODER_MAX_ICE40_CELLS`] for N-Trace
+/// (`None`) and for the default E-Trace build (any FIFO depth),
+/// [`ENCODER_WITH_OPTIONS_MAX_ICE40_CELLS`] for an E-Trace build with any generation option.
+pub fn encoder_max_ice40_cells(etrace: Option<&TopOptions>) -> u64 {
+    match etrace {
+        Some(options)
+            if *options
+                != (TopOptions {
+                    fifo_depth: options.fifo_depth,
+                    ..TopOptions::default()
+                }) =>
+        {
+            ENCODER_WITH_OPTIONS_MAX_ICE40_CELLS
+        }
+        _ => ENCODER_MAX_ICE40_CELLS,
+    }
+}
 
 /// Path lines of the summary.
 fn path_lines(s: &mut String, paths: &[CriticalPath]) {
