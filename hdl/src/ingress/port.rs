@@ -79,6 +79,9 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub curr_interrupt: Signal<Out, Bit>,
     /// `curr` `itype` is a taken branch (5).
     pub curr_taken: Signal<Out, Bit>,
+    /// `curr_taken` after this cycle's edge (the input of its flip-flop), for the
+    /// predictor's outcome formed a cycle early (`logic::predictor`).
+    pub curr_taken_ahead: Signal<Out, Bit>,
     /// `curr` `iaddr`.
     pub curr_iaddr: Signal<Out, Bits<A>>,
     /// `curr` `priv`.
@@ -427,6 +430,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.curr_iretire.next = self.c_iretire.q.val();
         self.curr_interrupt.next = self.c_interrupt.q.val();
         self.curr_taken.next = self.c_taken.q.val();
+        self.curr_taken_ahead.next = self.c_taken.d.val();
         self.curr_iaddr.next = self.c_iaddr.q.val();
         self.curr_privilege.next = self.c_privilege.q.val();
         self.curr_cause.next = self.c_cause.q.val();

@@ -240,6 +240,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.predictor.shift.next = self.trace_control.shift.val();
         self.predictor.update.next = self.ingress.keys.val().push;
         self.predictor.taken.next = self.ingress.curr_taken.val();
+        self.predictor.taken_ahead.next = self.ingress.curr_taken_ahead.val();
         self.predictor.restart.next = self.decision.restart.val();
         self.branch_count.push.next = self.ingress.keys.val().push;
         self.branch_count.correct.next = self.predictor.correct.val();

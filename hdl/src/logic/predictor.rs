@@ -46,9 +46,10 @@ const WORDS: usize = ENTRIES / WORD_ENTRIES;
 /// and a word that is not valid reads as four entries 01. `curr`'s word is held in
 /// flip-flops (`curr_word`), so an update writes the whole word back with its entry
 /// changed. Two flip-flops hold `curr`'s entry (`prediction` its `msb`, `curr_lsb` its
-/// `lsb`), so `correct` is one gate from flip-flops and the update reads no table. Both are
-/// loaded as a record enters `curr`, from `next`'s word, which the RAM read in the cycle
-/// before at `next`'s address after that edge (`ahead_index_address`), with the word
+/// `lsb`), so the update reads no table, and a third holds `correct` itself (formed from
+/// `prediction`'s input and `taken_ahead`). All are loaded as a record enters `curr`,
+/// from `next`'s word, which the RAM read in the cycle before at `next`'s address after
+/// that edge (`ahead_index_address`), with the word
 /// written at that edge forwarded (`written`) and this cycle's update forwarded when
 /// `next` is in `curr`'s word. The index may change only at a `shift` (`curr`'s address
 /// is a window register).
@@ -71,6 +72,8 @@ pub struct Predictor {
     pub update: Signal<In, Bit>,
     /// The branch was taken.
     pub taken: Signal<In, Bit>,
+    /// `taken` after this cycle's edge.
+    pub taken_ahead: Signal<In, Bit>,
     /// Every entry restarts at 01 (before `update`'s branch is applied).
     pub restart: Signal<In, Bit>,
     /// The table's prediction for the current instruction equals `taken`.
@@ -81,11 +84,12 @@ pub struct Predictor {
     // The word was written since the last restart (else its entries are 01).
     valid: DFF<Bits<WORDS>>,
     // `curr`'s word, and its entry's state (the table's before this cycle's update).
-    // `correct` reads `prediction` alone: the update reads `restart`, which the decision
-    // forms from `correct` (shared signals would be a loop for Verilator).
     curr_word: DFF<Bits<8>>,
     prediction: DFF<Bit>,
     curr_lsb: DFF<Bit>,
+    // `correct` itself, formed a cycle early from `prediction`'s and `taken`'s inputs, so
+    // that it is a flip-flop at the head of the decision's path.
+    correct_q: DFF<Bit>,
     // The last edge wrote the word the RAM read at it, with `written_word`.
     written: DFF<Bit>,
     written_word: DFF<Bits<8>>,
@@ -157,12 +161,14 @@ impl Predictor {
             shift: Default::default(),
             update: Default::default(),
             taken: Default::default(),
+            taken_ahead: Default::default(),
             restart: Default::default(),
             correct: Default::default(),
             states: Default::default(),
             valid: Default::default(),
             curr_word: Default::default(),
             prediction: Default::default(),
+            correct_q: Default::default(),
             curr_lsb: Default::default(),
             written: Default::default(),
             written_word: Default::default(),
@@ -225,12 +231,13 @@ impl Logic for Predictor {
             curr_word,
             prediction,
             curr_lsb,
+            correct_q,
             written,
             written_word
         );
         self.states.read_clock.next = self.clock.val();
         self.states.write_clock.next = self.clock.val();
-        self.correct.next = (self.prediction.q.val() ^ self.fault.val()) == self.taken.val();
+        self.correct.next = self.correct_q.q.val();
         // Without a predictor: every term constant, the table never written.
         self.index.next = 0.into();
         self.next_index.next = 0.into();
@@ -369,6 +376,8 @@ impl Logic for Predictor {
                 }
             }
         }
+        self.correct_q.d.next =
+            (self.prediction.d.val() ^ self.fault.val()) == self.taken_ahead.val();
     }
 }
 
@@ -407,10 +416,12 @@ mod tests {
             let mut rng = Rng::new(seed);
             let mut address = 0x8000_0000u64;
             let mut next_address = 0x8000_0000 + 2 * rng.below(24);
+            let mut taken = !rng.chance(0.3);
             let index = |a: u64| Bits::<BPRED_MAX_BITS>::from((a >> INDEX_LSB) & 0xff);
             let word = |a: u64| Bits::<WORD_ADDRESS_BITS>::from((a >> (INDEX_LSB + 2)) & 0x3f);
             for step in 0..8000 {
-                let taken = !rng.chance(0.3);
+                // `taken` after the edge (`correct` is formed a cycle early from it).
+                let taken_after = !rng.chance(0.3);
                 let update = step > 0 && rng.chance(0.8);
                 let restart = step == 0 || rng.chance(0.02);
                 let shift = rng.chance(0.6);
@@ -426,6 +437,7 @@ mod tests {
                 uut.ahead_word_address.next = word(following);
                 uut.shift.next = shift;
                 uut.taken.next = taken;
+                uut.taken_ahead.next = taken_after;
                 uut.update.next = update;
                 uut.restart.next = restart;
                 settle(&mut uut);
@@ -447,6 +459,7 @@ mod tests {
                     address = next_address;
                 }
                 next_address = following;
+                taken = taken_after;
             }
         }
     }

@@ -31,10 +31,12 @@ pub const IRDEPTH_BITS: usize = 8;
 ///
 /// The stack is one vector, the top in the low `A` bits: a push shifts it up by `A` bits
 /// (the oldest entry falls off above 2^`return_stack_size_p` entries), a pop down, so the
-/// top is read from flip-flops. Its comparison with `next`'s address is a flip-flop too
-/// (`hdl/DESIGN.md`, "Timing of the all-options build"), formed a cycle early from the
-/// candidates for the next top and `next`'s next address. Built with `return_stack_size_p` 0 ([`Default`]) its state
-/// is constant 0 (synthesis removes it; a simulator has nothing to evaluate).
+/// top is read from flip-flops. The count alone says which entries hold addresses: a
+/// restart clears the count, not the vector. Whether the stack is not empty and its top
+/// equals `next`'s address is a flip-flop too (`hdl/DESIGN.md`, "Timing of the
+/// all-options build"), formed a cycle early from the candidates for the next top and
+/// `next`'s next address. Built with `return_stack_size_p` 0 ([`Default`]) its state is
+/// constant 0 (synthesis removes it; a simulator has nothing to evaluate).
 ///
 /// The outputs the decision reads (`inferred`, `depth`, `must_report` and the flags of
 /// `prev`) do not depend on `restart`, which the decision forms: the next state alone
@@ -89,8 +91,9 @@ pub struct ReturnStack<const A: usize> {
     branch_since_return: DFF<Bit>,
     inferred_q: DFF<Bit>,
     mispredicted_q: DFF<Bit>,
-    /// The top equals `next`'s `iaddr` (meaningful while the stack is not empty).
-    top_matches: DFF<Bit>,
+    /// The stack is not empty and its top equals `next`'s `iaddr` (one flip-flop, so
+    /// that `inferred` is one LUT from flip-flops).
+    top_hit: DFF<Bit>,
     active: Signal<Local, Bit>,
     do_call: Signal<Local, Bit>,
     do_return: Signal<Local, Bit>,
@@ -109,6 +112,8 @@ pub struct ReturnStack<const A: usize> {
     link_matches: Signal<Local, Bit>,
     second_matches: Signal<Local, Bit>,
     top_stays_matching: Signal<Local, Bit>,
+    /// At least two entries (a pop leaves one).
+    deep: Signal<Local, Bit>,
     x_depth: ZeroExtend<4, IRDEPTH_BITS>,
     available: Constant<Bit>,
     capacity: Constant<Bits<4>>,
@@ -162,7 +167,7 @@ impl<const A: usize> ReturnStack<A> {
             branch_since_return: Default::default(),
             inferred_q: Default::default(),
             mispredicted_q: Default::default(),
-            top_matches: Default::default(),
+            top_hit: Default::default(),
             active: Default::default(),
             do_call: Default::default(),
             do_return: Default::default(),
@@ -178,6 +183,7 @@ impl<const A: usize> ReturnStack<A> {
             link_matches: Default::default(),
             second_matches: Default::default(),
             top_stays_matching: Default::default(),
+            deep: Default::default(),
             x_depth: Default::default(),
             available: Constant::new(size > 0),
             capacity: Constant::new((entries as u64).into()),
@@ -207,14 +213,14 @@ impl<const A: usize> Logic for ReturnStack<A> {
             branch_since_return,
             inferred_q,
             mispredicted_q,
-            top_matches
+            top_hit
         );
         self.enabled.next = self.available.val() && self.option.val();
         self.active.next = self.enabled.val() && self.update.val();
         self.do_call.next = self.active.val() && self.call.val();
         self.do_return.next = self.active.val() && self.ret.val() && self.next_valid.val();
         self.nonempty.next = self.count.q.val().any();
-        self.hit.next = self.nonempty.val() && self.top_matches.q.val();
+        self.hit.next = self.top_hit.q.val();
         self.inferred.next =
             self.enabled.val() && self.ret.val() && self.next_valid.val() && self.hit.val();
         self.popped.next = self.do_return.val() && self.hit.val();
@@ -252,8 +258,7 @@ impl<const A: usize> Logic for ReturnStack<A> {
             && self.update.val()
             && self.ret.val()
             && self.next_valid.val()
-            && self.count.q.val().any()
-            && self.top_matches.q.val();
+            && self.top_hit.q.val();
         self.pushed.link.next = self.link.val();
         self.stack.d.next = self.stack.q.val();
         self.count.d.next = self.count.q.val();
@@ -286,13 +291,13 @@ impl<const A: usize> Logic for ReturnStack<A> {
                 && self.update.val()
                 && self.ret.val()
                 && self.next_valid.val()
-                && self.count.q.val().any()
-                && !self.top_matches.q.val();
+                && self.nonempty.val()
+                && !self.top_hit.q.val();
         }
-        // Whether the top after the edge equals `next`'s `iaddr` after the edge, from the
-        // candidates for the top: the link of a push, the second entry after a pop, else the
-        // top. A restart leaves the link of `curr`'s call, or an empty stack, whose top is
-        // never compared: the decision's `restart` is not needed.
+        // Whether the stack after the edge is not empty and its top equals `next`'s `iaddr`
+        // after the edge, from the candidates for the top: the link of a push, the second
+        // entry after a pop (if there is one), else the top (if there is one). A restart
+        // leaves the link of `curr`'s call, or an empty stack.
         self.link_matches.next = self.pushed.address.val() == self.next_iaddr_ahead.val();
         self.second_matches.next = self
             .stack
@@ -302,20 +307,27 @@ impl<const A: usize> Logic for ReturnStack<A> {
             == self.next_iaddr_ahead.val();
         self.top_stays_matching.next =
             self.stack.q.val().get_bits::<A>(0) == self.next_iaddr_ahead.val();
-        self.top_matches.d.next = self.top_stays_matching.val();
+        self.deep.next = self.count.q.val().get_bit(1)
+            || self.count.q.val().get_bit(2)
+            || self.count.q.val().get_bit(3);
+        self.top_hit.d.next = self.nonempty.val() && self.top_stays_matching.val();
         if self.n_pop.val() {
-            self.top_matches.d.next = self.second_matches.val();
+            self.top_hit.d.next = self.deep.val() && self.second_matches.val();
         }
         if self.n_call.val() {
-            self.top_matches.d.next = self.link_matches.val();
+            self.top_hit.d.next = self.link_matches.val();
         }
         if self.restart.val() {
             // Emptied; `curr`'s own call is pushed, its branch counts, its return finds
             // the stack empty.
-            self.stack.d.next = 0.into();
+            if !self.n_call.val() {
+                self.top_hit.d.next = false;
+            }
+            // The stack vector is left as the push / pop made it: only the count empties
+            // the stack (entries above the count are never read), which keeps the
+            // decision's `restart` off the vector's wide enable.
             self.count.d.next = 0.into();
             if self.n_call.val() {
-                self.stack.d.next = self.pushed.wide.val() & self.keep.val();
                 self.count.d.next = 1.into();
             }
             self.return_since_call.d.next = false;
@@ -332,7 +344,7 @@ impl<const A: usize> Logic for ReturnStack<A> {
             self.branch_since_return.d.next = false;
             self.inferred_q.d.next = false;
             self.mispredicted_q.d.next = false;
-            self.top_matches.d.next = false;
+            self.top_hit.d.next = false;
         }
     }
 }
