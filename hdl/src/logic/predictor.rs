@@ -49,10 +49,9 @@ const WORDS: usize = ENTRIES / WORD_ENTRIES;
 /// `lsb`), so the update reads no table, and a third holds `correct` itself (formed from
 /// `prediction`'s input and `taken_ahead`). All are loaded as a record enters `curr`,
 /// from `next`'s word, which the RAM read in the cycle before at `next`'s address after
-/// that edge (`ahead_index_address`), with the word
-/// written at that edge forwarded (`written`) and this cycle's update forwarded when
-/// `next` is in `curr`'s word. The index may change only at a `shift` (`curr`'s address
-/// is a window register).
+/// that edge (`ahead_word_address`), with the word written at that edge forwarded
+/// (`written`) and this cycle's update forwarded when `next` is in `curr`'s word. The
+/// index may change only at a `shift` (`curr`'s address is a window register).
 #[derive(LogicBlock)]
 pub struct Predictor {
     /// Clock.
