@@ -284,7 +284,8 @@ impl Logic for Predictor {
             self.next_place.next = (self.next_index.val() & 3) << 1;
             self.state_msb.next = self.prediction.q.val();
             self.state_lsb.next = self.curr_lsb.q.val();
-            self.ok.next = (self.state_msb.val() ^ self.fault.val()) == self.taken.val();
+            // The outcome against `curr`'s prediction: `correct`, held since the last edge.
+            self.ok.next = self.correct_q.q.val();
             // The entry after the update: from its state, or from 01 after a restart (then
             // the prediction is "not taken", correct when not taken).
             self.new_msb.next = (self.state_msb.val() && self.state_lsb.val())

@@ -98,7 +98,6 @@ pub struct ReturnStack<const A: usize> {
     do_call: Signal<Local, Bit>,
     do_return: Signal<Local, Bit>,
     nonempty: Signal<Local, Bit>,
-    hit: Signal<Local, Bit>,
     /// `curr` is an inferred return (with `update`).
     popped: Signal<Local, Bit>,
     count_after: Signal<Local, Bits<4>>,
@@ -172,7 +171,6 @@ impl<const A: usize> ReturnStack<A> {
             do_call: Default::default(),
             do_return: Default::default(),
             nonempty: Default::default(),
-            hit: Default::default(),
             popped: Default::default(),
             count_after: Default::default(),
             rsc_after: Default::default(),
@@ -220,10 +218,9 @@ impl<const A: usize> Logic for ReturnStack<A> {
         self.do_call.next = self.active.val() && self.call.val();
         self.do_return.next = self.active.val() && self.ret.val() && self.next_valid.val();
         self.nonempty.next = self.count.q.val().any();
-        self.hit.next = self.top_hit.q.val();
         self.inferred.next =
-            self.enabled.val() && self.ret.val() && self.next_valid.val() && self.hit.val();
-        self.popped.next = self.do_return.val() && self.hit.val();
+            self.enabled.val() && self.ret.val() && self.next_valid.val() && self.top_hit.q.val();
+        self.popped.next = self.do_return.val() && self.top_hit.q.val();
 
         // The state after `curr` without a restart: what an address packet reports.
         self.count_after.next = self.count.q.val();
@@ -320,15 +317,14 @@ impl<const A: usize> Logic for ReturnStack<A> {
         if self.restart.val() {
             // Emptied; `curr`'s own call is pushed, its branch counts, its return finds
             // the stack empty.
-            if !self.n_call.val() {
-                self.top_hit.d.next = false;
-            }
             // The stack vector is left as the push / pop made it: only the count empties
             // the stack (entries above the count are never read), which keeps the
             // decision's `restart` off the vector's wide enable.
             self.count.d.next = 0.into();
+            self.top_hit.d.next = false;
             if self.n_call.val() {
                 self.count.d.next = 1.into();
+                self.top_hit.d.next = self.link_matches.val();
             }
             self.return_since_call.d.next = false;
             self.branch_since_return.d.next =
