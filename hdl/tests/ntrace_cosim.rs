@@ -53,12 +53,12 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slo
         wait_clock_cycle!(sim, clock, x);
         x.reset.next = false;
         let n = recs.len();
-        for t in 0..2 * (n + 3) {
+        for t in 0..3 * (n + 3) {
             // Records enter a cycle after they are driven; trace is disabled after them.
-            // Every other cycle holds no record (the generator's contract: the messages
-            // counted for periodic synchronisation are added in the cycle after a record).
-            if t % 2 == 0 {
-                drive_record(&mut x.ingress, &mut x.trace_enable, recs.get(t / 2));
+            // Two cycles of three hold no record (the generator's contract: the messages
+            // counted for periodic synchronisation are added two cycles after a record).
+            if t % 3 == 0 {
+                drive_record(&mut x.ingress, &mut x.trace_enable, recs.get(t / 3));
             } else {
                 x.ingress.iretire.next = false;
                 x.ingress.itype.next = 0.into();
@@ -84,7 +84,7 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slo
     });
     let mut uut = NtraceGenerator::<32, 5, 4>::new(options);
     uut.connect_all();
-    sim.run(Box::new(uut), 20 * records.len() as u64 + 400)
+    sim.run(Box::new(uut), 30 * records.len() as u64 + 600)
         .unwrap();
     let v = out.lock().unwrap().clone();
     v

@@ -164,5 +164,10 @@ impl<const A: usize> Logic for NtraceCallStack<A> {
                 self.count.d.next = 1.into();
             }
         }
+        // Without entries the count is constant 0 (synthesis drops the stack's logic and
+        // everything that reads `nonempty`).
+        if !self.live.val().any() {
+            self.count.d.next = 0.into();
+        }
     }
 }

@@ -135,8 +135,8 @@ impl Default for NtraceHwOptions {
 
 /// The message generator (module documentation): `A` = `iaddress_width_p`, `E` =
 /// `ecause_width_p`, `IT` = `itype_width_p`. A record (retiring, or with a nonzero
-/// itype) may enter at most every other cycle: the messages a record counts towards
-/// periodic synchronisation are added in the cycle after it (`NtraceMseoPath` takes a
+/// itype) may enter at most every third cycle: the messages a record counts towards
+/// periodic synchronisation are added two cycles after it (`NtraceMseoPath` takes a
 /// record step in several cycles).
 #[derive(LogicBlock)]
 pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
@@ -151,9 +151,10 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     /// ProgTraceCorrelation, its rise restarts it with ProgTraceSync.
     pub trace_enable: Signal<In, Bit>,
     /// Restart after a FIFO overrun ("Error Message", "Synchronizing Messages" SYNC 7):
-    /// with the record entering in this cycle; the trace state is dropped (no repeat is
-    /// flushed) and the record starts the trace again with ProgTraceSync SYNC 7, as the
-    /// model's `NtraceEncoder::restart(SyncReason::FIFO_OVERRUN)`. Low outside an
+    /// high in one or more cycles up to the one in which the restarting record enters,
+    /// with no record in the block register; the trace state is dropped (no repeat is
+    /// flushed) and the next record starts the trace again with ProgTraceSync SYNC 7, as
+    /// the model's `NtraceEncoder::restart(SyncReason::FIFO_OVERRUN)`. Low outside an
     /// output path that loses messages.
     pub restart: Signal<In, Bit>,
     /// ResourceFull RCODE 2 before the first message that ends a run of HIST repeats.
@@ -184,8 +185,23 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     unused_itypes: Signal<Local, Bit>,
     // The record's address is the pending return's predicted one, compared as the record
     // enters: `pend_expected` changes only with a present record, so with a record at
-    // most every other cycle it already holds the value this record is compared with.
+    // most every third cycle it already holds the value this record is compared with.
     matched_ahead: DFF<Bit>,
+    // How the record ends its block, decided as it enters from the state it will meet
+    // (state changes only with a present record, a restart, a reset or the end of the
+    // trace, `kill`; with a record at most every third cycle none of the first can fall
+    // between): the trace is not started (ProgTraceSync), the pending message resolves
+    // (a pending return only if the record is not at its predicted address), the block
+    // has instructions and the privilege changes (SYNC 6); and any of the first, second
+    // or fourth. In the record's cycle each decision is one LUT of flip-flops.
+    kill: Signal<Local, Bit>,
+    live_started: Signal<Local, Bit>,
+    live_pending: Signal<Local, Bit>,
+    starting_ahead: DFF<Bit>,
+    resolves_ahead: DFF<Bit>,
+    returns_ahead: DFF<Bit>,
+    event_ahead: DFF<Bit>,
+    ends_ahead: DFF<Bit>,
     iaddr_q: DFF<Bits<A>>,
     privilege_q: DFF<Bits<2>>,
     context_q: DFF<Bits<1>>,
@@ -264,11 +280,12 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     reported: Signal<Local, Bit>,
     sijump_on: Constant<Bit>,
     // The implicit return call stack, the address after the record's instruction, the
-    // record pops a predicted return address, the pending return is predicted right.
+    // record pops a predicted return address, the pending return is mispredicted (the
+    // record is not at its popped address: the return is reported).
     stack: NtraceCallStack<A>,
     link: NextSequential<A>,
     predicted: Signal<Local, Bit>,
-    matched: Signal<Local, Bit>,
+    return_missed: Signal<Local, Bit>,
     // Repeated history: the HIST of the last RCODE 1 ResourceFull and the repeats of it
     // counted (HREPEAT); the last branch message (TCODE, its fields, the target; valid
     // while no other message came after it) and its repeats counted (B-CNT); a
@@ -368,6 +385,7 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     count_45: Signal<Local, Bits<4>>,
     count_67: Signal<Local, Bits<4>>,
     count_all: Signal<Local, Bits<4>>,
+    count_q: DFF<Bits<4>>,
     count_wide: ZeroExtend<4, 16>,
 }
 
@@ -437,6 +455,14 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             one_hot: Constant::new(bits::<16>(1)),
             unused_itypes: Default::default(),
             matched_ahead: Default::default(),
+            kill: Default::default(),
+            live_started: Default::default(),
+            live_pending: Default::default(),
+            starting_ahead: Default::default(),
+            resolves_ahead: Default::default(),
+            returns_ahead: Default::default(),
+            event_ahead: Default::default(),
+            ends_ahead: Default::default(),
             iaddr_q: Default::default(),
             privilege_q: Default::default(),
             context_q: Default::default(),
@@ -500,7 +526,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             stack: NtraceCallStack::new(options.call_stack),
             link: Default::default(),
             predicted: Default::default(),
-            matched: Default::default(),
+            return_missed: Default::default(),
             repeat_on: Constant::new(options.repeat_history),
             repeat_max: Constant::new(bits::<REPEAT_BITS>((1 << options.repeat_bits) - 1)),
             last_full_valid: Default::default(),
@@ -582,6 +608,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             count_45: Default::default(),
             count_67: Default::default(),
             count_all: Default::default(),
+            count_q: Default::default(),
             count_wide: Default::default(),
         }
     }
@@ -603,6 +630,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             itype_hot,
             present_ff,
             matched_ahead,
+            starting_ahead,
+            resolves_ahead,
+            returns_ahead,
+            event_ahead,
+            ends_ahead,
             iaddr_q,
             privilege_q,
             context_q,
@@ -636,6 +668,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             since_sync,
             sync_due_ff,
             counted,
+            count_q,
             icnt,
             hist
         );
@@ -681,28 +714,40 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         // What this cycle does.
         self.correlation.next =
             self.was_enabled.q.val() && !self.enable_ff.q.val() && self.started.q.val();
-        self.starting.next = self.present.val() && !self.started.q.val();
+        // The decisions of the record entering in this cycle, from the state it will
+        // meet (the restart, the reset and the end of the trace clear `started`,
+        // `pend_valid` and `walk` at this edge).
+        self.kill.next = self.restart.val() || self.reset_ff.q.val() || self.correlation.val();
+        self.live_started.next = self.started.q.val() && !self.kill.val();
+        self.live_pending.next = self.live_started.val() && self.pend_valid.q.val();
+        self.starting_ahead.d.next = !self.live_started.val();
+        self.resolves_ahead.d.next = self.live_pending.val() && !self.pend_return.q.val();
+        self.returns_ahead.d.next = self.live_pending.val() && self.pend_return.q.val();
+        self.event_ahead.d.next = self.live_started.val()
+            && self.walk.q.val()
+            && (self.ingress.privilege.val() != self.owner_priv.q.val());
+        self.ends_ahead.d.next =
+            self.starting_ahead.d.val() || self.resolves_ahead.d.val() || self.event_ahead.d.val();
+        self.starting.next = self.present.val() && self.starting_ahead.q.val();
         // A predicted return whose next PC is the popped address is not reported (its
         // block goes on).
-        self.matched.next = self.pend_return.q.val() && self.matched_ahead.q.val();
-        self.resolving.next = self.present.val()
-            && self.started.q.val()
-            && self.pend_valid.q.val()
-            && !self.matched.val();
+        self.return_missed.next = self.returns_ahead.q.val() && !self.matched_ahead.q.val();
+        self.resolving.next =
+            self.present.val() && (self.resolves_ahead.q.val() || self.return_missed.val());
         self.owner_change.next = self.present.val()
             && self.started.q.val()
             && ((self.privilege_q.q.val() != self.owner_priv.q.val())
                 || (self.rec_context.val() != self.owner_context.q.val()));
         self.block_sync.next = self.present.val()
-            && self.started.q.val()
-            && !self.resolving.val()
-            && (self.privilege_q.q.val() != self.owner_priv.q.val())
-            && self.walk.q.val();
+            && self.event_ahead.q.val()
+            && !self.resolves_ahead.q.val()
+            && !self.return_missed.val();
         self.sync_due.next = self.sync_due_ff.q.val();
         self.a_sync.next = self.starting.val()
             || (self.resolving.val() && self.sync_due.val())
             || self.block_sync.val();
-        self.ends_block.next = self.starting.val() || self.resolving.val() || self.block_sync.val();
+        self.ends_block.next =
+            self.present.val() && (self.ends_ahead.q.val() || self.return_missed.val());
         // "Sequential Jump Optimization": the jump and the instruction before it are in
         // one block (an instruction of the block retired before the jump).
         self.walk_before.next = self.walk.q.val() && !self.ends_block.val();
@@ -1084,8 +1129,12 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.early_count.narrow.next = self.hrepeat.q.val();
         self.late_count.narrow.next = self.hrepeat_base.val();
 
-        // 1. ResourceFull RCODE 2: RDATA the repeated HIST, HREPEAT its repeats.
-        self.early_hrepeat.valid.next = self.flush_early.val() && self.hrepeat.q.val().any();
+        // 1. ResourceFull RCODE 2: RDATA the repeated HIST, HREPEAT its repeats. (The
+        // repeat messages are gated by the option itself: without it the counts stay 0,
+        // which synthesis cannot see through their registers, so their logic would stay
+        // on the decision's paths.)
+        self.early_hrepeat.valid.next =
+            self.repeat_on.val() && self.flush_early.val() && self.hrepeat.q.val().any();
         self.early_hrepeat.tcode.next = self.tc_resource_full.val();
         self.early_hrepeat.lead.next = (self.last_full_lead.wide.val() << 4) | 2;
         self.early_hrepeat.lead_min.next = 5.into();
@@ -1095,7 +1144,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.early_hrepeat.hist_valid.next = false;
 
         // 2. RepeatBranch: B-CNT.
-        self.repeat_branch.valid.next = self.flush_bcnt.val() && self.bcnt_now.val().any();
+        self.repeat_branch.valid.next =
+            self.repeat_on.val() && self.flush_bcnt.val() && self.bcnt_now.val().any();
         self.repeat_branch.tcode.next = self.tc_repeat_branch.val();
         self.repeat_branch.lead.next = self.bcnt_lead.wide.val();
         self.repeat_branch.lead_min.next = 1.into();
@@ -1138,8 +1188,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.icnt_full.hist_valid.next = false;
 
         // 7. ResourceFull RCODE 2 before a HIST ResourceFull that is no repeat.
-        self.late_hrepeat.valid.next =
-            self.hist_over.val() && !self.hist_repeat.val() && self.hrepeat_base.val().any();
+        self.late_hrepeat.valid.next = self.repeat_on.val()
+            && self.hist_over.val()
+            && !self.hist_repeat.val()
+            && self.hrepeat_base.val().any();
         self.late_hrepeat.tcode.next = self.tc_resource_full.val();
         self.late_hrepeat.lead.next = (self.last_full_lead.wide.val() << 4) | 2;
         self.late_hrepeat.lead_min.next = 5.into();
@@ -1228,6 +1280,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         if self.hist_repeat.val() {
             self.hrepeat.d.next = self.hrepeat_base.val() + 1;
         }
+        // Without repeated history both counts are constant 0 (synthesis drops them).
+        if !self.repeat_on.val() {
+            self.bcnt.d.next = 0.into();
+            self.hrepeat.d.next = 0.into();
+        }
         if self.a_sync.val() {
             self.last_full_valid.d.next = false;
         }
@@ -1245,8 +1302,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         // Messages since the last synchronising message (held once at `sync_max`): this
         // record's messages are registered (bit per slot: block end, sync Ownership,
         // change Ownership, I-CNT and HIST ResourceFull, early and late HREPEAT,
-        // RepeatBranch) and added in the next cycle, which holds no record (a record step
-        // of the output path takes several cycles), so `sync_due` reads the whole count.
+        // RepeatBranch), their number is registered in the next cycle and added in the
+        // one after it, which hold no record (a record step of the output path takes
+        // several cycles), so `sync_due` reads the whole count.
         self.count_01.next = 0.into();
         if self.counted.q.val().get_bit(0) {
             self.count_01.next = 1.into();
@@ -1277,7 +1335,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         }
         self.count_all.next = (self.count_01.val() + self.count_23.val())
             + (self.count_45.val() + self.count_67.val());
-        self.count_wide.narrow.next = self.count_all.val();
+        self.count_q.d.next = self.count_all.val();
+        self.count_wide.narrow.next = self.count_q.q.val();
         // (Once `sync_due`, a record counts nothing, below, so the count holds. The last
         // add before it is at most 8 onto `sync_max - 1`: within 16 bits for `sync_max` <=
         // 65528.)
@@ -1346,6 +1405,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.since_sync.d.next = 0.into();
             self.sync_due_ff.d.next = false;
             self.counted.d.next = 0.into();
+            self.count_q.d.next = 0.into();
             self.last_full_valid.d.next = false;
             self.hrepeat.d.next = 0.into();
             self.last_valid.d.next = false;

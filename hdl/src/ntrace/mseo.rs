@@ -85,6 +85,7 @@ pub struct MseoMeasure {
     pub runs: MseoRuns,
     /// Its layout.
     pub layout: MseoLayoutSource,
+    sums: MseoRunSums,
 }
 
 impl Logic for MseoMeasure {
@@ -92,85 +93,113 @@ impl Logic for MseoMeasure {
     fn update(&mut self) {
         // Bytes of `lead`: at least those of its fixed fields and one bit, else up to
         // its most significant nonzero group of 6 bits.
-        self.layout.lead_bytes.next = 1.into();
+        self.sums.lead_bytes.next = 1.into();
         if self.runs.lead_min.val() > 6 {
-            self.layout.lead_bytes.next = 2.into();
+            self.sums.lead_bytes.next = 2.into();
         }
         if self.runs.lead_upper.val().get_bits::<6>(0).any() {
-            self.layout.lead_bytes.next = 2.into();
+            self.sums.lead_bytes.next = 2.into();
         }
         if self.runs.lead_upper.val().get_bits::<6>(6).any() {
-            self.layout.lead_bytes.next = 3.into();
+            self.sums.lead_bytes.next = 3.into();
         }
         if self.runs.lead_upper.val().get_bits::<6>(12).any() {
-            self.layout.lead_bytes.next = 4.into();
+            self.sums.lead_bytes.next = 4.into();
         }
         if self.runs.lead_upper.val().get_bits::<6>(18).any() {
-            self.layout.lead_bytes.next = 5.into();
+            self.sums.lead_bytes.next = 5.into();
         }
         if self.runs.lead_upper.val().get_bits::<6>(24).any() {
-            self.layout.lead_bytes.next = 6.into();
+            self.sums.lead_bytes.next = 6.into();
         }
         if self.runs.lead_upper.val().get_bits::<4>(30).any() {
-            self.layout.lead_bytes.next = 7.into();
+            self.sums.lead_bytes.next = 7.into();
         }
-        self.layout.addr_bytes.next = 1.into();
+        self.sums.addr_bytes.next = 1.into();
         if self.runs.addr_upper.val().get_bits::<6>(0).any() {
-            self.layout.addr_bytes.next = 2.into();
+            self.sums.addr_bytes.next = 2.into();
         }
         if self.runs.addr_upper.val().get_bits::<6>(6).any() {
-            self.layout.addr_bytes.next = 3.into();
+            self.sums.addr_bytes.next = 3.into();
         }
         if self.runs.addr_upper.val().get_bits::<6>(12).any() {
-            self.layout.addr_bytes.next = 4.into();
+            self.sums.addr_bytes.next = 4.into();
         }
         if self.runs.addr_upper.val().get_bits::<6>(18).any() {
-            self.layout.addr_bytes.next = 5.into();
+            self.sums.addr_bytes.next = 5.into();
         }
         if self.runs.addr_upper.val().get_bits::<6>(24).any() {
-            self.layout.addr_bytes.next = 6.into();
+            self.sums.addr_bytes.next = 6.into();
         }
         if self.runs.addr_upper.val().get_bits::<6>(30).any() {
-            self.layout.addr_bytes.next = 7.into();
+            self.sums.addr_bytes.next = 7.into();
         }
         if self.runs.addr_upper.val().get_bits::<6>(36).any() {
-            self.layout.addr_bytes.next = 8.into();
+            self.sums.addr_bytes.next = 8.into();
         }
         if self.runs.addr_upper.val().get_bits::<6>(42).any() {
-            self.layout.addr_bytes.next = 9.into();
+            self.sums.addr_bytes.next = 9.into();
         }
         if self.runs.addr_upper.val().get_bits::<6>(48).any() {
-            self.layout.addr_bytes.next = 10.into();
+            self.sums.addr_bytes.next = 10.into();
         }
         if self.runs.addr_upper.val().get_bits::<4>(54).any() {
-            self.layout.addr_bytes.next = 11.into();
+            self.sums.addr_bytes.next = 11.into();
         }
         if !self.runs.addr_valid.val() {
-            self.layout.addr_bytes.next = 0.into();
+            self.sums.addr_bytes.next = 0.into();
         }
-        self.layout.hist_bytes.next = 1.into();
+        self.sums.hist_bytes.next = 1.into();
         if self.runs.hist_upper.val().get_bits::<6>(0).any() {
-            self.layout.hist_bytes.next = 2.into();
+            self.sums.hist_bytes.next = 2.into();
         }
         if self.runs.hist_upper.val().get_bits::<6>(6).any() {
-            self.layout.hist_bytes.next = 3.into();
+            self.sums.hist_bytes.next = 3.into();
         }
         if self.runs.hist_upper.val().get_bits::<6>(12).any() {
-            self.layout.hist_bytes.next = 4.into();
+            self.sums.hist_bytes.next = 4.into();
         }
         if self.runs.hist_upper.val().get_bits::<6>(18).any() {
-            self.layout.hist_bytes.next = 5.into();
+            self.sums.hist_bytes.next = 5.into();
         }
         if self.runs.hist_upper.val().get_bits::<2>(24).any() {
-            self.layout.hist_bytes.next = 6.into();
+            self.sums.hist_bytes.next = 6.into();
         }
         if !self.runs.hist_valid.val() {
-            self.layout.hist_bytes.next = 0.into();
+            self.sums.hist_bytes.next = 0.into();
         }
-        self.layout.addr_start.next = self.layout.lead_bytes.val();
-        self.layout.hist_start.next = self.layout.lead_bytes.val() + self.layout.addr_bytes.val();
-        self.layout.length.next = self.layout.hist_start.val() + self.layout.hist_bytes.val() + 1;
-        if !self.runs.valid.val() {
+        self.sums.valid.next = self.runs.valid.val();
+        MseoLayoutSource::link(&mut self.layout, &mut self.sums.layout);
+    }
+}
+
+/// The rest of a message's layout from the bytes of its runs (combinational): where the
+/// address and HIST runs begin, and the length (TCODE, the runs; 0 without a message).
+#[derive(LogicBlock, Default)]
+pub struct MseoRunSums {
+    /// A message is present.
+    pub valid: Signal<In, Bit>,
+    /// Bytes of the `lead` run.
+    pub lead_bytes: Signal<In, Bits<5>>,
+    /// Bytes of the address run.
+    pub addr_bytes: Signal<In, Bits<5>>,
+    /// Bytes of the HIST run.
+    pub hist_bytes: Signal<In, Bits<5>>,
+    /// The layout.
+    pub layout: MseoLayoutSource,
+}
+
+impl Logic for MseoRunSums {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.layout.lead_bytes.next = self.lead_bytes.val();
+        self.layout.addr_bytes.next = self.addr_bytes.val();
+        self.layout.hist_bytes.next = self.hist_bytes.val();
+        self.layout.addr_start.next = self.lead_bytes.val();
+        self.layout.hist_start.next = self.lead_bytes.val() + self.addr_bytes.val();
+        self.layout.length.next =
+            self.lead_bytes.val() + self.addr_bytes.val() + self.hist_bytes.val() + 1;
+        if !self.valid.val() {
             self.layout.length.next = 0.into();
         }
     }
@@ -178,7 +207,9 @@ impl Logic for MseoMeasure {
 
 /// A message's layout measured as it is offered and held from the next cycle until the
 /// next `load`: a serialiser measures the message that becomes its head a cycle ahead, so
-/// its decisions on the head's length start from flip-flops.
+/// its decisions on the head's length start from flip-flops. The bytes of each run are
+/// held; the run starts and the length are summed from them after the flip-flops (short
+/// adders), so the measurement's path ends at the hold.
 #[derive(LogicBlock, Default)]
 pub struct MseoLayoutHold {
     /// Clock.
@@ -196,41 +227,42 @@ pub struct MseoLayoutHold {
     /// The layout held.
     pub layout: MseoLayoutSource,
     measure: MseoMeasure,
-    length: DFF<Bits<5>>,
+    valid: DFF<Bit>,
     lead_bytes: DFF<Bits<5>>,
     addr_bytes: DFF<Bits<5>>,
     hist_bytes: DFF<Bits<5>>,
-    addr_start: DFF<Bits<5>>,
-    hist_start: DFF<Bits<5>>,
+    sums: MseoRunSums,
+    // The measurement's starts and length, summed again from the held bytes.
+    unused_sums: Signal<Local, Bit>,
 }
 
 impl Logic for MseoLayoutHold {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, length, lead_bytes, addr_bytes, hist_bytes, addr_start, hist_start);
+        dff_setup!(self, clock, valid, lead_bytes, addr_bytes, hist_bytes);
         MseoRuns::link(&mut self.runs, &mut self.measure.runs);
         if self.load.val() {
-            self.length.d.next = self.measure.layout.length.val();
+            self.valid.d.next = self.runs.valid.val();
             self.lead_bytes.d.next = self.measure.layout.lead_bytes.val();
             self.addr_bytes.d.next = self.measure.layout.addr_bytes.val();
             self.hist_bytes.d.next = self.measure.layout.hist_bytes.val();
-            self.addr_start.d.next = self.measure.layout.addr_start.val();
-            self.hist_start.d.next = self.measure.layout.hist_start.val();
             if self.use_preset.val() {
-                self.length.d.next = self.preset.length.val();
+                self.valid.d.next = self.preset.length.val().any();
                 self.lead_bytes.d.next = self.preset.lead_bytes.val();
                 self.addr_bytes.d.next = self.preset.addr_bytes.val();
                 self.hist_bytes.d.next = self.preset.hist_bytes.val();
-                self.addr_start.d.next = self.preset.addr_start.val();
-                self.hist_start.d.next = self.preset.hist_start.val();
             }
         }
-        self.layout.length.next = self.length.q.val();
-        self.layout.lead_bytes.next = self.lead_bytes.q.val();
-        self.layout.addr_bytes.next = self.addr_bytes.q.val();
-        self.layout.hist_bytes.next = self.hist_bytes.q.val();
-        self.layout.addr_start.next = self.addr_start.q.val();
-        self.layout.hist_start.next = self.hist_start.q.val();
+        self.unused_sums.next = self.measure.layout.length.val().any()
+            || self.measure.layout.addr_start.val().any()
+            || self.measure.layout.hist_start.val().any()
+            || self.preset.addr_start.val().any()
+            || self.preset.hist_start.val().any();
+        self.sums.valid.next = self.valid.q.val();
+        self.sums.lead_bytes.next = self.lead_bytes.q.val();
+        self.sums.addr_bytes.next = self.addr_bytes.q.val();
+        self.sums.hist_bytes.next = self.hist_bytes.q.val();
+        MseoLayoutSource::link(&mut self.layout, &mut self.sums.layout);
     }
 }
 

@@ -125,7 +125,10 @@ pub struct NtraceMseoQueue<const N: usize> {
     /// The record goes to the generator in this cycle (taken, and not lost to an
     /// overflow).
     pub feed: Signal<Out, Bit>,
-    /// The generator restarts with the record fed in this cycle (SYNC 7).
+    /// The generator restarts before the next record it is fed (SYNC 7): high while
+    /// idle with an overflowed FIFO that has the restart room, so the next step fed is
+    /// the restart (the end of the trace is not fed); no record is in the generator then,
+    /// and the flip-flops it starts from keep the path off the step's `in_valid`.
     pub restart: Signal<Out, Bit>,
     /// The generator's slots, in the cycle after `feed` (the model's order).
     pub early_hrepeat: NtraceMessage,
@@ -196,19 +199,33 @@ pub struct NtraceMseoQueue<const N: usize> {
     error_tcode: Constant<Bits<6>>,
     error_lead: Constant<Bits<LEAD_BITS>>,
     error_on: Constant<Bit>,
-    // `free >= RESTART_ROOM`, registered: read only when idle (taking a step), and `free`
-    // does not change in the cycle before idle (the drain's last cycle sends nothing) nor
-    // while idle, so the flip-flop equals the compare there.
-    room: DFF<Bit>,
+    // Taking a step, from flip-flops formed from the next state: idle; idle with nothing
+    // lost (a step is fed); idle, overflowed and with the restart room, `free >=
+    // RESTART_ROOM` (a step is fed and restarts the trace, unless it is the end). The
+    // room is `free` of this cycle, not the next: `free` does not change in the cycle
+    // before idle (the drain's last cycle sends nothing) nor while idle.
+    idle: DFF<Bit>,
+    open: DFF<Bit>,
+    reopen: DFF<Bit>,
+    // The fit of the head message, decided in a cycle of its own before its first byte:
+    // `fits` registered, and `checked` set when the register holds the current head's
+    // (the head and `free` do not change in a cycle that writes nothing: sends happen
+    // only while draining).
     fits: Signal<Local, Bit>,
+    fits_q: DFF<Bit>,
+    checked: DFF<Bit>,
     // The head's byte `index` is its last (`index + 1 == length`), kept as the index
     // moves: false at a new head (index 0 of a message of 2 bytes or more, or of none),
     // `index + 2 == length` when a byte is written.
     last_byte: DFF<Bit>,
     advance: Signal<Local, Bit>,
     write: Signal<Local, Bit>,
-    send_now: Signal<Local, Bit>,
+    // This step sends (`phase == every_cycles - 1`), registered: `phase` changes only in
+    // the last cycle of a drain, many cycles before the next drain reads it.
+    send_now: DFF<Bit>,
     pop: Signal<Local, Bit>,
+    // The step taken restarts the trace (the Error message goes first).
+    restarting: Signal<Local, Bit>,
 }
 
 impl<const N: usize> NtraceMseoQueue<N> {
@@ -276,13 +293,18 @@ impl<const N: usize> NtraceMseoQueue<N> {
             error_tcode: Constant::new(bits::<6>(ERROR_TCODE)),
             error_lead: Constant::new(bits::<LEAD_BITS>(ERROR_LEAD)),
             error_on: Constant::new(!fifo.error_fault),
-            room: Default::default(),
+            idle: Default::default(),
+            open: Default::default(),
+            reopen: Default::default(),
             fits: Default::default(),
+            fits_q: Default::default(),
+            checked: Default::default(),
             last_byte: Default::default(),
             advance: Default::default(),
             write: Default::default(),
             send_now: Default::default(),
             pop: Default::default(),
+            restarting: Default::default(),
         }
     }
 }
@@ -292,7 +314,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
     fn update(&mut self) {
         dff_setup!(
             self, clock, state, overflowed, error_due, end_step, free, index, slots_left, phase,
-            sent, room, last_byte
+            sent, send_now, idle, open, reopen, fits_q, checked, last_byte
         );
         self.error.clock.next = self.clock.val();
         self.s0.clock.next = self.clock.val();
@@ -311,19 +333,19 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         // Taking a step: an overflowed FIFO loses the record until it has the restart
         // room; then the Error message goes first and the generator restarts. The end of
         // the trace is the model's `finish`: no restart, no message when overflowed.
-        self.room.d.next = self.free.q.val() >= self.restart_room.val();
-        self.take.next = self.in_valid.val() && (self.state.q.val() == 0);
-        self.feed.next = self.take.val()
-            && (!self.overflowed.q.val() || (self.room.q.val() && !self.in_end.val()));
-        self.restart.next = self.take.val() && self.overflowed.q.val() && self.feed.val();
+        self.take.next = self.in_valid.val() && self.idle.q.val();
+        self.feed.next = self.in_valid.val()
+            && (self.open.q.val() || (self.reopen.q.val() && !self.in_end.val()));
+        self.restart.next = self.reopen.q.val();
+        self.restarting.next = self.in_valid.val() && self.reopen.q.val() && !self.in_end.val();
         if self.take.val() {
             self.end_step.d.next = self.in_end.val();
-            self.error_due.d.next = self.restart.val();
+            self.error_due.d.next = self.restarting.val();
             self.state.d.next = 3.into();
             if self.feed.val() {
                 self.state.d.next = 1.into();
             }
-            if self.restart.val() {
+            if self.restarting.val() {
                 self.overflowed.d.next = false;
             }
         }
@@ -401,11 +423,15 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.cursor.first.next = !self.index.q.val().any();
 
         // Writing the head message: it goes in whole if it fits when its first byte
-        // would be written and nothing was lost before it (the model's `enqueue`).
-        // (A message has at most 25 bytes: with 32 or more free it fits; below, 5 bits of
-        // `free` decide, a short compare on the path into the write enables.)
+        // would be written and nothing was lost before it (the model's `enqueue`). The
+        // fit is decided into `fits_q` in the first cycle of each head, and its first
+        // byte written in the next, so the compare ends in a flip-flop and the write
+        // enables start from flip-flops. (A message has at most 25 bytes: with 32 or
+        // more free it fits; below, 5 bits of `free` decide.)
         self.fits.next = self.free.q.val().get_bits::<11>(5).any()
             || (self.head.layout.length.val() <= self.free.q.val().get_bits::<5>(0));
+        self.fits_q.d.next = self.fits.val();
+        self.checked.d.next = false;
         self.write.next = false;
         self.advance.next = false;
         if self.state.q.val() == 2 {
@@ -414,10 +440,11 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
             // does not fit sets `overflowed` and is passed over in the next cycle.
             self.advance.next =
                 !self.error.q.valid.val() || self.last_byte.q.val() || self.overflowed.q.val();
+            self.checked.d.next = !self.advance.val();
             if self.error.q.valid.val() && !self.overflowed.q.val() {
-                if self.index.q.val().any() || self.fits.val() {
+                if self.index.q.val().any() || (self.checked.q.val() && self.fits_q.q.val()) {
                     self.write.next = true;
-                } else {
+                } else if self.checked.q.val() {
                     self.overflowed.d.next = true;
                 }
             }
@@ -470,11 +497,11 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
 
         // Sending: `send_bytes` bytes on every `every_cycles`-th step; everything at the
         // end of the trace.
-        self.send_now.next = self.phase.q.val() == self.every_last.val();
+        self.send_now.d.next = self.phase.q.val() == self.every_last.val();
         self.pop.next = (self.state.q.val() == 3)
             && self.fifo.stream.out_valid.val()
             && (self.end_step.q.val()
-                || (self.send_now.val() && (self.sent.q.val() != self.send_bytes.val())));
+                || (self.send_now.q.val() && (self.sent.q.val() != self.send_bytes.val())));
         self.fifo.stream.out_ready.next = self.pop.val();
         self.out_valid.next = self.pop.val();
         self.out_data.next = self.fifo.stream.out_data.val();
@@ -485,7 +512,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         if (self.state.q.val() == 3) && !self.pop.val() {
             self.sent.d.next = 0.into();
             self.phase.d.next = self.phase.q.val() + 1;
-            if self.send_now.val() {
+            if self.send_now.q.val() {
                 self.phase.d.next = 0.into();
             }
             self.state.d.next = 0.into();
@@ -513,6 +540,13 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
             self.phase.d.next = 0.into();
             self.sent.d.next = 0.into();
         }
+        // The step-taking flip-flops: `state == 0`, with `!overflowed`, and with
+        // `overflowed` and the room, of the next cycle.
+        self.idle.d.next = self.state.d.val() == 0;
+        self.open.d.next = (self.state.d.val() == 0) && !self.overflowed.d.val();
+        self.reopen.d.next = (self.state.d.val() == 0)
+            && self.overflowed.d.val()
+            && (self.free.q.val() >= self.restart_room.val());
     }
 }
 
