@@ -19,10 +19,13 @@ pub struct BranchCount<const W: usize> {
     pub clock: Signal<In, Clock>,
     /// The current instruction is a traced branch (in a deciding cycle).
     pub push: Signal<In, Bit>,
-    /// Its prediction was correct.
-    pub correct: Signal<In, Bit>,
+    /// Its prediction is correct after this cycle's edge (the predictor's `correct_ahead`:
+    /// registered here with the option, so that `ok` is one flip-flop at the head of the
+    /// decision's paths).
+    pub correct_ahead: Signal<In, Bit>,
     /// Run-time option `branch_prediction`: without it (or without a predictor) nothing is
-    /// counted and the map holds every branch.
+    /// counted and the map holds every branch. Stable while trace is enabled
+    /// (`hdl/DESIGN.md` item 2), so it is registered into `ok` with the prediction.
     pub option: Signal<In, Bit>,
     /// The branch map holds 30 branches before this cycle's.
     pub held_is_30: Signal<In, Bit>,
@@ -52,10 +55,12 @@ pub struct BranchCount<const W: usize> {
     at_max: DFF<Bit>,
     /// `count` is all ones but bit 0.
     below_max: DFF<Bit>,
+    /// The option on (in hardware with a predictor) and the prediction correct: the
+    /// registered `enabled && correct`.
+    ok: DFF<Bit>,
     inc: Signal<Local, Bit>,
     // The increment as a `W`-bit addend (the `inc` term spelled out, see `update`).
     step: Signal<Local, Bits<W>>,
-    ok: Signal<Local, Bit>,
     available: Constant<Bit>,
     max_less_two: Constant<Bits<W>>,
 }
@@ -66,7 +71,7 @@ impl<const W: usize> BranchCount<W> {
         BranchCount {
             clock: Default::default(),
             push: Default::default(),
-            correct: Default::default(),
+            correct_ahead: Default::default(),
             option: Default::default(),
             enabled: Default::default(),
             ok: Default::default(),
@@ -106,38 +111,34 @@ impl<const W: usize> Logic for BranchCount<W> {
             clock,
             counting_q,
             some_failed,
+            ok,
             count,
             at_max,
             below_max
         );
         self.enabled.next = self.available.val() && self.option.val();
-        self.ok.next = self.enabled.val() && self.correct.val();
+        self.ok.d.next = self.available.val() && self.option.val() && self.correct_ahead.val();
         self.enter.next = self.push.val()
             && !self.counting_q.q.val()
             && !self.some_failed.q.val()
-            && self.ok.val()
+            && self.ok.q.val()
             && self.held_is_30.val();
         self.counting.next = self.counting_q.q.val() || self.enter.val();
         self.map_push.next = self.push.val() && !self.counting.val();
-        self.failed.next = self.counting_q.q.val() && self.push.val() && !self.ok.val();
-        self.inc.next = self.counting_q.q.val() && self.push.val() && self.ok.val();
+        self.failed.next = self.counting_q.q.val() && self.push.val() && !self.ok.q.val();
+        self.inc.next = self.counting_q.q.val() && self.push.val() && self.ok.q.val();
         self.full.next = self.counting_q.q.val()
             && (self.at_max.q.val() || (self.below_max.q.val() && self.inc.val()));
         // One adder with the increment as its addend: the count register and the reported
         // value both take its sum (no multiplexer between the count and the count plus 1).
         self.step.next = 0.into();
-        if self.counting_q.q.val()
-            && self.push.val()
-            && self.available.val()
-            && self.option.val()
-            && self.correct.val()
-        {
+        if self.counting_q.q.val() && self.push.val() && self.ok.q.val() {
             self.step.next = 1.into();
         }
         self.value.next = self.count.q.val() + self.step.val();
         // The next state, written from the inputs and flip-flops only (the terms of
-        // `counting` and `ok` spelled out; `value` reads them spelled out too, through
-        // `step`), not from the signals above: `clear` comes from the decision, which reads
+        // `counting` spelled out; `value` reads them spelled out too, through `step`), not
+        // from the signals above: `clear` comes from the decision, which reads
         // `enter`, so sharing them would put `clear` and `enter` in one always block, a
         // loop for Verilator (synthesis merges the repeated terms).
         self.counting_q.d.next = self.available.val()
@@ -145,23 +146,15 @@ impl<const W: usize> Logic for BranchCount<W> {
             && (self.counting_q.q.val()
                 || (self.push.val()
                     && !self.some_failed.q.val()
-                    && self.option.val()
-                    && self.correct.val()
+                    && self.ok.q.val()
                     && self.held_is_30.val()));
         self.some_failed.d.next = !self.clear.val()
             && (self.some_failed.q.val()
-                || (self.push.val()
-                    && !self.counting_q.q.val()
-                    && !(self.available.val() && self.option.val() && self.correct.val())));
+                || (self.push.val() && !self.counting_q.q.val() && !self.ok.q.val()));
         self.count.d.next = self.value.val();
         self.at_max.d.next = self.at_max.q.val();
         self.below_max.d.next = self.below_max.q.val();
-        if self.counting_q.q.val()
-            && self.push.val()
-            && self.available.val()
-            && self.option.val()
-            && self.correct.val()
-        {
+        if self.counting_q.q.val() && self.push.val() && self.ok.q.val() {
             self.at_max.d.next = self.below_max.q.val();
             self.below_max.d.next = self.count.q.val() == self.max_less_two.val();
         }
@@ -203,17 +196,20 @@ mod tests {
             let mut state = 0x2545_f491_u64;
             let mut fulls = 0;
             let mut after = None;
+            let mut correct_before = false;
             for _ in 0..4000 {
                 state ^= state << 13;
                 state ^= state >> 7;
                 state ^= state << 17;
                 x.push.next = state & 3 != 0;
-                x.correct.next = state & 0x1c != 0;
+                x.correct_ahead.next = state & 0x1c != 0;
                 x.held_is_30.next = state & 0x20 != 0;
                 x.clear.next = state & 0x7c0 == 0;
                 wait_clock_false!(sim, clock, x);
                 let count = x.count.q.val().to_u64();
-                let inc = x.counting_q.q.val() && x.push.val() && x.correct.val();
+                // `ok` holds the prediction driven before the last edge.
+                sim_assert_eq!(sim, x.ok.q.val(), correct_before, x);
+                let inc = x.counting_q.q.val() && x.push.val() && correct_before;
                 let expected = x.counting_q.q.val() && (count == 15 || (count == 14 && inc));
                 sim_assert_eq!(sim, x.full.val(), expected, x);
                 // The reported count: this branch's count included.
@@ -225,6 +221,7 @@ mod tests {
                     sim_assert_eq!(sim, count, after, x);
                 }
                 after = Some(if x.clear.val() { 0 } else { value });
+                correct_before = x.correct_ahead.val();
                 wait_clock_true!(sim, clock, x);
             }
             sim_assert!(sim, fulls > 50, x);

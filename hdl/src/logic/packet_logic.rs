@@ -243,7 +243,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.predictor.taken_ahead.next = self.ingress.curr_taken_ahead.val();
         self.predictor.restart.next = self.decision.restart.val();
         self.branch_count.push.next = self.ingress.keys.val().push;
-        self.branch_count.correct.next = self.predictor.correct.val();
+        self.branch_count.correct_ahead.next = self.predictor.correct_ahead.val();
         self.branch_count.option.next = self.options.branch_prediction.val();
         self.branch_count.held_is_30.next = self.held_is_30.q.val();
         self.branch_count.clear.next = self.decision.empties_map.val();

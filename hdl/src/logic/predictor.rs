@@ -75,8 +75,11 @@ pub struct Predictor {
     pub taken_ahead: Signal<In, Bit>,
     /// Every entry restarts at 01 (before `update`'s branch is applied).
     pub restart: Signal<In, Bit>,
-    /// The table's prediction for the current instruction equals `taken`.
-    pub correct: Signal<Out, Bit>,
+    /// `correct` after this cycle's edge: whether the table's prediction for the current
+    /// instruction will equal `taken` in the next cycle (the input of the flip-flop
+    /// `correct_q`; the consumer registers it with terms of its own, the branch count with
+    /// its option).
+    pub correct_ahead: Signal<Out, Bit>,
     // The words of four entry states (`msb lsb`, entry 0 lowest) as last written; valid
     // where `valid` is set.
     states: RAM<Bits<8>, WORD_ADDRESS_BITS>,
@@ -162,7 +165,7 @@ impl Predictor {
             taken: Default::default(),
             taken_ahead: Default::default(),
             restart: Default::default(),
-            correct: Default::default(),
+            correct_ahead: Default::default(),
             states: Default::default(),
             valid: Default::default(),
             curr_word: Default::default(),
@@ -236,7 +239,6 @@ impl Logic for Predictor {
         );
         self.states.read_clock.next = self.clock.val();
         self.states.write_clock.next = self.clock.val();
-        self.correct.next = self.correct_q.q.val();
         // Without a predictor: every term constant, the table never written.
         self.index.next = 0.into();
         self.next_index.next = 0.into();
@@ -378,6 +380,7 @@ impl Logic for Predictor {
         }
         self.correct_q.d.next =
             (self.prediction.d.val() ^ self.fault.val()) == self.taken_ahead.val();
+        self.correct_ahead.next = self.correct_q.d.val();
     }
 }
 
@@ -405,7 +408,8 @@ mod tests {
     /// in some cycles, not in others, `next` changes at a shift and sometimes without one,
     /// and `next` is often `curr`'s entry, so the early read and the RAM's read are
     /// forwarded), with restarts (the first one clears the table as trace enable does):
-    /// the block's `correct` equals the model's prediction outcome in every cycle.
+    /// the block's `correct` (`correct_q`, registered from `correct_ahead`) equals the
+    /// model's prediction outcome in every cycle.
     #[test]
     fn predictions_are_the_models() {
         // 2 entries (one word), 8 (two words), 64 (16 words, more than the addresses).
@@ -443,7 +447,7 @@ mod tests {
                 settle(&mut uut);
                 if update {
                     let expected = model.update(address, taken);
-                    assert_eq!(uut.correct.val(), expected, "size {size}, step {step}");
+                    assert_eq!(uut.correct_q.q.val(), expected, "size {size}, step {step}");
                 }
                 if restart {
                     model.reset();

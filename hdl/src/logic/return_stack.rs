@@ -46,7 +46,9 @@ pub struct ReturnStack<const A: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Run-time option `implicit_return`: without it (or without a stack) nothing is
-    /// pushed.
+    /// pushed. Stable while trace is enabled (`hdl/DESIGN.md` item 2): trace enable's
+    /// restart empties the stack, so without the option the stack is empty in every
+    /// decision and `top_hit` (which implies an entry) is low.
     pub option: Signal<In, Bit>,
     /// A deciding cycle (the flags of `prev` are replaced).
     pub decide: Signal<In, Bit>,
@@ -72,8 +74,8 @@ pub struct ReturnStack<const A: usize> {
     /// Implicit return is on: the option, in hardware with a stack (`ioptions`).
     pub enabled: Signal<Out, Bit>,
     /// `curr` is a return the stack infers if it is traced and retires in a deciding
-    /// cycle (before a restart in this cycle): without `update`, so that it is two LUT
-    /// levels from flip-flops and not behind the keys. The decision reads it only for
+    /// cycle (before a restart in this cycle): without `update`, so that it is one LUT
+    /// from flip-flops and not behind the keys. The decision reads it only for
     /// `plain` keys (the chart's `rest`), which imply `update`.
     pub inferred: Signal<Out, Bit>,
     /// The depth after `curr` (`irdepth`), without a restart.
@@ -91,8 +93,8 @@ pub struct ReturnStack<const A: usize> {
     branch_since_return: DFF<Bit>,
     inferred_q: DFF<Bit>,
     mispredicted_q: DFF<Bit>,
-    /// The stack is not empty and its top equals `next`'s `iaddr` (one flip-flop, so
-    /// that `inferred` is one LUT from flip-flops).
+    /// The stack is not empty (so the option is on) and its top equals `next`'s `iaddr`
+    /// (one flip-flop, so that `inferred` is one LUT of three inputs from flip-flops).
     top_hit: DFF<Bit>,
     active: Signal<Local, Bit>,
     do_call: Signal<Local, Bit>,
@@ -218,8 +220,7 @@ impl<const A: usize> Logic for ReturnStack<A> {
         self.do_call.next = self.active.val() && self.call.val();
         self.do_return.next = self.active.val() && self.ret.val() && self.next_valid.val();
         self.nonempty.next = self.count.q.val().any();
-        self.inferred.next =
-            self.enabled.val() && self.ret.val() && self.next_valid.val() && self.top_hit.q.val();
+        self.inferred.next = self.ret.val() && self.next_valid.val() && self.top_hit.q.val();
         self.popped.next = self.do_return.val() && self.top_hit.q.val();
 
         // The state after `curr` without a restart: what an address packet reports.
@@ -250,12 +251,8 @@ impl<const A: usize> Logic for ReturnStack<A> {
         // The next state: the terms above formed again, then the restart.
         self.n_call.next =
             self.available.val() && self.option.val() && self.update.val() && self.call.val();
-        self.n_pop.next = self.available.val()
-            && self.option.val()
-            && self.update.val()
-            && self.ret.val()
-            && self.next_valid.val()
-            && self.top_hit.q.val();
+        self.n_pop.next =
+            self.update.val() && self.ret.val() && self.next_valid.val() && self.top_hit.q.val();
         self.pushed.link.next = self.link.val();
         self.stack.d.next = self.stack.q.val();
         self.count.d.next = self.count.q.val();
