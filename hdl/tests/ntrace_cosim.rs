@@ -57,11 +57,13 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slo
             // Records enter a cycle after they are driven; trace is disabled after them.
             // Two cycles of three hold no record (the generator's contract: the messages
             // counted for periodic synchronisation are added two cycles after a record).
+            // Between records the inputs keep the last record and trace enable is
+            // inverted: the generator must not read them without `record`.
+            x.record.next = t % 3 == 0;
             if t % 3 == 0 {
                 drive_record(&mut x.ingress, &mut x.trace_enable, recs.get(t / 3));
             } else {
-                x.ingress.iretire.next = false;
-                x.ingress.itype.next = 0.into();
+                x.trace_enable.next = !x.trace_enable.val();
             }
             x = sim.wait(1, x)?;
             let mut v = out_tb.lock().unwrap();

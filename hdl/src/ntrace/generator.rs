@@ -134,8 +134,8 @@ impl Default for NtraceHwOptions {
 }
 
 /// The message generator (module documentation): `A` = `iaddress_width_p`, `E` =
-/// `ecause_width_p`, `IT` = `itype_width_p`. A record (retiring, or with a nonzero
-/// itype) may enter at most every third cycle: the messages a record counts towards
+/// `ecause_width_p`, `IT` = `itype_width_p`. A record (`record` high; it retires, or has a
+/// nonzero itype, or ends the trace) may enter at most every third cycle: the messages a record counts towards
 /// periodic synchronisation are added two cycles after it (`NtraceMseoPath` takes a
 /// record step in several cycles).
 #[derive(LogicBlock)]
@@ -147,8 +147,13 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     /// The ingress signals N-Trace reads ([`NtraceIngress`]: `iretire`, `itype`, `iaddr`,
     /// `privilege`, `hart_context`, `sijump`, `ilastsize`).
     pub ingress: NtraceIngress<A, IT>,
-    /// Trace enable: a record is traced while it is high; its fall ends the trace with
-    /// ProgTraceCorrelation, its rise restarts it with ProgTraceSync.
+    /// A record step enters in this cycle: the ingress signals and `trace_enable` are
+    /// read. In a cycle without it the generator sees no record (not retired, itype 0) and
+    /// the trace enable of the last record, whatever the inputs hold (the gate is at the
+    /// block register's flip-flops, so the decode of `itype` is not behind it).
+    pub record: Signal<In, Bit>,
+    /// Trace enable (read with a record): a record is traced while it is high; its fall
+    /// ends the trace with ProgTraceCorrelation, its rise restarts it with ProgTraceSync.
     pub trace_enable: Signal<In, Bit>,
     /// Restart after a FIFO overrun ("Error Message", "Synchronizing Messages" SYNC 7):
     /// high in one or more cycles up to the one in which the restarting record enters,
@@ -438,6 +443,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             clock: Default::default(),
             reset: Default::default(),
             ingress: Default::default(),
+            record: Default::default(),
             trace_enable: Default::default(),
             restart: Default::default(),
             early_hrepeat: Default::default(),
@@ -673,11 +679,20 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             hist
         );
         // The block register (`hdl/DESIGN.md` item 0).
-        self.iretire_q.d.next = self.ingress.iretire.val();
+        // Without a record: not retired, itype 0, not present, the trace enable held (and
+        // cleared a cycle after a reset, as the reset's own flip-flops are).
         self.port_code.narrow.next = self.ingress.itype.val();
-        self.itype_hot.d.next = self.one_hot.val() << self.port_code.wide.val();
-        self.present_ff.d.next = self.trace_enable.val()
-            && (self.ingress.iretire.val() || self.ingress.itype.val().any());
+        self.iretire_q.d.next = false;
+        self.itype_hot.d.next = self.one_hot.val();
+        self.present_ff.d.next = false;
+        self.enable_ff.d.next = self.enable_ff.q.val() && !self.reset_ff.q.val();
+        if self.record.val() {
+            self.iretire_q.d.next = self.ingress.iretire.val();
+            self.itype_hot.d.next = self.one_hot.val() << self.port_code.wide.val();
+            self.present_ff.d.next = self.trace_enable.val()
+                && (self.ingress.iretire.val() || self.ingress.itype.val().any());
+            self.enable_ff.d.next = self.trace_enable.val();
+        }
         self.matched_ahead.d.next = self.ingress.iaddr.val() == self.pend_expected.q.val();
         self.unused_itypes.next = self.itype_hot.q.val().get_bit(0)
             || self.itype_hot.q.val().get_bit(7)
@@ -688,7 +703,6 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.context_q.d.next = self.ingress.hart_context.val();
         self.ilastsize_q.d.next = self.ingress.ilastsize.val();
         self.sijump_q.d.next = self.ingress.sijump.val();
-        self.enable_ff.d.next = self.trace_enable.val();
         self.reset_ff.d.next = self.reset.val();
 
         // The record: `itype` classes ("Handling of 3-bit / 4-bit itype values").

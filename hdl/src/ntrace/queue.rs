@@ -208,10 +208,9 @@ pub struct NtraceMseoQueue<const N: usize> {
     open: DFF<Bit>,
     reopen: DFF<Bit>,
     // The fit of the head message, decided in a cycle of its own before its first byte:
-    // `fits` registered, and `checked` set when the register holds the current head's
-    // (the head and `free` do not change in a cycle that writes nothing: sends happen
-    // only while draining).
-    fits: Signal<Local, Bit>,
+    // `fits_q`, and `checked` set when the register holds the current head's (the head
+    // and `free` do not change in a cycle that writes nothing: sends happen only while
+    // draining).
     fits_q: DFF<Bit>,
     checked: DFF<Bit>,
     // The head's byte `index` is its last (`index + 1 == length`), kept as the index
@@ -296,7 +295,6 @@ impl<const N: usize> NtraceMseoQueue<N> {
             idle: Default::default(),
             open: Default::default(),
             reopen: Default::default(),
-            fits: Default::default(),
             fits_q: Default::default(),
             checked: Default::default(),
             last_byte: Default::default(),
@@ -428,9 +426,8 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         // byte written in the next, so the compare ends in a flip-flop and the write
         // enables start from flip-flops. (A message has at most 25 bytes: with 32 or
         // more free it fits; below, 5 bits of `free` decide.)
-        self.fits.next = self.free.q.val().get_bits::<11>(5).any()
+        self.fits_q.d.next = self.free.q.val().get_bits::<11>(5).any()
             || (self.head.layout.length.val() <= self.free.q.val().get_bits::<5>(0));
-        self.fits_q.d.next = self.fits.val();
         self.checked.d.next = false;
         self.write.next = false;
         self.advance.next = false;
@@ -583,8 +580,6 @@ pub struct NtraceMseoPath<const A: usize, const E: usize, const IT: usize, const
     pub busy: Signal<Out, Bit>,
     generator: NtraceGenerator<A, E, IT>,
     queue: NtraceMseoQueue<N>,
-    // Trace enable as last fed to the generator (held between records).
-    enable_held: DFF<Bit>,
 }
 
 impl<const A: usize, const E: usize, const IT: usize, const N: usize> NtraceMseoPath<A, E, IT, N> {
@@ -604,7 +599,6 @@ impl<const A: usize, const E: usize, const IT: usize, const N: usize> NtraceMseo
             busy: Default::default(),
             generator: NtraceGenerator::new(options),
             queue: NtraceMseoQueue::new(fifo),
-            enable_held: Default::default(),
         }
     }
 }
@@ -614,7 +608,6 @@ impl<const A: usize, const E: usize, const IT: usize, const N: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, enable_held);
         self.generator.clock.next = self.clock.val();
         self.queue.clock.next = self.clock.val();
         self.generator.reset.next = self.reset.val();
@@ -622,18 +615,11 @@ impl<const A: usize, const E: usize, const IT: usize, const N: usize> Logic
         self.queue.in_valid.next = self.in_valid.val();
         self.queue.in_end.next = !self.trace_enable.val();
         self.in_ready.next = self.queue.take.val();
-        // Between records the generator sees no record (not retired, itype 0) and the
-        // trace enable it saw last. The bundle is copied signal by signal, not linked (a
-        // link is a continuous assignment: `iretire` and `itype` are gated).
-        self.generator.ingress.iretire.next = false;
-        self.generator.ingress.itype.next = 0.into();
-        self.generator.trace_enable.next = self.enable_held.q.val();
-        if self.queue.feed.val() {
-            self.generator.ingress.iretire.next = self.ingress.iretire.val();
-            self.generator.ingress.itype.next = self.ingress.itype.val();
-            self.generator.trace_enable.next = self.trace_enable.val();
-            self.enable_held.d.next = self.trace_enable.val();
-        }
+        // The generator reads the record (and trace enable) only when the step is fed.
+        self.generator.record.next = self.queue.feed.val();
+        self.generator.trace_enable.next = self.trace_enable.val();
+        self.generator.ingress.iretire.next = self.ingress.iretire.val();
+        self.generator.ingress.itype.next = self.ingress.itype.val();
         self.generator.ingress.iaddr.next = self.ingress.iaddr.val();
         self.generator.ingress.privilege.next = self.ingress.privilege.val();
         self.generator.ingress.hart_context.next = self.ingress.hart_context.val();
@@ -662,9 +648,6 @@ impl<const A: usize, const E: usize, const IT: usize, const N: usize> Logic
         self.out_last.next = self.queue.out_last.val();
         self.lost.next = self.queue.lost.val();
         self.busy.next = self.queue.busy.val();
-        if self.reset.val() {
-            self.enable_held.d.next = false;
-        }
     }
 }
 
