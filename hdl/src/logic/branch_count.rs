@@ -138,9 +138,9 @@ impl<const W: usize> Logic for BranchCount<W> {
         self.value.next = self.count.q.val() + self.step.val();
         // The next state, written from the inputs and flip-flops only (the terms of
         // `counting` spelled out; `value` reads them spelled out too, through `step`), not
-        // from the signals above: `clear` comes from the decision, which reads
-        // `enter`, so sharing them would put `clear` and `enter` in one always block, a
-        // loop for Verilator (synthesis merges the repeated terms).
+        // from the signals above: `clear` comes from the decision, which reads `enter`, so
+        // sharing them would put `clear` and `enter` in one always block, a loop for
+        // Verilator (synthesis merges the repeated terms).
         self.counting_q.d.next = self.available.val()
             && !self.clear.val()
             && (self.counting_q.q.val()

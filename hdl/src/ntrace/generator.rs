@@ -134,10 +134,10 @@ impl Default for NtraceHwOptions {
 }
 
 /// The message generator (module documentation): `A` = `iaddress_width_p`, `E` =
-/// `ecause_width_p`, `IT` = `itype_width_p`. A record (`record` high; it retires, or has a
-/// nonzero itype, or ends the trace) may enter at most every third cycle: the messages a record counts towards
-/// periodic synchronisation are added two cycles after it (`NtraceMseoPath` takes a
-/// record step in several cycles).
+/// `ecause_width_p`, `IT` = `itype_width_p`. A record (`record` high: it retires, has a
+/// nonzero itype, or ends the trace) may enter at most every third cycle: the messages a
+/// record counts towards periodic synchronisation are added two cycles after it
+/// (`NtraceMseoPath` takes a record step in several cycles).
 #[derive(LogicBlock)]
 pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     /// Clock.
