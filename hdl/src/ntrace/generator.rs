@@ -148,9 +148,10 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     /// `privilege`, `hart_context`, `sijump`, `ilastsize`).
     pub ingress: NtraceIngress<A, IT>,
     /// A record step enters in this cycle: the ingress signals and `trace_enable` are
-    /// read. In a cycle without it the generator sees no record (not retired, itype 0) and
-    /// the trace enable of the last record, whatever the inputs hold (the gate is at the
-    /// block register's flip-flops, so the decode of `itype` is not behind it).
+    /// read. In a cycle without it the generator sees no record and the trace enable of
+    /// the last record, whatever the inputs hold. The gate is on two flip-flops of the
+    /// block register, `present` and the held trace enable; the decode of `itype` is not
+    /// behind it, as every use of the record's classes is under `present`.
     pub record: Signal<In, Bit>,
     /// Trace enable (read with a record): a record is traced while it is high; its fall
     /// ends the trace with ProgTraceCorrelation, its rise restarts it with ProgTraceSync.
@@ -679,16 +680,15 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             hist
         );
         // The block register (`hdl/DESIGN.md` item 0).
-        // Without a record: not retired, itype 0, not present, the trace enable held (and
-        // cleared a cycle after a reset, as the reset's own flip-flops are).
+        // Without a record: not present, the trace enable held (and cleared a cycle after a
+        // reset, as the reset's own flip-flops are). `iretire` and the one-hot itype are
+        // registered whatever the port holds: every use of them is under `present`.
         self.port_code.narrow.next = self.ingress.itype.val();
-        self.iretire_q.d.next = false;
-        self.itype_hot.d.next = self.one_hot.val();
+        self.iretire_q.d.next = self.ingress.iretire.val();
+        self.itype_hot.d.next = self.one_hot.val() << self.port_code.wide.val();
         self.present_ff.d.next = false;
         self.enable_ff.d.next = self.enable_ff.q.val() && !self.reset_ff.q.val();
         if self.record.val() {
-            self.iretire_q.d.next = self.ingress.iretire.val();
-            self.itype_hot.d.next = self.one_hot.val() << self.port_code.wide.val();
             self.present_ff.d.next = self.trace_enable.val()
                 && (self.ingress.iretire.val() || self.ingress.itype.val().any());
             self.enable_ff.d.next = self.trace_enable.val();
