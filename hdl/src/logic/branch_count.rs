@@ -117,7 +117,7 @@ impl<const W: usize> Logic for BranchCount<W> {
             below_max
         );
         self.enabled.next = self.available.val() && self.option.val();
-        self.ok.d.next = self.available.val() && self.option.val() && self.correct_ahead.val();
+        self.ok.d.next = self.enabled.val() && self.correct_ahead.val();
         self.enter.next = self.push.val()
             && !self.counting_q.q.val()
             && !self.some_failed.q.val()
