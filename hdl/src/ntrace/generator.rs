@@ -136,7 +136,7 @@ impl Default for NtraceHwOptions {
 /// The message generator (module documentation): `A` = `iaddress_width_p`, `E` =
 /// `ecause_width_p`, `IT` = `itype_width_p`. A record (`record` high: it retires, has a
 /// nonzero itype, or ends the trace) may enter at most every third cycle: the messages a
-/// record counts towards periodic synchronisation are added two cycles after it
+/// record counts towards periodic synchronisation are taken off two cycles after it
 /// (`NtraceMseoPath` takes a record step in several cycles).
 #[derive(LogicBlock)]
 pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
@@ -215,10 +215,9 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     sijump_q: DFF<Bit>,
     enable_ff: DFF<Bit>,
     reset_ff: DFF<Bit>,
-    // State: trace enabled in the previous cycle, started (ProgTraceSync sent), the
-    // pending message, the last address sent, privilege and context, instructions since
-    // the block began (nonzero), messages since the last synchronising message.
-    was_enabled: DFF<Bit>,
+    // State: started (ProgTraceSync sent), the pending message, the last address sent,
+    // privilege and context, instructions since the block began (nonzero), messages
+    // since the last synchronising message.
     started: DFF<Bit>,
     // The next ProgTraceSync restarts from a FIFO overrun (SYNC 7, not 5).
     overrun: DFF<Bit>,
@@ -233,21 +232,48 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     owner_priv: DFF<Bits<2>>,
     owner_context: DFF<Bit>,
     walk: DFF<Bit>,
-    since_sync: DFF<Bits<16>>,
+    // Messages left before periodic synchronisation is due: `sync_max` minus the messages
+    // counted since the last synchronising message, held at 0 once due (a reset, or the
+    // cycle after a synchronising message, sets it to `sync_max`). Counting down, the due test compares
+    // the record's count (at most 8) with the low bits and reads the high ones as zero,
+    // where counting up it added and compared 16 bits.
+    to_sync: DFF<Bits<16>>,
+    // A synchronising message was sent in the last cycle.
+    synced: DFF<Bit>,
+    due_now: Signal<Local, Bit>,
     // The I-CNT counter ("I-CNT Details"): `icnt_bits` bits, the top one the overflow
     // bit; and the HIST register ("HIST Field Generation"): its most significant one the
     // stop bit, full when it reaches bit `hist_bits - 1`.
     icnt: DFF<Bits<ICNT_BITS>>,
     icnt_top: Constant<Bits<ICNT_BITS>>,
+    // The bits below the overflow bit, and those without bit 0: the count is one or two
+    // short of the overflow bit when they are all set (the count is below it).
+    icnt_short_1: Constant<Bits<ICNT_BITS>>,
+    icnt_short_2: Constant<Bits<ICNT_BITS>>,
+    // The count is one (`near_1`) or at most two (`near_2`) short of the overflow bit,
+    // registered from the last cycle's count: as `hist_empty`, current whenever a record
+    // is present (the count changes in the cycle after a record, and a restart or a
+    // reset sets it to 0, which is neither).
+    near_1: DFF<Bit>,
+    near_2: DFF<Bit>,
     // The count plus the record's units, added from flip-flops; the block's end selects
     // the units alone after it (the adder is off the decision's path).
     icnt_plus: Signal<Local, Bits<ICNT_BITS>>,
     icnt_units: Signal<Local, Bits<ICNT_BITS>>,
+    // The record's units registered with it (bit 0: it retires 1 unit, bit 1: 2 units;
+    // 0 without a record), so the adder starts from flip-flops.
+    units: DFF<Bits<2>>,
     icnt_sum: Signal<Local, Bits<ICNT_BITS>>,
+    // The sum when it overflows (the ResourceFull's RDATA).
+    over_sum: Signal<Local, Bits<ICNT_BITS>>,
     icnt_over: Signal<Local, Bit>,
     hist: DFF<Bits<HIST_BITS>>,
     hist_top: Constant<Bits<HIST_BITS>>,
-    hist_empty: Signal<Local, Bit>,
+    // HIST holds no outcome (`hist == 1`), registered from the last cycle's HIST: HIST
+    // changes only in the cycle after a record (its block register), at a restart and at
+    // a reset, which set it to 1, so with records at least three cycles apart the
+    // register is current whenever a record is present.
+    hist_empty: DFF<Bit>,
     hist_base: Signal<Local, Bits<HIST_BITS>>,
     hist_outcome: Signal<Local, Bits<HIST_BITS>>,
     hist_pushed: Signal<Local, Bits<HIST_BITS>>,
@@ -359,12 +385,18 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     late_count: ZeroExtend<REPEAT_BITS, ADDR_BITS>,
     tc_repeat_branch: LocalParam<6, REPEAT_BRANCH>,
     // What happens in this cycle.
-    correlation: Signal<Local, Bit>,
+    // The trace ends in this cycle (ProgTraceCorrelation): the record in the block
+    // register turned trace enable off while the trace was started. Registered as that
+    // record enters, from the state it meets then: `started` changes only in the cycle
+    // after a record and at a restart or a reset (records are at least three cycles
+    // apart), and the restart and the reset clear it at that edge.
+    correlation: DFF<Bit>,
     starting: Signal<Local, Bit>,
     resolving: Signal<Local, Bit>,
     block_sync: Signal<Local, Bit>,
     sync_due: Signal<Local, Bit>,
-    // `since_sync >= sync_max`, registered with the count it compares.
+    // No messages left before synchronising (`to_sync` 0), registered with the count it
+    // subtracts.
     sync_due_ff: DFF<Bit>,
     a_sync: Signal<Local, Bit>,
     ends_block: Signal<Local, Bit>,
@@ -383,7 +415,7 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     old_owner_process: Signal<Local, Bits<LEAD_BITS>>,
     cdf: Signal<Local, Bits<LEAD_BITS>>,
     // Messages counted for periodic synchronisation: this record's counted messages (one
-    // bit each, registered) and, in the next cycle, their number added to `since_sync`.
+    // bit each, registered) and, in the next cycle, their number taken from `to_sync`.
     counted: DFF<Bits<8>>,
     counted_now: Signal<Local, Bits<8>>,
     count_01: Signal<Local, Bits<4>>,
@@ -477,7 +509,6 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             sijump_q: Default::default(),
             enable_ff: Default::default(),
             reset_ff: Default::default(),
-            was_enabled: Default::default(),
             started: Default::default(),
             overrun: Default::default(),
             pend_valid: Default::default(),
@@ -489,12 +520,20 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             owner_priv: Default::default(),
             owner_context: Default::default(),
             walk: Default::default(),
-            since_sync: Default::default(),
+            to_sync: Default::default(),
+            synced: Default::default(),
+            due_now: Default::default(),
             icnt: Default::default(),
             icnt_top: Constant::new(bits::<ICNT_BITS>(1) << (options.icnt_bits as u64 - 1)),
+            icnt_short_1: Constant::new(bits::<ICNT_BITS>((1 << (options.icnt_bits - 1)) - 1)),
+            near_1: Default::default(),
+            near_2: Default::default(),
+            icnt_short_2: Constant::new(bits::<ICNT_BITS>((1 << (options.icnt_bits - 1)) - 2)),
             icnt_plus: Default::default(),
             icnt_units: Default::default(),
+            units: Default::default(),
             icnt_sum: Default::default(),
+            over_sum: Default::default(),
             icnt_over: Default::default(),
             hist: Default::default(),
             hist_top: Constant::new(bits::<HIST_BITS>(1) << (options.hist_bits as u64 - 1)),
@@ -634,8 +673,12 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self,
             clock,
             iretire_q,
+            units,
             itype_hot,
             present_ff,
+            hist_empty,
+            near_1,
+            near_2,
             matched_ahead,
             starting_ahead,
             resolves_ahead,
@@ -649,7 +692,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             sijump_q,
             enable_ff,
             reset_ff,
-            was_enabled,
+            correlation,
             started,
             overrun,
             pend_valid,
@@ -672,7 +715,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             owner_priv,
             owner_context,
             walk,
-            since_sync,
+            to_sync,
+            synced,
             sync_due_ff,
             counted,
             count_q,
@@ -687,11 +731,18 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.iretire_q.d.next = self.ingress.iretire.val();
         self.itype_hot.d.next = self.one_hot.val() << self.port_code.wide.val();
         self.present_ff.d.next = false;
+        self.units.d.next = 0.into();
         self.enable_ff.d.next = self.enable_ff.q.val() && !self.reset_ff.q.val();
         if self.record.val() {
             self.present_ff.d.next = self.trace_enable.val()
                 && (self.ingress.iretire.val() || self.ingress.itype.val().any());
             self.enable_ff.d.next = self.trace_enable.val();
+            if self.trace_enable.val() && self.ingress.iretire.val() {
+                self.units.d.next = 1.into();
+                if self.ingress.ilastsize.val() {
+                    self.units.d.next = 2.into();
+                }
+            }
         }
         self.matched_ahead.d.next = self.ingress.iaddr.val() == self.pend_expected.q.val();
         self.unused_itypes.next = self.itype_hot.q.val().get_bit(0)
@@ -726,12 +777,16 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             || self.itype_hot.q.val().get_bit(14);
 
         // What this cycle does.
-        self.correlation.next =
-            self.was_enabled.q.val() && !self.enable_ff.q.val() && self.started.q.val();
+        self.correlation.d.next = self.record.val()
+            && !self.trace_enable.val()
+            && self.enable_ff.q.val()
+            && self.started.q.val()
+            && !self.restart.val()
+            && !self.reset_ff.q.val();
         // The decisions of the record entering in this cycle, from the state it will
         // meet (the restart, the reset and the end of the trace clear `started`,
         // `pend_valid` and `walk` at this edge).
-        self.kill.next = self.restart.val() || self.reset_ff.q.val() || self.correlation.val();
+        self.kill.next = self.restart.val() || self.reset_ff.q.val() || self.correlation.q.val();
         self.live_started.next = self.started.q.val() && !self.kill.val();
         self.live_pending.next = self.live_started.val() && self.pend_valid.q.val();
         self.starting_ahead.d.next = !self.live_started.val();
@@ -789,35 +844,55 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.stack.pop.next = self.present.val() && self.itype_hot.q.val().get_bit(13);
         self.stack.swap.next = self.present.val() && self.itype_hot.q.val().get_bit(12);
         self.stack.link.next = self.link.address.val();
-        self.hist_empty.next = self.hist.q.val() == 1;
-        self.with_hist.next = self.htm.val() && !self.hist_empty.val();
+        self.hist_empty.d.next =
+            (self.hist.q.val() == 1) || self.restart.val() || self.reset_ff.q.val();
+        self.with_hist.next = self.htm.val() && !self.hist_empty.q.val();
 
         // I-CNT of the record: counted from 0 when a message ended the block; the
         // overflow bit set sends the count in a ResourceFull message and restarts it.
         self.icnt_units.next = 0.into();
-        if self.present.val() && self.iretire_q.q.val() {
+        if self.units.q.val().get_bit(0) {
             self.icnt_units.next = 1.into();
-            if self.ilastsize_q.q.val() {
-                self.icnt_units.next = 2.into();
-            }
+        }
+        if self.units.q.val().get_bit(1) {
+            self.icnt_units.next = 2.into();
         }
         self.icnt_plus.next = self.icnt.q.val() + self.icnt_units.val();
         self.icnt_sum.next = self.icnt_plus.val();
-        self.icnt_over.next = (self.icnt_plus.val() & self.icnt_top.val()).any();
-        if self.ends_block.val() || self.correlation.val() {
+        // The sum reaches the overflow bit (the count is below it): one unit onto the
+        // count one short of it, or two onto a count one or two short. The sum is then the
+        // overflow bit with bit 0 of the count plus the units, so neither the overflow nor
+        // the ResourceFull message waits for the adder.
+        self.near_1.d.next = ((self.icnt.q.val() & self.icnt_short_1.val())
+            == self.icnt_short_1.val())
+            && !self.restart.val()
+            && !self.reset_ff.q.val();
+        self.near_2.d.next = ((self.icnt.q.val() & self.icnt_short_2.val())
+            == self.icnt_short_2.val())
+            && !self.restart.val()
+            && !self.reset_ff.q.val();
+        self.icnt_over.next = (self.units.q.val().get_bit(0) && self.near_1.q.val())
+            || (self.units.q.val().get_bit(1) && self.near_2.q.val());
+        self.over_sum.next = self.icnt_top.val();
+        if self.icnt.q.val().get_bit(0) ^ self.units.q.val().get_bit(0) {
+            self.over_sum.next = self.icnt_top.val() | 1;
+        }
+        if self.ends_block.val() || self.correlation.q.val() {
             // Counted from 0: the units (at most 2) never reach the overflow bit (bit 2 or
             // above, `icnt_bits` >= 3).
             self.icnt_sum.next = self.icnt_units.val();
             self.icnt_over.next = false;
         }
-        self.icnt.d.next = self.icnt_sum.val();
+        // (Below the overflow bit the sum has no bit at or above it: the mask leaves the
+        // register and its adder `icnt_bits - 1` bits wide.)
+        self.icnt.d.next = self.icnt_sum.val() & self.icnt_short_1.val();
         if self.icnt_over.val() || self.reset_ff.q.val() {
             self.icnt.d.next = 0.into();
         }
         // HIST of the record: a direct conditional branch (HTM) shifts in its outcome;
         // full, the register goes out in a ResourceFull message and starts again.
         self.hist_base.next = self.hist.q.val();
-        if self.ends_block.val() || self.correlation.val() {
+        if self.ends_block.val() || self.correlation.q.val() {
             self.hist_base.next = 1.into();
         }
         self.hist_outcome.next = 0.into();
@@ -991,7 +1066,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.faddr.next = self.iaddr_wide.wide.val() >> 1;
         self.uaddr.next = (self.reference.q.val() ^ self.iaddr_wide.wide.val()) >> 1;
         self.icnt_lead.narrow.next = self.icnt.q.val();
-        self.sum_lead.narrow.next = self.icnt_sum.val();
+        self.sum_lead.narrow.next = self.over_sum.val();
         self.hist_lead.narrow.next = self.hist_sent.val();
         self.btype_lead.narrow.next = self.pend_btype.q.val();
         // PROCESS ("Ownership Message"): FORMAT 0 (privilege) or 2 (CONTEXT), PRV, V 0.
@@ -1042,7 +1117,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.resolving.val() && !self.sync_due.val() && !self.branch_repeat.val();
 
         // 3. The message that ends a block.
-        self.block_end.valid.next = self.correlation.val()
+        self.block_end.valid.next = self.correlation.q.val()
             || self.starting.val()
             || (self.resolving.val() && !self.branch_repeat.val())
             || self.block_sync.val();
@@ -1226,11 +1301,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.hist_full.hist_valid.next = false;
 
         // State.
-        self.was_enabled.d.next = self.enable_ff.q.val();
         if self.starting.val() {
             self.started.d.next = true;
         }
-        if self.correlation.val() {
+        if self.correlation.q.val() {
             self.started.d.next = false;
             self.pend_valid.d.next = false;
             self.overrun.d.next = false;
@@ -1255,10 +1329,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.owner_context.d.next = self.rec_context.val();
         }
         // Instructions since the block began.
-        if self.ends_block.val() || self.correlation.val() {
+        if self.ends_block.val() || self.correlation.q.val() {
             self.walk.d.next = false;
         }
-        if self.present.val() && self.iretire_q.q.val() {
+        if self.units.q.val().any() {
             self.walk.d.next = true;
         }
         // The last address sent: U-ADDR's reference ("Address Compression").
@@ -1278,7 +1352,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         }
         if self.a_sync.val()
             || self.owner_change.val()
-            || self.correlation.val()
+            || self.correlation.q.val()
             || self.hist_full.valid.val()
         {
             self.last_valid.d.next = false;
@@ -1351,14 +1425,16 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             + (self.count_45.val() + self.count_67.val());
         self.count_q.d.next = self.count_all.val();
         self.count_wide.narrow.next = self.count_q.q.val();
-        // (Once `sync_due`, a record counts nothing, below, so the count holds. The last
-        // add before it is at most 8 onto `sync_max - 1`: within 16 bits for `sync_max` <=
-        // 65528.)
-        self.since_sync.d.next = self.since_sync.q.val() + self.count_wide.wide.val();
-        // `sync_due` of the next cycle: the count after this edge at `sync_max` (0 after a
-        // synchronising message or a reset, below every `sync_max` that is on).
-        self.sync_due_ff.d.next = self.sync_on.val()
-            && ((self.since_sync.q.val() + self.count_wide.wide.val()) >= self.sync_max.val());
+        // `sync_due` of the next cycle: the messages left after this edge at 0 (`sync_max`
+        // after a synchronising message or a reset, above 0 for every `sync_max` that is
+        // on). Once due, a record counts nothing (below), so the count holds at 0.
+        self.due_now.next = !self.to_sync.q.val().get_bits::<12>(4).any()
+            && (self.count_q.q.val() >= self.to_sync.q.val().get_bits::<4>(0));
+        self.to_sync.d.next = self.to_sync.q.val() - self.count_wide.wide.val();
+        if self.due_now.val() {
+            self.to_sync.d.next = 0.into();
+        }
+        self.sync_due_ff.d.next = self.sync_on.val() && self.due_now.val();
         // The messages a synchronising record counts after its sync (its own sync
         // Ownership, change Ownership, I-CNT / HIST ResourceFull and late HREPEAT).
         self.counted_now.next = 0.into();
@@ -1392,8 +1468,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             }
         }
         self.counted.d.next = self.counted_now.val();
-        if self.a_sync.val() {
-            self.since_sync.d.next = 0.into();
+        // A synchronising message starts the count again in the next cycle, which holds no
+        // record (the count it carries is taken off in the one after).
+        self.synced.d.next = self.a_sync.val();
+        if self.synced.q.val() {
+            self.to_sync.d.next = self.sync_max.val();
             self.sync_due_ff.d.next = false;
         }
         // A restart from FIFO overrun forgets the trace state (the model's `restart`).
@@ -1412,11 +1491,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         }
         if self.reset_ff.q.val() {
             self.overrun.d.next = false;
-            self.was_enabled.d.next = false;
             self.started.d.next = false;
             self.pend_valid.d.next = false;
             self.walk.d.next = false;
-            self.since_sync.d.next = 0.into();
+            self.to_sync.d.next = self.sync_max.val();
             self.sync_due_ff.d.next = false;
             self.counted.d.next = 0.into();
             self.count_q.d.next = 0.into();

@@ -226,6 +226,10 @@ pub struct MseoLayoutHold {
     pub preset: MseoLayout,
     /// The layout held.
     pub layout: MseoLayoutSource,
+    /// The held layout's length registered: from the second cycle after a load on, the
+    /// length from a flip-flop (for decisions that are never taken in the first cycle).
+    pub length_late: Signal<Out, Bits<5>>,
+    length_q: DFF<Bits<5>>,
     measure: MseoMeasure,
     valid: DFF<Bit>,
     lead_bytes: DFF<Bits<5>>,
@@ -239,7 +243,7 @@ pub struct MseoLayoutHold {
 impl Logic for MseoLayoutHold {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, valid, lead_bytes, addr_bytes, hist_bytes);
+        dff_setup!(self, clock, valid, lead_bytes, addr_bytes, hist_bytes, length_q);
         MseoRuns::link(&mut self.runs, &mut self.measure.runs);
         if self.load.val() {
             self.valid.d.next = self.runs.valid.val();
@@ -263,6 +267,8 @@ impl Logic for MseoLayoutHold {
         self.sums.addr_bytes.next = self.addr_bytes.q.val();
         self.sums.hist_bytes.next = self.hist_bytes.q.val();
         MseoLayoutSource::link(&mut self.layout, &mut self.sums.layout);
+        self.length_q.d.next = self.layout.length.val();
+        self.length_late.next = self.length_q.q.val();
     }
 }
 

@@ -27,6 +27,7 @@ use crate::output::ByteFifo;
 /// `RESTART_ROOM`): the Error message, the largest standard message (38 bytes, "N-Trace
 /// Transmission Protocol") and an Ownership message.
 pub const RESTART_ROOM: u32 = 4 + 38 + 12;
+const _: () = assert!(RESTART_ROOM + 1 < 64, "the queue's room test reads 6 bits");
 
 /// TCODE of the Error message ("Error Message").
 const ERROR_TCODE: u64 = 8;
@@ -179,8 +180,19 @@ pub struct NtraceMseoQueue<const N: usize> {
     // byte counts (at most 11: the cursor counts a run's bytes in 4 bits).
     unused_head_fields: Signal<Local, Bit>,
     fifo: ByteFifo<N>,
-    // Step state: 0 idle, 1 capture, 2 write, 3 drain, 4 done (after the end).
-    state: DFF<Bits<3>>,
+    // Step state, one flip-flop per state (each decision reads one): capture, write,
+    // drain, and ended (after the end of the trace); none set: idle.
+    capturing: DFF<Bit>,
+    writing: DFF<Bit>,
+    draining: DFF<Bit>,
+    ended: DFF<Bit>,
+    // The head is the step's last slot (`slots_left == 1`), kept as the slots advance.
+    last_slot: DFF<Bit>,
+    // The head writes a byte in this cycle if it is a message and nothing is lost:
+    // `writing`, and a byte of it written (`mid_message`) or its fit known and met
+    // (`checked`, `fits_q`); formed from their next values, so the FIFO's write enables
+    // start from three flip-flops.
+    go: DFF<Bit>,
     load: Signal<Local, Bit>,
     overflowed: DFF<Bit>,
     error_due: DFF<Bit>,
@@ -189,17 +201,22 @@ pub struct NtraceMseoQueue<const N: usize> {
     // in the step, the step phase of the sends, bytes sent in this step.
     free: DFF<Bits<16>>,
     index: DFF<Bits<5>>,
+    // `index != 0`, kept as the index moves (the write decision reads one flip-flop).
+    mid_message: DFF<Bit>,
     slots_left: DFF<Bits<4>>,
     phase: DFF<Bits<16>>,
     sent: DFF<Bits<16>>,
+    // The step has sent its `send_bytes` (`sent == send_bytes`), registered: cleared as a
+    // drain ends (`sent` back to 0), and at each byte sent set from `sent == send_bytes -
+    // 1`, so the send decision reads one flip-flop where it read a 16-bit compare.
+    spent: DFF<Bit>,
     capacity: Constant<Bits<16>>,
-    restart_room: Constant<Bits<16>>,
-    send_bytes: Constant<Bits<16>>,
+    send_last: Constant<Bits<16>>,
     every_last: Constant<Bits<16>>,
     error_tcode: Constant<Bits<6>>,
     error_lead: Constant<Bits<LEAD_BITS>>,
     error_on: Constant<Bit>,
-    // Taking a step, from flip-flops formed from the next state: idle; idle with nothing
+    // Taking a step, from flip-flops formed a cycle ahead: idle; idle with nothing
     // lost (a step is fed); idle, overflowed and with the restart room, `free >=
     // RESTART_ROOM` (a step is fed and restarts the trace, unless it is the end). The
     // room is `free` of this cycle, not the next: `free` does not change in the cycle
@@ -207,12 +224,22 @@ pub struct NtraceMseoQueue<const N: usize> {
     idle: DFF<Bit>,
     open: DFF<Bit>,
     reopen: DFF<Bit>,
-    // The fit of the head message, decided in a cycle of its own before its first byte:
-    // `fits_q`, and `checked` set when the register holds the current head's (the head
-    // and `free` do not change in a cycle that writes nothing: sends happen only while
-    // draining).
+    // The fit of the head message, decided before its first byte from flip-flops: `fits_q`,
+    // valid when `checked` is set. In the head's first cycle, 32 or more free bytes (a
+    // message has at most 25) decide it for the second; else the length, registered in
+    // the second cycle (`length_late`), decides it for the third. (`free` does not change
+    // in a cycle that writes nothing: sends happen only while draining.)
     fits_q: DFF<Bit>,
     checked: DFF<Bit>,
+    // Not the head's first cycle.
+    aged: DFF<Bit>,
+    roomy: Signal<Local, Bit>,
+    // The Error message and the largest messages fit (`free >= RESTART_ROOM`), of the
+    // next cycle: formed for each change of `free` from this cycle's.
+    room: DFF<Bit>,
+    room_now: Constant<Bits<6>>,
+    room_after_write: Constant<Bits<6>>,
+    room_after_send: Constant<Bits<6>>,
     // The head's byte `index` is its last (`index + 1 == length`), kept as the index
     // moves: false at a new head (index 0 of a message of 2 bytes or more, or of none),
     // `index + 2 == length` when a byte is written.
@@ -223,6 +250,13 @@ pub struct NtraceMseoQueue<const N: usize> {
     // the last cycle of a drain, many cycles before the next drain reads it.
     send_now: DFF<Bit>,
     pop: Signal<Local, Bit>,
+    // The drain may send a byte in this cycle (`end_step`, or `send_now` and not `spent`),
+    // formed from the three flip-flops' next values.
+    may_send: DFF<Bit>,
+    // A drain that does not end the trace ends in this cycle; the queue is idle after
+    // this edge (without a reset).
+    drain_ends: Signal<Local, Bit>,
+    to_idle: Signal<Local, Bit>,
     // The step taken restarts the trace (the Error message goes first).
     restarting: Signal<Local, Bit>,
 }
@@ -275,19 +309,25 @@ impl<const N: usize> NtraceMseoQueue<N> {
             cursor: Default::default(),
             unused_head_fields: Default::default(),
             fifo: Default::default(),
-            state: Default::default(),
+            capturing: Default::default(),
+            writing: Default::default(),
+            draining: Default::default(),
+            ended: Default::default(),
+            last_slot: Default::default(),
+            go: Default::default(),
             load: Default::default(),
             overflowed: Default::default(),
             error_due: Default::default(),
             end_step: Default::default(),
             free: Default::default(),
             index: Default::default(),
+            mid_message: Default::default(),
             slots_left: Default::default(),
             phase: Default::default(),
             sent: Default::default(),
+            spent: Default::default(),
             capacity: Constant::new(bits::<16>(u64::from(fifo.bytes))),
-            restart_room: Constant::new(bits::<16>(u64::from(RESTART_ROOM))),
-            send_bytes: Constant::new(bits::<16>(u64::from(fifo.send_bytes))),
+            send_last: Constant::new(bits::<16>(u64::from(fifo.send_bytes - 1))),
             every_last: Constant::new(bits::<16>(u64::from(fifo.every_cycles - 1))),
             error_tcode: Constant::new(bits::<6>(ERROR_TCODE)),
             error_lead: Constant::new(bits::<LEAD_BITS>(ERROR_LEAD)),
@@ -297,11 +337,20 @@ impl<const N: usize> NtraceMseoQueue<N> {
             reopen: Default::default(),
             fits_q: Default::default(),
             checked: Default::default(),
+            aged: Default::default(),
+            roomy: Default::default(),
+            room: Default::default(),
+            room_now: Constant::new(bits::<6>(u64::from(RESTART_ROOM))),
+            room_after_write: Constant::new(bits::<6>(u64::from(RESTART_ROOM + 1))),
+            room_after_send: Constant::new(bits::<6>(u64::from(RESTART_ROOM - 1))),
             last_byte: Default::default(),
             advance: Default::default(),
             write: Default::default(),
             send_now: Default::default(),
             pop: Default::default(),
+            may_send: Default::default(),
+            drain_ends: Default::default(),
+            to_idle: Default::default(),
             restarting: Default::default(),
         }
     }
@@ -311,8 +360,34 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, state, overflowed, error_due, end_step, free, index, slots_left, phase,
-            sent, send_now, idle, open, reopen, fits_q, checked, last_byte
+            self,
+            clock,
+            capturing,
+            writing,
+            draining,
+            ended,
+            last_slot,
+            go,
+            may_send,
+            overflowed,
+            error_due,
+            end_step,
+            free,
+            index,
+            mid_message,
+            slots_left,
+            phase,
+            sent,
+            spent,
+            send_now,
+            idle,
+            open,
+            reopen,
+            fits_q,
+            checked,
+            aged,
+            room,
+            last_byte
         );
         self.error.clock.next = self.clock.val();
         self.s0.clock.next = self.clock.val();
@@ -326,7 +401,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.fifo.clock.next = self.clock.val();
         self.fifo.reset.next = self.reset.val();
         self.lost.next = self.overflowed.q.val();
-        self.busy.next = (self.state.q.val() != 0) && (self.state.q.val() != 4);
+        self.busy.next = self.capturing.q.val() || self.writing.q.val() || self.draining.q.val();
 
         // Taking a step: an overflowed FIFO loses the record until it has the restart
         // room; then the Error message goes first and the generator restarts. The end of
@@ -339,10 +414,6 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         if self.take.val() {
             self.end_step.d.next = self.in_end.val();
             self.error_due.d.next = self.restarting.val();
-            self.state.d.next = 3.into();
-            if self.feed.val() {
-                self.state.d.next = 1.into();
-            }
             if self.restarting.val() {
                 self.overflowed.d.next = false;
             }
@@ -382,7 +453,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.s7.behind.addr_valid.next = false;
         self.s7.behind.hist.next = 0.into();
         self.s7.behind.hist_valid.next = false;
-        self.load.next = self.state.q.val() == 1;
+        self.load.next = self.capturing.q.val();
         // The layout of the message that is the head after this edge: the Error slot's as
         // the slots load (the Error message or none), else the slot behind the head.
         self.head.runs.valid.next = self.s0.q.valid.val();
@@ -407,6 +478,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
             || self.error.q.hist_valid.val()
             || self.head.layout.addr_start.val().any()
             || self.head.layout.hist_start.val().any()
+            || self.head.layout.length.val().any()
             || self.head.layout.lead_bytes.val().get_bit(4)
             || self.head.layout.addr_bytes.val().get_bit(4)
             || self.head.layout.hist_bytes.val().get_bit(4);
@@ -418,28 +490,31 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.cursor.lead_bytes.next = self.head.layout.lead_bytes.val().get_bits::<4>(0);
         self.cursor.addr_bytes.next = self.head.layout.addr_bytes.val().get_bits::<4>(0);
         self.cursor.hist_bytes.next = self.head.layout.hist_bytes.val().get_bits::<4>(0);
-        self.cursor.first.next = !self.index.q.val().any();
+        self.cursor.first.next = !self.mid_message.q.val();
 
         // Writing the head message: it goes in whole if it fits when its first byte
         // would be written and nothing was lost before it (the model's `enqueue`). The
-        // fit is decided into `fits_q` in the first cycle of each head, and its first
-        // byte written in the next, so the compare ends in a flip-flop and the write
-        // enables start from flip-flops. (A message has at most 25 bytes: with 32 or
-        // more free it fits; below, 5 bits of `free` decide.)
-        self.fits_q.d.next = self.free.q.val().get_bits::<11>(5).any()
-            || (self.head.layout.length.val() <= self.free.q.val().get_bits::<5>(0));
+        // fit is decided into `fits_q` before the first byte is written: in the head's
+        // first cycle with 32 or more free (a message has at most 25 bytes), else in its
+        // second from the registered length and 5 bits of `free`. The compare ends in a
+        // flip-flop and the write enables start from flip-flops.
+        self.roomy.next = self.free.q.val().get_bits::<11>(5).any();
+        self.fits_q.d.next =
+            self.roomy.val() || (self.head.length_late.val() <= self.free.q.val().get_bits::<5>(0));
         self.checked.d.next = false;
+        self.aged.d.next = false;
         self.write.next = false;
         self.advance.next = false;
-        if self.state.q.val() == 2 {
+        if self.writing.q.val() {
             // The head moves on from flip-flops only (it enables about 1,400 flip-flops of
             // the holds): when it is empty, after its last byte, or lost. A message that
             // does not fit sets `overflowed` and is passed over in the next cycle.
             self.advance.next =
                 !self.error.q.valid.val() || self.last_byte.q.val() || self.overflowed.q.val();
-            self.checked.d.next = !self.advance.val();
+            self.aged.d.next = !self.advance.val();
+            self.checked.d.next = !self.advance.val() && (self.roomy.val() || self.aged.q.val());
             if self.error.q.valid.val() && !self.overflowed.q.val() {
-                if self.index.q.val().any() || (self.checked.q.val() && self.fits_q.q.val()) {
+                if self.go.q.val() {
                     self.write.next = true;
                 } else if self.checked.q.val() {
                     self.overflowed.d.next = true;
@@ -465,25 +540,23 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.s5.shift.next = self.advance.val();
         self.s6.shift.next = self.advance.val();
         self.s7.shift.next = self.advance.val();
-        if self.state.q.val() == 1 {
+        if self.capturing.q.val() {
             self.slots_left.d.next = 9.into();
             self.index.d.next = 0.into();
-            self.state.d.next = 2.into();
-        }
-        if self.state.q.val() == 1 {
             self.last_byte.d.next = false;
+            self.mid_message.d.next = false;
         }
         if self.write.val() {
             self.index.d.next = self.index.q.val() + 1;
-            self.last_byte.d.next = (self.index.q.val() + 2) == self.head.layout.length.val();
+            self.mid_message.d.next = true;
+            // (No byte is written in a head's first cycle, so its length is registered.)
+            self.last_byte.d.next = (self.index.q.val() + 2) == self.head.length_late.val();
         }
         if self.advance.val() {
             self.index.d.next = 0.into();
+            self.mid_message.d.next = false;
             self.last_byte.d.next = false;
             self.slots_left.d.next = self.slots_left.q.val() - 1;
-            if self.slots_left.q.val() == 1 {
-                self.state.d.next = 3.into();
-            }
         }
         // The byte FIFO has room for every byte counted in `free` (`bytes` <= 2^N).
         self.fifo.wr_en.next = self.write.val() && self.fifo.can_write.val();
@@ -495,30 +568,36 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         // Sending: `send_bytes` bytes on every `every_cycles`-th step; everything at the
         // end of the trace.
         self.send_now.d.next = self.phase.q.val() == self.every_last.val();
-        self.pop.next = (self.state.q.val() == 3)
-            && self.fifo.stream.out_valid.val()
-            && (self.end_step.q.val()
-                || (self.send_now.q.val() && (self.sent.q.val() != self.send_bytes.val())));
+        self.pop.next =
+            self.draining.q.val() && self.fifo.stream.out_valid.val() && self.may_send.q.val();
         self.fifo.stream.out_ready.next = self.pop.val();
         self.out_valid.next = self.pop.val();
         self.out_data.next = self.fifo.stream.out_data.val();
         self.out_last.next = self.fifo.stream.out_last.val();
         if self.pop.val() {
             self.sent.d.next = self.sent.q.val() + 1;
+            self.spent.d.next = self.sent.q.val() == self.send_last.val();
         }
-        if (self.state.q.val() == 3) && !self.pop.val() {
+        if self.draining.q.val() && !self.pop.val() {
             self.sent.d.next = 0.into();
+            self.spent.d.next = false;
             self.phase.d.next = self.phase.q.val() + 1;
             if self.send_now.q.val() {
                 self.phase.d.next = 0.into();
             }
-            self.state.d.next = 0.into();
-            if self.end_step.q.val() {
-                self.state.d.next = 4.into();
-            }
         }
         // Free bytes: one less per byte written, one more per byte sent (never both in a
-        // cycle).
+        // cycle). (`RESTART_ROOM + 1` < 64: 6 bits of `free` decide the room.)
+        self.room.d.next = self.free.q.val().get_bits::<10>(6).any()
+            || (self.free.q.val().get_bits::<6>(0) >= self.room_now.val());
+        if self.write.val() {
+            self.room.d.next = self.free.q.val().get_bits::<10>(6).any()
+                || (self.free.q.val().get_bits::<6>(0) >= self.room_after_write.val());
+        }
+        if self.pop.val() {
+            self.room.d.next = self.free.q.val().get_bits::<10>(6).any()
+                || (self.free.q.val().get_bits::<6>(0) >= self.room_after_send.val());
+        }
         if self.write.val() {
             self.free.d.next = self.free.q.val() - 1;
         }
@@ -526,24 +605,62 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
             self.free.d.next = self.free.q.val() + 1;
         }
         if self.reset.val() {
-            self.state.d.next = 0.into();
             self.overflowed.d.next = false;
             self.error_due.d.next = false;
             self.end_step.d.next = false;
             self.free.d.next = self.capacity.val();
+            self.room.d.next = true;
             self.index.d.next = 0.into();
+            self.mid_message.d.next = false;
             self.last_byte.d.next = false;
             self.slots_left.d.next = 0.into();
             self.phase.d.next = 0.into();
             self.sent.d.next = 0.into();
+            self.spent.d.next = false;
         }
-        // The step-taking flip-flops: `state == 0`, with `!overflowed`, and with
-        // `overflowed` and the room, of the next cycle.
-        self.idle.d.next = self.state.d.val() == 0;
-        self.open.d.next = (self.state.d.val() == 0) && !self.overflowed.d.val();
-        self.reopen.d.next = (self.state.d.val() == 0)
-            && self.overflowed.d.val()
-            && (self.free.q.val() >= self.restart_room.val());
+        // The next state, each flip-flop formed on its own: a step taken captures (fed) or
+        // drains at once (lost, or the end); the capture writes; the write drains after
+        // the last slot; the drain goes on while it sends, then idles, or ends after the
+        // end of the trace.
+        if self.advance.val() {
+            self.last_slot.d.next = self.slots_left.q.val() == 2;
+        }
+        if self.capturing.q.val() || self.reset.val() {
+            self.last_slot.d.next = false;
+        }
+        self.capturing.d.next = self.take.val() && self.feed.val() && !self.reset.val();
+        self.writing.d.next = (self.capturing.q.val()
+            || (self.writing.q.val() && !(self.advance.val() && self.last_slot.q.val())))
+            && !self.reset.val();
+        self.draining.d.next = ((self.take.val() && !self.feed.val())
+            || (self.writing.q.val() && self.advance.val() && self.last_slot.q.val())
+            || (self.draining.q.val() && self.pop.val()))
+            && !self.reset.val();
+        self.ended.d.next = (self.ended.q.val()
+            || (self.draining.q.val() && !self.pop.val() && self.end_step.q.val()))
+            && !self.reset.val();
+        self.go.d.next = self.writing.d.val()
+            && (self.mid_message.d.val() || (self.checked.d.val() && self.fits_q.d.val()));
+        self.may_send.d.next =
+            self.end_step.d.val() || (self.send_now.d.val() && !self.spent.d.val());
+        // The step-taking flip-flops: idle, with `!overflowed`, and with `overflowed` and
+        // the room, of the next cycle. Formed from this cycle's flip-flops rather than from
+        // the next state: the queue is idle after this edge when it is idle and takes no
+        // step, or when a drain that is not the end's ends (it sends nothing), or at a
+        // reset; `overflowed` changes only while writing, at a take and at a reset.
+        self.drain_ends.next = self.draining.q.val()
+            && !self.end_step.q.val()
+            && !(self.fifo.stream.out_valid.val() && self.may_send.q.val());
+        self.to_idle.next = (!self.capturing.q.val()
+            && !self.writing.q.val()
+            && !self.draining.q.val()
+            && !self.ended.q.val()
+            && !self.take.val())
+            || self.drain_ends.val();
+        self.idle.d.next = self.to_idle.val() || self.reset.val();
+        self.open.d.next = (self.to_idle.val() && !self.overflowed.q.val()) || self.reset.val();
+        self.reopen.d.next =
+            self.to_idle.val() && self.overflowed.q.val() && self.room.q.val() && !self.reset.val();
     }
 }
 
