@@ -234,9 +234,9 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     walk: DFF<Bit>,
     // Messages left before periodic synchronisation is due: `sync_max` minus the messages
     // counted since the last synchronising message, held at 0 once due (a reset, or the
-    // cycle after a synchronising message, sets it to `sync_max`). Counting down, the due test compares
-    // the record's count (at most 8) with the low bits and reads the high ones as zero,
-    // where counting up it added and compared 16 bits.
+    // cycle after a synchronising message, sets it to `sync_max`). Counting down, the due
+    // test compares the record's count (at most 8) with the low bits and reads the high
+    // ones as zero, where counting up it added and compared 16 bits.
     to_sync: DFF<Bits<16>>,
     // A synchronising message was sent in the last cycle.
     synced: DFF<Bit>,
@@ -526,9 +526,9 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             icnt: Default::default(),
             icnt_top: Constant::new(bits::<ICNT_BITS>(1) << (options.icnt_bits as u64 - 1)),
             icnt_short_1: Constant::new(bits::<ICNT_BITS>((1 << (options.icnt_bits - 1)) - 1)),
+            icnt_short_2: Constant::new(bits::<ICNT_BITS>((1 << (options.icnt_bits - 1)) - 2)),
             near_1: Default::default(),
             near_2: Default::default(),
-            icnt_short_2: Constant::new(bits::<ICNT_BITS>((1 << (options.icnt_bits - 1)) - 2)),
             icnt_plus: Default::default(),
             icnt_units: Default::default(),
             units: Default::default(),
