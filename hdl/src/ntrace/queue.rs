@@ -587,7 +587,8 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
             }
         }
         // Free bytes: one less per byte written, one more per byte sent (never both in a
-        // cycle). (`RESTART_ROOM + 1` < 64: 6 bits of `free` decide the room.)
+        // cycle). (`RESTART_ROOM + 1` < 64: 6 bits of `free` decide the room. The three
+        // compares stand side by side so that `write` and `pop` only select among them.)
         self.room.d.next = self.free.q.val().get_bits::<10>(6).any()
             || (self.free.q.val().get_bits::<6>(0) >= self.room_now.val());
         if self.write.val() {
