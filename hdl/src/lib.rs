@@ -1,6 +1,7 @@
 //! The E-Trace encoder hardware in RustHDL (`rust-hdl` 0.46), generated as Verilog.
 //! Architecture and the cycle contract shared with the golden model: `hdl/DESIGN.md`.
 
+pub mod block_ram;
 pub mod board;
 mod bundle;
 pub mod config;

@@ -63,6 +63,8 @@ pub struct NtraceBoardTop<const A: usize, const E: usize, const IT: usize, const
     ilastsize: DFF<Bit>,
     // The replay's trace enable in the previous cycle.
     enable_seen: DFF<Bit>,
+    // The UART reads with `out_ready`, not `read_next`.
+    unused_reading: Signal<Local, Bit>,
 }
 
 impl<const A: usize, const E: usize, const IT: usize, const D: usize> NtraceBoardTop<A, E, IT, D> {
@@ -98,6 +100,7 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> NtraceBoar
             sijump: Default::default(),
             ilastsize: Default::default(),
             enable_seen: Default::default(),
+            unused_reading: Default::default(),
         })
     }
 }
@@ -178,6 +181,8 @@ impl<const A: usize, const E: usize, const IT: usize, const D: usize> Logic
         self.uart.data.next = self.buffer.stream.out_data.val();
         self.uart.valid.next = self.buffer.stream.out_valid.val();
         self.buffer.stream.out_ready.next = self.uart.ready.val();
+        self.buffer.read_next.next = false;
+        self.unused_reading.next = self.buffer.reading.val();
         self.uart_tx.next = self.uart.tx.val();
         // LEDs.
         self.activity.pulse.next = self.buffer.stream.out_valid.val()

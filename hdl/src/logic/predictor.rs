@@ -6,6 +6,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::block_ram::BlockRam;
+
 /// Largest `bpred_size_p` of the hardware (a table of 256 entries).
 pub const BPRED_MAX_BITS: usize = 8;
 
@@ -82,7 +84,7 @@ pub struct Predictor {
     pub correct_ahead: Signal<Out, Bit>,
     // The words of four entry states (`msb lsb`, entry 0 lowest) as last written; valid
     // where `valid` is set.
-    states: RAM<Bits<8>, WORD_ADDRESS_BITS>,
+    states: BlockRam<Bits<8>, WORD_ADDRESS_BITS>,
     // The word was written since the last restart (else its entries are 01).
     valid: DFF<Bits<WORDS>>,
     // `curr`'s word, and its entry's state (the table's before this cycle's update).
@@ -237,8 +239,7 @@ impl Logic for Predictor {
             written,
             written_word
         );
-        self.states.read_clock.next = self.clock.val();
-        self.states.write_clock.next = self.clock.val();
+        self.states.clock.next = self.clock.val();
         // Without a predictor: every term constant, the table never written.
         self.index.next = 0.into();
         self.next_index.next = 0.into();

@@ -229,12 +229,24 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     pend_return: DFF<Bit>,
     pend_expected: DFF<Bits<A>>,
     reference: DFF<Bits<ADDR_BITS>>,
+    // Whether the present record sends its address (`reference` loads), formed a cycle
+    // ahead from the next values of the decision flip-flops so that the load enable is one
+    // LUT: `addr_sent` when it does whatever `matched_ahead` says (a start, a block event
+    // without a pending message, a resolving message that is synchronising or indirect),
+    // else, with a pending return, `addr_if_matched` (a block event) or `addr_if_missed`
+    // (it resolves: synchronising or indirect). `resolved_sends`: a resolving message would
+    // send the address (`sync_due` or the pending message is not direct).
+    addr_sent: DFF<Bit>,
+    addr_if_matched: DFF<Bit>,
+    addr_if_missed: DFF<Bit>,
+    resolved_sends: Signal<Local, Bit>,
     owner_priv: DFF<Bits<2>>,
     owner_context: DFF<Bit>,
     walk: DFF<Bit>,
     // Messages left before periodic synchronisation is due: `sync_max` minus the messages
-    // counted since the last synchronising message, held at 0 once due (a reset, or the
-    // cycle after a synchronising message, sets it to `sync_max`). Counting down, the due
+    // counted since the last synchronising message, not read once due (`sync_due_ff`
+    // holds; a reset, or the cycle after a synchronising message, sets it to `sync_max`
+    // and clears `sync_due_ff`). Counting down, the due
     // test compares the record's count (at most 8) with the low bits and reads the high
     // ones as zero, where counting up it added and compared 16 bits.
     to_sync: DFF<Bits<16>>,
@@ -517,6 +529,10 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             pend_return: Default::default(),
             pend_expected: Default::default(),
             reference: Default::default(),
+            addr_sent: Default::default(),
+            addr_if_matched: Default::default(),
+            addr_if_missed: Default::default(),
+            resolved_sends: Default::default(),
             owner_priv: Default::default(),
             owner_context: Default::default(),
             walk: Default::default(),
@@ -712,6 +728,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             bcnt,
             block_resource,
             reference,
+            addr_sent,
+            addr_if_matched,
+            addr_if_missed,
             owner_priv,
             owner_context,
             walk,
@@ -1336,7 +1355,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.walk.d.next = true;
         }
         // The last address sent: U-ADDR's reference ("Address Compression").
-        if self.a_sync.val() || (self.resolving.val() && !self.pend_direct.q.val()) {
+        // (`a_sync || (resolving && !pend_direct)`, from the flip-flops formed at the end.)
+        if self.addr_sent.q.val()
+            || (self.matched_ahead.q.val() && self.addr_if_matched.q.val())
+            || (!self.matched_ahead.q.val() && self.addr_if_missed.q.val())
+        {
             self.reference.d.next = self.iaddr_wide.wide.val();
         }
         // Repeated history state, in the model's order within the record: a plain branch
@@ -1427,14 +1450,14 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.count_wide.narrow.next = self.count_q.q.val();
         // `sync_due` of the next cycle: the messages left after this edge at 0 (`sync_max`
         // after a synchronising message or a reset, above 0 for every `sync_max` that is
-        // on). Once due, a record counts nothing (below), so the count holds at 0.
+        // on). Once due, it holds until the synchronising message (a record counts
+        // nothing then, below), so `to_sync`, which may have gone below 0, is not read
+        // again before it is set to `sync_max`: the due test does not gate `to_sync`.
         self.due_now.next = !self.to_sync.q.val().get_bits::<12>(4).any()
             && (self.count_q.q.val() >= self.to_sync.q.val().get_bits::<4>(0));
         self.to_sync.d.next = self.to_sync.q.val() - self.count_wide.wide.val();
-        if self.due_now.val() {
-            self.to_sync.d.next = 0.into();
-        }
-        self.sync_due_ff.d.next = self.sync_on.val() && self.due_now.val();
+        self.sync_due_ff.d.next =
+            self.sync_on.val() && (self.due_now.val() || self.sync_due_ff.q.val());
         // The messages a synchronising record counts after its sync (its own sync
         // Ownership, change Ownership, I-CNT / HIST ResourceFull and late HREPEAT).
         self.counted_now.next = 0.into();
@@ -1504,6 +1527,21 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.bcnt.d.next = 0.into();
             self.block_resource.d.next = false;
         }
+        // The address load of the next cycle's record, from the next values of the flip-
+        // flops it reads (here, after their last assignment). A start excludes a pending
+        // message and a block event; a resolving and a returning pending message exclude
+        // each other.
+        self.resolved_sends.next = self.sync_due_ff.d.val() || !self.pend_direct.d.val();
+        self.addr_sent.d.next = self.present_ff.d.val()
+            && (self.starting_ahead.d.val()
+                || (self.event_ahead.d.val()
+                    && !self.resolves_ahead.d.val()
+                    && !self.returns_ahead.d.val())
+                || (self.resolves_ahead.d.val() && self.resolved_sends.val()));
+        self.addr_if_matched.d.next =
+            self.present_ff.d.val() && self.returns_ahead.d.val() && self.event_ahead.d.val();
+        self.addr_if_missed.d.next =
+            self.present_ff.d.val() && self.returns_ahead.d.val() && self.resolved_sends.val();
     }
 }
 

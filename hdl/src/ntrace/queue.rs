@@ -211,6 +211,9 @@ pub struct NtraceMseoQueue<const N: usize> {
     // 1`, so the send decision reads one flip-flop where it read a 16-bit compare.
     spent: DFF<Bit>,
     capacity: Constant<Bits<16>>,
+    // `2^(N+1) - 1`: `free` <= `bytes` <= 2^N, so its bits above N are constant 0 and
+    // synthesis drops them (with them, `pop`'s and `write`'s fan-out into `free`).
+    free_mask: Constant<Bits<16>>,
     send_last: Constant<Bits<16>>,
     every_last: Constant<Bits<16>>,
     error_tcode: Constant<Bits<6>>,
@@ -249,6 +252,8 @@ pub struct NtraceMseoQueue<const N: usize> {
     // This step sends (`phase == every_cycles - 1`), registered: `phase` changes only in
     // the last cycle of a drain, many cycles before the next drain reads it.
     send_now: DFF<Bit>,
+    // A drain sends the FIFO's head: announced to the FIFO a cycle ahead (`read_next`,
+    // from the next values of `draining` and `may_send`), which reads it as a flip-flop.
     pop: Signal<Local, Bit>,
     // The drain may send a byte in this cycle (`end_step`, or `send_now` and not `spent`),
     // formed from the three flip-flops' next values.
@@ -327,6 +332,7 @@ impl<const N: usize> NtraceMseoQueue<N> {
             sent: Default::default(),
             spent: Default::default(),
             capacity: Constant::new(bits::<16>(u64::from(fifo.bytes))),
+            free_mask: Constant::new(bits::<16>((2u64 << N) - 1)),
             send_last: Constant::new(bits::<16>(u64::from(fifo.send_bytes - 1))),
             every_last: Constant::new(bits::<16>(u64::from(fifo.every_cycles - 1))),
             error_tcode: Constant::new(bits::<6>(ERROR_TCODE)),
@@ -568,9 +574,8 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         // Sending: `send_bytes` bytes on every `every_cycles`-th step; everything at the
         // end of the trace.
         self.send_now.d.next = self.phase.q.val() == self.every_last.val();
-        self.pop.next =
-            self.draining.q.val() && self.fifo.stream.out_valid.val() && self.may_send.q.val();
-        self.fifo.stream.out_ready.next = self.pop.val();
+        self.pop.next = self.fifo.reading.val();
+        self.fifo.stream.out_ready.next = false;
         self.out_valid.next = self.pop.val();
         self.out_data.next = self.fifo.stream.out_data.val();
         self.out_last.next = self.fifo.stream.out_last.val();
@@ -600,10 +605,10 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
                 || (self.free.q.val().get_bits::<6>(0) >= self.room_after_send.val());
         }
         if self.write.val() {
-            self.free.d.next = self.free.q.val() - 1;
+            self.free.d.next = (self.free.q.val() - 1) & self.free_mask.val();
         }
         if self.pop.val() {
-            self.free.d.next = self.free.q.val() + 1;
+            self.free.d.next = (self.free.q.val() + 1) & self.free_mask.val();
         }
         if self.reset.val() {
             self.overflowed.d.next = false;
@@ -644,6 +649,8 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
             && (self.mid_message.d.val() || (self.checked.d.val() && self.fits_q.d.val()));
         self.may_send.d.next =
             self.end_step.d.val() || (self.send_now.d.val() && !self.spent.d.val());
+        // `draining && may_send` of the next cycle (the FIFO adds `out_valid`).
+        self.fifo.read_next.next = self.draining.d.val() && self.may_send.d.val();
         // The step-taking flip-flops: idle, with `!overflowed`, and with `overflowed` and
         // the room, of the next cycle. Formed from this cycle's flip-flops rather than from
         // the next state: the queue is idle after this edge when it is idle and takes no

@@ -119,9 +119,34 @@ fn emit<U: Block>(make: impl FnOnce() -> U, top: &str) -> (String, Vec<crate::ve
     (verilog, ports.into_iter().map(|(_, port)| port).collect())
 }
 
+/// Address bits of the byte FIFO for a FIFO of `bytes` bytes: the smallest power of two
+/// that holds them (from [`RESTART_ROOM`] to 256 bytes: 6 to 8 bits). A FIFO of 64 bytes
+/// fits a 64-entry memory, which synthesis may build from LUTs (ECP5) where 256 entries
+/// take a block RAM and its slow read.
+pub fn fifo_bits(bytes: u32) -> usize {
+    match bytes {
+        0..=64 => 6,
+        65..=128 => 7,
+        _ => 8,
+    }
+}
+
+/// The Verilog of configuration `<A, E, IT>`'s path with a byte FIFO of [`fifo_bits`].
+fn emit_path<const A: usize, const E: usize, const IT: usize>(
+    g: NtraceHwOptions,
+    f: NtraceFifoConfig,
+    top: &str,
+) -> (String, Vec<crate::verilog::Port>) {
+    match fifo_bits(f.bytes) {
+        6 => emit(|| NtraceMseoPath::<A, E, IT, 6>::new(g, f), top),
+        7 => emit(|| NtraceMseoPath::<A, E, IT, 7>::new(g, f), top),
+        _ => emit(|| NtraceMseoPath::<A, E, IT, 8>::new(g, f), top),
+    }
+}
+
 /// Generates the N-Trace encoder of `config` with `options` (top module
-/// [`ntrace_top_name`]): the MSEO path with a 256-byte byte FIFO holding at most
-/// `options.fifo.bytes`.
+/// [`ntrace_top_name`]): the MSEO path with a byte FIFO of 2^[`fifo_bits`] entries
+/// holding at most `options.fifo.bytes`.
 pub fn generate_ntrace(
     config: Config,
     options: &NtraceTopOptions,
@@ -130,10 +155,10 @@ pub fn generate_ntrace(
     let top = ntrace_top_name(config);
     let (g, f) = (options.generator, options.fifo);
     let (verilog, ports) = match config {
-        Config::Rv32 => emit(|| NtraceMseoPath::<32, 5, 4, 8>::new(g, f), &top),
-        Config::Rv64 => emit(|| NtraceMseoPath::<64, 6, 4, 8>::new(g, f), &top),
-        Config::Rv32Itype3 => emit(|| NtraceMseoPath::<32, 5, 3, 8>::new(g, f), &top),
-        Config::Rv64Itype3 => emit(|| NtraceMseoPath::<64, 6, 3, 8>::new(g, f), &top),
+        Config::Rv32 => emit_path::<32, 5, 4>(g, f, &top),
+        Config::Rv64 => emit_path::<64, 6, 4>(g, f, &top),
+        Config::Rv32Itype3 => emit_path::<32, 5, 3>(g, f, &top),
+        Config::Rv64Itype3 => emit_path::<64, 6, 3>(g, f, &top),
     };
     let mut optimisations = Vec::new();
     if g.sijump {
@@ -207,6 +232,21 @@ mod tests {
             check_options(Config::Rv32, &no_send),
             Err(NtraceTopError::SendRate(0, 1))
         );
+    }
+
+    #[test]
+    fn the_byte_fifo_is_the_smallest_power_of_two_holding_the_fifo() {
+        for (bytes, bits) in [
+            (RESTART_ROOM, 6),
+            (64, 6),
+            (65, 7),
+            (128, 7),
+            (129, 8),
+            (256, 8),
+        ] {
+            assert_eq!(fifo_bits(bytes), bits, "{bytes} bytes");
+            assert!(bytes <= 1 << bits && (bits == 6 || bytes > 1 << (bits - 1)));
+        }
     }
 
     #[test]

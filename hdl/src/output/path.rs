@@ -27,6 +27,8 @@ pub struct OutputPath<const P: usize, const N: usize> {
     timestamp: Timestamp,
     framer: Framer<P>,
     fifo: ByteFifo<N>,
+    // The pins' consumer reads with `out_ready`, not `read_next`.
+    unused_reading: Signal<Local, Bit>,
 }
 
 impl<const P: usize, const N: usize> OutputPath<P, N> {
@@ -41,6 +43,7 @@ impl<const P: usize, const N: usize> OutputPath<P, N> {
             timestamp: Default::default(),
             framer: Framer::new(config),
             fifo: Default::default(),
+            unused_reading: Default::default(),
         }
     }
 }
@@ -68,6 +71,8 @@ impl<const P: usize, const N: usize> Logic for OutputPath<P, N> {
         self.fifo.wr_data.next = self.framer.wr_data.val();
         self.fifo.wr_last.next = self.framer.wr_last.val();
         ByteStreamSource::link(&mut self.pins, &mut self.fifo.stream);
+        self.fifo.read_next.next = false;
+        self.unused_reading.next = self.fifo.reading.val();
     }
 }
 
