@@ -246,9 +246,9 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     // Messages left before periodic synchronisation is due: `sync_max` minus the messages
     // counted since the last synchronising message, not read once due (`sync_due_ff`
     // holds; a reset, or the cycle after a synchronising message, sets it to `sync_max`
-    // and clears `sync_due_ff`). Counting down, the due
-    // test compares the record's count (at most 8) with the low bits and reads the high
-    // ones as zero, where counting up it added and compared 16 bits.
+    // and clears `sync_due_ff`). Counting down, the due test compares the record's count
+    // (at most 8) with the low bits and reads the high ones as zero, where counting up it
+    // added and compared 16 bits.
     to_sync: DFF<Bits<16>>,
     // A synchronising message was sent in the last cycle.
     synced: DFF<Bit>,
