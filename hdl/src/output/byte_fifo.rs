@@ -61,7 +61,7 @@ pub struct ByteFifo<const N: usize> {
     // reads as 1): a read only selects it, so the RAM's read address is one multiplexer
     // behind the consumer's `out_ready`.
     rd_ptr_ahead: DFF<Bits<N>>,
-    rd_ptr_next: Signal<Local, Bits<N>>,
+    rd_ptr_plus_one: Signal<Local, Bits<N>>,
     bypass_valid: DFF<Bit>,
     bypass_entry: DFF<Bits<9>>,
     // The occupancy and its two flags in flip-flops (the ports' status comes straight
@@ -130,11 +130,11 @@ impl<const N: usize> Logic for ByteFifo<N> {
         self.stream.out_data.next = self.head.val().get_bits::<8>(0);
         self.stream.out_last.next = self.head.val().get_bit(8);
         // The RAM reads the head of the next cycle.
-        self.rd_ptr_next.next = self.rd_ptr_ahead.q.val() ^ 1;
+        self.rd_ptr_plus_one.next = self.rd_ptr_ahead.q.val() ^ 1;
         self.next_rd_ptr.next = self.rd_ptr.q.val();
         if self.read.val() {
-            self.next_rd_ptr.next = self.rd_ptr_next.val();
-            self.rd_ptr_ahead.d.next = (self.rd_ptr_next.val() + 1) ^ 1;
+            self.next_rd_ptr.next = self.rd_ptr_plus_one.val();
+            self.rd_ptr_ahead.d.next = (self.rd_ptr_plus_one.val() + 1) ^ 1;
         }
         self.rd_ptr.d.next = self.next_rd_ptr.val();
         self.ram.read_address.next = self.next_rd_ptr.val();
