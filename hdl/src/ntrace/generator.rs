@@ -230,16 +230,42 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     pend_expected: DFF<Bits<A>>,
     reference: DFF<Bits<ADDR_BITS>>,
     // Whether the present record sends its address (`reference` loads), formed a cycle
-    // ahead from the next values of the decision flip-flops so that the load enable is one
-    // LUT: `addr_sent` when it does whatever `matched_ahead` says (a start, a block event
-    // without a pending message, a resolving message that is synchronising or indirect),
-    // else, with a pending return, `addr_if_matched` (a block event) or `addr_if_missed`
-    // (it resolves: synchronising or indirect). `resolved_sends`: a resolving message would
-    // send the address (`sync_due` or the pending message is not direct).
+    // ahead from the next values of the decision flip-flops so that the load enable is two
+    // LUTs of flip-flops: `addr_sent` when it does whatever `matched_ahead` and `sync_due`
+    // say (a start, a block event without a pending message, a resolving message that is
+    // indirect), else, with a pending return, `addr_if_matched` (a block event) or
+    // `addr_if_missed` (it resolves: a return is indirect), or, resolving a direct branch,
+    // `addr_if_due` (DirectBranchSync).
     addr_sent: DFF<Bit>,
     addr_if_matched: DFF<Bit>,
     addr_if_missed: DFF<Bit>,
-    resolved_sends: Signal<Local, Bit>,
+    addr_if_due: DFF<Bit>,
+    // The present record sends its address (`a_sync || (resolving && !pend_direct)`): the
+    // `reference` load and the block-end message's address field.
+    addr_load: Signal<Local, Bit>,
+    // The kind of the next cycle's block-end message, formed at the end of the update
+    // from the next values of the decision flip-flops and `sync_due_ff`, so that its
+    // fields are selected from flip-flops: a start (ProgTraceSync), a resolving direct
+    // branch with or without sync (DirectBranch(Sync)), a resolving indirect one, a
+    // pending return if it is missed (a return is indirect), a block event, and a block
+    // event with a pending return if it is matched (IndirectBranch(Hist)Sync, SYNC 6). No
+    // kind: ProgTraceCorrelation. Gated by the trace enable rather than `present`: a
+    // record that is not present has no block-end message but the correlation, whose
+    // trace enable is low.
+    end_start: DFF<Bit>,
+    end_direct_sync: DFF<Bit>,
+    end_direct: DFF<Bit>,
+    end_indirect_sync: DFF<Bit>,
+    end_indirect: DFF<Bit>,
+    end_missed_sync: DFF<Bit>,
+    end_missed: DFF<Bit>,
+    end_event: DFF<Bit>,
+    end_matched_event: DFF<Bit>,
+    // The present record's indirect resolving messages and its block-event message
+    // (`matched_ahead` decides a pending return).
+    indirect_sync_end: Signal<Local, Bit>,
+    indirect_end: Signal<Local, Bit>,
+    event_end: Signal<Local, Bit>,
     owner_priv: DFF<Bits<2>>,
     owner_context: DFF<Bit>,
     walk: DFF<Bit>,
@@ -250,8 +276,15 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     // (at most 8) with the low bits and reads the high ones as zero, where counting up it
     // added and compared 16 bits.
     to_sync: DFF<Bits<16>>,
-    // A synchronising message was sent in the last cycle.
-    synced: DFF<Bit>,
+    // `to_sync`'s bits 4 and up are 0 (and synchronisation is on), registered: it lags
+    // `to_sync` only in the cycle after a count is taken off, whose own count is 0 (records
+    // are at least three cycles apart), so the due test reads it for `to_sync`'s high bits.
+    to_sync_high_zero: DFF<Bit>,
+    // `sync_max` is below 16 (its bits 4 and up are 0).
+    sync_max_small: Constant<Bit>,
+    // The count starts again (`to_sync` set to `sync_max`): a synchronising message was
+    // sent, or the reset was asserted, in the last cycle.
+    count_restart: DFF<Bit>,
     due_now: Signal<Local, Bit>,
     // The I-CNT counter ("I-CNT Details"): `icnt_bits` bits, the top one the overflow
     // bit; and the HIST register ("HIST Field Generation"): its most significant one the
@@ -532,12 +565,27 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             addr_sent: Default::default(),
             addr_if_matched: Default::default(),
             addr_if_missed: Default::default(),
-            resolved_sends: Default::default(),
+            addr_if_due: Default::default(),
+            addr_load: Default::default(),
+            end_start: Default::default(),
+            end_direct_sync: Default::default(),
+            end_direct: Default::default(),
+            end_indirect_sync: Default::default(),
+            end_indirect: Default::default(),
+            end_missed_sync: Default::default(),
+            end_missed: Default::default(),
+            end_event: Default::default(),
+            end_matched_event: Default::default(),
+            indirect_sync_end: Default::default(),
+            indirect_end: Default::default(),
+            event_end: Default::default(),
             owner_priv: Default::default(),
             owner_context: Default::default(),
             walk: Default::default(),
             to_sync: Default::default(),
-            synced: Default::default(),
+            to_sync_high_zero: Default::default(),
+            sync_max_small: Constant::new(options.sync_max < 16),
+            count_restart: Default::default(),
             due_now: Default::default(),
             icnt: Default::default(),
             icnt_top: Constant::new(bits::<ICNT_BITS>(1) << (options.icnt_bits as u64 - 1)),
@@ -731,11 +779,22 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             addr_sent,
             addr_if_matched,
             addr_if_missed,
+            addr_if_due,
+            end_start,
+            end_direct_sync,
+            end_direct,
+            end_indirect_sync,
+            end_indirect,
+            end_missed_sync,
+            end_missed,
+            end_event,
+            end_matched_event,
             owner_priv,
             owner_context,
             walk,
             to_sync,
-            synced,
+            to_sync_high_zero,
+            count_restart,
             sync_due_ff,
             counted,
             count_q,
@@ -831,6 +890,10 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             && !self.resolves_ahead.q.val()
             && !self.return_missed.val();
         self.sync_due.next = self.sync_due_ff.q.val();
+        self.addr_load.next = self.addr_sent.q.val()
+            || (self.matched_ahead.q.val() && self.addr_if_matched.q.val())
+            || (!self.matched_ahead.q.val() && self.addr_if_missed.q.val())
+            || (self.addr_if_due.q.val() && self.sync_due.val());
         self.a_sync.next = self.starting.val()
             || (self.resolving.val() && self.sync_due.val())
             || self.block_sync.val();
@@ -1140,14 +1203,22 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             || self.starting.val()
             || (self.resolving.val() && !self.branch_repeat.val())
             || self.block_sync.val();
+        self.indirect_sync_end.next = self.end_indirect_sync.q.val()
+            || (self.end_missed_sync.q.val() && !self.matched_ahead.q.val());
+        self.indirect_end.next =
+            self.end_indirect.q.val() || (self.end_missed.q.val() && !self.matched_ahead.q.val());
+        self.event_end.next = self.end_event.q.val()
+            || (self.end_matched_event.q.val() && self.matched_ahead.q.val());
+        // ProgTraceCorrelation: EVCODE 4, CDF, I-CNT(, HIST).
         self.block_end.tcode.next = self.tc_prog_trace_correlation.val();
         self.block_end.lead.next = (self.icnt_lead.wide.val() << 6) | self.cdf.val() | 4;
         self.block_end.lead_min.next = 7.into();
         self.block_end.addr.next = self.faddr.val();
-        self.block_end.addr_valid.next = false;
+        // F-ADDR or U-ADDR: `addr_load`, formed a cycle ahead.
+        self.block_end.addr_valid.next = self.addr_load.val();
         self.block_end.hist.next = self.hist.q.val();
         self.block_end.hist_valid.next = self.htm.val();
-        if self.starting.val() {
+        if self.end_start.q.val() {
             // ProgTraceSync: SYNC 5 (Trace Enable), or 7 (restart from FIFO overrun),
             // I-CNT 0, F-ADDR.
             self.block_end.tcode.next = self.tc_prog_trace_sync.val();
@@ -1156,48 +1227,45 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
                 self.block_end.lead.next = 7.into();
             }
             self.block_end.lead_min.next = 5.into();
-            self.block_end.addr_valid.next = true;
             self.block_end.hist_valid.next = false;
         }
-        if self.resolving.val() && self.pend_direct.q.val() {
+        if self.end_direct_sync.q.val() {
+            // DirectBranchSync: SYNC 2, I-CNT, F-ADDR.
+            self.block_end.tcode.next = self.tc_direct_branch_sync.val();
+            self.block_end.lead.next = (self.icnt_lead.wide.val() << 4) | 2;
+            self.block_end.lead_min.next = 5.into();
             self.block_end.hist_valid.next = false;
-            if self.sync_due.val() {
-                // DirectBranchSync: SYNC 2, I-CNT, F-ADDR.
-                self.block_end.tcode.next = self.tc_direct_branch_sync.val();
-                self.block_end.lead.next = (self.icnt_lead.wide.val() << 4) | 2;
-                self.block_end.lead_min.next = 5.into();
-                self.block_end.addr_valid.next = true;
-            } else {
-                // DirectBranch: I-CNT.
-                self.block_end.tcode.next = self.tc_direct_branch.val();
-                self.block_end.lead.next = self.icnt_lead.wide.val();
-                self.block_end.lead_min.next = 1.into();
+        }
+        if self.end_direct.q.val() {
+            // DirectBranch: I-CNT.
+            self.block_end.tcode.next = self.tc_direct_branch.val();
+            self.block_end.lead.next = self.icnt_lead.wide.val();
+            self.block_end.lead_min.next = 1.into();
+            self.block_end.hist_valid.next = false;
+        }
+        if self.indirect_sync_end.val() {
+            // IndirectBranch(Hist)Sync: SYNC 2, B-TYPE, I-CNT, F-ADDR(, HIST).
+            self.block_end.tcode.next = self.tc_indirect_branch_sync.val();
+            if self.with_hist.val() {
+                self.block_end.tcode.next = self.tc_indirect_branch_hist_sync.val();
             }
-        }
-        if self.resolving.val() && !self.pend_direct.q.val() {
-            self.block_end.addr_valid.next = true;
+            self.block_end.lead.next =
+                (self.icnt_lead.wide.val() << 6) | (self.btype_lead.wide.val() << 4) | 2;
             self.block_end.hist_valid.next = self.with_hist.val();
-            if self.sync_due.val() {
-                // IndirectBranch(Hist)Sync: SYNC 2, B-TYPE, I-CNT, F-ADDR(, HIST).
-                self.block_end.tcode.next = self.tc_indirect_branch_sync.val();
-                if self.with_hist.val() {
-                    self.block_end.tcode.next = self.tc_indirect_branch_hist_sync.val();
-                }
-                self.block_end.lead.next =
-                    (self.icnt_lead.wide.val() << 6) | (self.btype_lead.wide.val() << 4) | 2;
-            } else {
-                // IndirectBranch(Hist): B-TYPE, I-CNT, U-ADDR(, HIST).
-                self.block_end.tcode.next = self.tc_indirect_branch.val();
-                if self.with_hist.val() {
-                    self.block_end.tcode.next = self.tc_indirect_branch_hist.val();
-                }
-                self.block_end.lead.next =
-                    (self.icnt_lead.wide.val() << 2) | self.btype_lead.wide.val();
-                self.block_end.lead_min.next = 3.into();
-                self.block_end.addr.next = self.uaddr.val();
-            }
         }
-        if self.block_sync.val() {
+        if self.indirect_end.val() {
+            // IndirectBranch(Hist): B-TYPE, I-CNT, U-ADDR(, HIST).
+            self.block_end.tcode.next = self.tc_indirect_branch.val();
+            if self.with_hist.val() {
+                self.block_end.tcode.next = self.tc_indirect_branch_hist.val();
+            }
+            self.block_end.lead.next =
+                (self.icnt_lead.wide.val() << 2) | self.btype_lead.wide.val();
+            self.block_end.lead_min.next = 3.into();
+            self.block_end.addr.next = self.uaddr.val();
+            self.block_end.hist_valid.next = self.with_hist.val();
+        }
+        if self.event_end.val() {
             // IndirectBranch(Hist)Sync: SYNC 6 (Trace Event), B-TYPE 0, I-CNT, F-ADDR, HIST
             // (HTM).
             self.block_end.tcode.next = self.tc_indirect_branch_sync.val();
@@ -1205,7 +1273,6 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
                 self.block_end.tcode.next = self.tc_indirect_branch_hist_sync.val();
             }
             self.block_end.lead.next = (self.icnt_lead.wide.val() << 6) | 6;
-            self.block_end.addr_valid.next = true;
         }
 
         // Counted repeats go out before the record's first message: any `block_end`
@@ -1355,11 +1422,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.walk.d.next = true;
         }
         // The last address sent: U-ADDR's reference ("Address Compression").
-        // (`a_sync || (resolving && !pend_direct)`, from the flip-flops formed at the end.)
-        if self.addr_sent.q.val()
-            || (self.matched_ahead.q.val() && self.addr_if_matched.q.val())
-            || (!self.matched_ahead.q.val() && self.addr_if_missed.q.val())
-        {
+        if self.addr_load.val() {
             self.reference.d.next = self.iaddr_wide.wide.val();
         }
         // Repeated history state, in the model's order within the record: a plain branch
@@ -1453,11 +1516,12 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         // on). Once due, it holds until the synchronising message (a record counts
         // nothing then, below), so `to_sync`, which may have gone below 0, is not read
         // again before it is set to `sync_max`: the due test does not gate `to_sync`.
-        self.due_now.next = !self.to_sync.q.val().get_bits::<12>(4).any()
+        self.due_now.next = self.to_sync_high_zero.q.val()
             && (self.count_q.q.val() >= self.to_sync.q.val().get_bits::<4>(0));
         self.to_sync.d.next = self.to_sync.q.val() - self.count_wide.wide.val();
-        self.sync_due_ff.d.next =
-            self.sync_on.val() && (self.due_now.val() || self.sync_due_ff.q.val());
+        self.to_sync_high_zero.d.next =
+            self.sync_on.val() && !self.to_sync.q.val().get_bits::<12>(4).any();
+        self.sync_due_ff.d.next = self.due_now.val() || self.sync_due_ff.q.val();
         // The messages a synchronising record counts after its sync (its own sync
         // Ownership, change Ownership, I-CNT / HIST ResourceFull and late HREPEAT).
         self.counted_now.next = 0.into();
@@ -1492,11 +1556,12 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         }
         self.counted.d.next = self.counted_now.val();
         // A synchronising message starts the count again in the next cycle, which holds no
-        // record (the count it carries is taken off in the one after).
-        self.synced.d.next = self.a_sync.val();
-        if self.synced.q.val() {
+        // record (the count it carries is taken off in the one after); so does the reset.
+        self.count_restart.d.next = self.a_sync.val() || self.reset.val();
+        if self.count_restart.q.val() {
             self.to_sync.d.next = self.sync_max.val();
             self.sync_due_ff.d.next = false;
+            self.to_sync_high_zero.d.next = self.sync_on.val() && self.sync_max_small.val();
         }
         // A restart from FIFO overrun forgets the trace state (the model's `restart`).
         if self.restart.val() {
@@ -1517,8 +1582,6 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.started.d.next = false;
             self.pend_valid.d.next = false;
             self.walk.d.next = false;
-            self.to_sync.d.next = self.sync_max.val();
-            self.sync_due_ff.d.next = false;
             self.counted.d.next = 0.into();
             self.count_q.d.next = 0.into();
             self.last_full_valid.d.next = false;
@@ -1531,17 +1594,44 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         // flops it reads (here, after their last assignment). A start excludes a pending
         // message and a block event; a resolving and a returning pending message exclude
         // each other.
-        self.resolved_sends.next = self.sync_due_ff.d.val() || !self.pend_direct.d.val();
         self.addr_sent.d.next = self.present_ff.d.val()
             && (self.starting_ahead.d.val()
                 || (self.event_ahead.d.val()
                     && !self.resolves_ahead.d.val()
                     && !self.returns_ahead.d.val())
-                || (self.resolves_ahead.d.val() && self.resolved_sends.val()));
+                || (self.resolves_ahead.d.val() && !self.pend_direct.d.val()));
         self.addr_if_matched.d.next =
             self.present_ff.d.val() && self.returns_ahead.d.val() && self.event_ahead.d.val();
-        self.addr_if_missed.d.next =
-            self.present_ff.d.val() && self.returns_ahead.d.val() && self.resolved_sends.val();
+        self.addr_if_missed.d.next = self.present_ff.d.val() && self.returns_ahead.d.val();
+        self.addr_if_due.d.next =
+            self.present_ff.d.val() && self.resolves_ahead.d.val() && self.pend_direct.d.val();
+        self.end_start.d.next = self.trace_enable.val() && self.starting_ahead.d.val();
+        self.end_direct_sync.d.next = self.trace_enable.val()
+            && self.resolves_ahead.d.val()
+            && self.pend_direct.d.val()
+            && self.sync_due_ff.d.val();
+        self.end_direct.d.next = self.trace_enable.val()
+            && self.resolves_ahead.d.val()
+            && self.pend_direct.d.val()
+            && !self.sync_due_ff.d.val();
+        self.end_indirect_sync.d.next = self.trace_enable.val()
+            && self.resolves_ahead.d.val()
+            && !self.pend_direct.d.val()
+            && self.sync_due_ff.d.val();
+        self.end_indirect.d.next = self.trace_enable.val()
+            && self.resolves_ahead.d.val()
+            && !self.pend_direct.d.val()
+            && !self.sync_due_ff.d.val();
+        self.end_missed_sync.d.next =
+            self.trace_enable.val() && self.returns_ahead.d.val() && self.sync_due_ff.d.val();
+        self.end_missed.d.next =
+            self.trace_enable.val() && self.returns_ahead.d.val() && !self.sync_due_ff.d.val();
+        self.end_event.d.next = self.trace_enable.val()
+            && self.event_ahead.d.val()
+            && !self.resolves_ahead.d.val()
+            && !self.returns_ahead.d.val();
+        self.end_matched_event.d.next =
+            self.trace_enable.val() && self.returns_ahead.d.val() && self.event_ahead.d.val();
     }
 }
 

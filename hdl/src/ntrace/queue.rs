@@ -215,6 +215,10 @@ pub struct NtraceMseoQueue<const N: usize> {
     // synthesis drops them (with them, `pop`'s and `write`'s fan-out into `free`).
     free_mask: Constant<Bits<16>>,
     send_last: Constant<Bits<16>>,
+    // The bits `sent` needs to count to `send_bytes` (`2^k - 1`, `2^k > send_bytes`): a
+    // drain that may go on past `send_bytes` (the end's) wraps it and does not read
+    // `spent`, so `sent`'s upper bits are constant 0 and the `spent` compare is narrow.
+    sent_mask: Constant<Bits<16>>,
     every_last: Constant<Bits<16>>,
     error_tcode: Constant<Bits<6>>,
     error_lead: Constant<Bits<LEAD_BITS>>,
@@ -247,6 +251,12 @@ pub struct NtraceMseoQueue<const N: usize> {
     // moves: false at a new head (index 0 of a message of 2 bytes or more, or of none),
     // `index + 2 == length` when a byte is written.
     last_byte: DFF<Bit>,
+    // The head moves on in this cycle (the slots shift): writing, and the head empty,
+    // after its last byte or lost. Registered from the next values of the flip-flops it
+    // reads (`head_valid_next` the head slot's), so the shift enable of about 1,400
+    // flip-flops is a flip-flop.
+    advance_ff: DFF<Bit>,
+    head_valid_next: Signal<Local, Bit>,
     advance: Signal<Local, Bit>,
     write: Signal<Local, Bit>,
     // This step sends (`phase == every_cycles - 1`), registered: `phase` changes only in
@@ -334,6 +344,9 @@ impl<const N: usize> NtraceMseoQueue<N> {
             capacity: Constant::new(bits::<16>(u64::from(fifo.bytes))),
             free_mask: Constant::new(bits::<16>((2u64 << N) - 1)),
             send_last: Constant::new(bits::<16>(u64::from(fifo.send_bytes - 1))),
+            sent_mask: Constant::new(bits::<16>(
+                (u64::from(fifo.send_bytes) + 1).next_power_of_two() - 1,
+            )),
             every_last: Constant::new(bits::<16>(u64::from(fifo.every_cycles - 1))),
             error_tcode: Constant::new(bits::<6>(ERROR_TCODE)),
             error_lead: Constant::new(bits::<LEAD_BITS>(ERROR_LEAD)),
@@ -350,6 +363,8 @@ impl<const N: usize> NtraceMseoQueue<N> {
             room_after_write: Constant::new(bits::<6>(u64::from(RESTART_ROOM + 1))),
             room_after_send: Constant::new(bits::<6>(u64::from(RESTART_ROOM - 1))),
             last_byte: Default::default(),
+            advance_ff: Default::default(),
+            head_valid_next: Default::default(),
             advance: Default::default(),
             write: Default::default(),
             send_now: Default::default(),
@@ -373,6 +388,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
             draining,
             ended,
             last_slot,
+            advance_ff,
             go,
             may_send,
             overflowed,
@@ -510,13 +526,11 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.checked.d.next = false;
         self.aged.d.next = false;
         self.write.next = false;
-        self.advance.next = false;
+        // The head moves on (`advance_ff`, below) when it is empty, after its last byte, or
+        // lost: a message that does not fit sets `overflowed` and is passed over in the
+        // next cycle.
+        self.advance.next = self.advance_ff.q.val();
         if self.writing.q.val() {
-            // The head moves on from flip-flops only (it enables about 1,400 flip-flops of
-            // the holds): when it is empty, after its last byte, or lost. A message that
-            // does not fit sets `overflowed` and is passed over in the next cycle.
-            self.advance.next =
-                !self.error.q.valid.val() || self.last_byte.q.val() || self.overflowed.q.val();
             self.aged.d.next = !self.advance.val();
             self.checked.d.next = !self.advance.val() && (self.roomy.val() || self.aged.q.val());
             if self.error.q.valid.val() && !self.overflowed.q.val() {
@@ -580,7 +594,7 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         self.out_data.next = self.fifo.stream.out_data.val();
         self.out_last.next = self.fifo.stream.out_last.val();
         if self.pop.val() {
-            self.sent.d.next = self.sent.q.val() + 1;
+            self.sent.d.next = (self.sent.q.val() + 1) & self.sent_mask.val();
             self.spent.d.next = self.sent.q.val() == self.send_last.val();
         }
         if self.draining.q.val() && !self.pop.val() {
@@ -649,6 +663,15 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
             && (self.mid_message.d.val() || (self.checked.d.val() && self.fits_q.d.val()));
         self.may_send.d.next =
             self.end_step.d.val() || (self.send_now.d.val() && !self.spent.d.val());
+        self.head_valid_next.next = self.error.q.valid.val();
+        if self.advance.val() {
+            self.head_valid_next.next = self.s0.q.valid.val();
+        }
+        if self.load.val() {
+            self.head_valid_next.next = self.error.d.valid.val();
+        }
+        self.advance_ff.d.next = self.writing.d.val()
+            && (!self.head_valid_next.val() || self.last_byte.d.val() || self.overflowed.d.val());
         // `draining && may_send` of the next cycle (the FIFO adds `out_valid`).
         self.fifo.read_next.next = self.draining.d.val() && self.may_send.d.val();
         // The step-taking flip-flops: idle, with `!overflowed`, and with `overflowed` and
