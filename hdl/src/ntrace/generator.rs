@@ -251,7 +251,9 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     // event with a pending return if it is matched (IndirectBranch(Hist)Sync, SYNC 6). No
     // kind: ProgTraceCorrelation. Gated by the trace enable rather than `present`: a
     // record that is not present has no block-end message but the correlation, whose
-    // trace enable is low.
+    // trace enable is low. (So `end_matched_event` is `addr_if_matched` without
+    // `present_ff`'s next value, which comes through the step's input logic and would
+    // put it back on the message's path.)
     end_start: DFF<Bit>,
     end_direct_sync: DFF<Bit>,
     end_direct: DFF<Bit>,

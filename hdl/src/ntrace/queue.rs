@@ -253,8 +253,10 @@ pub struct NtraceMseoQueue<const N: usize> {
     last_byte: DFF<Bit>,
     // The head moves on in this cycle (the slots shift): writing, and the head empty,
     // after its last byte or lost. Registered from the next values of the flip-flops it
-    // reads (`head_valid_next` the head slot's), so the shift enable of about 1,400
-    // flip-flops is a flip-flop.
+    // reads, so the shift enable of about 1,400 flip-flops is a flip-flop.
+    // `head_valid_next` is the head slot's next valid, formed here from the hold's load
+    // and shift rather than taken from the hold: an output of the hold that follows its
+    // inputs, read back in this update, is a combinational loop for Verilator.
     advance_ff: DFF<Bit>,
     head_valid_next: Signal<Local, Bit>,
     advance: Signal<Local, Bit>,
