@@ -20,7 +20,7 @@ use rust_hdl::prelude::*;
 use super::inputs::Ingress;
 use super::NextSequential;
 use crate::logic::chart_key::{ChartKey, ChartKeys};
-use crate::logic::predictor::BPRED_MAX_BITS;
+use crate::logic::predictor::{BPRED_MAX_BITS, PREDICTOR_WORD_ADDRESS_BITS};
 use crate::param::ZeroParam;
 
 /// The ingress port and the instruction window (`ingressPort.adoc`, `sec:single-retire`).
@@ -49,6 +49,9 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     pub fill: Signal<In, Bit>,
     /// Valid bit of the empty record.
     pub fill_valid: Signal<In, Bit>,
+    /// `fill` one cycle ahead (with the block it registers): the block register holds
+    /// `iaddr` 0 for a cycle that will fill, as the empty record has.
+    pub fill_ahead: Signal<In, Bit>,
     /// The block is qualified (traced).
     pub qualified: Signal<In, Bit>,
     /// Trace-notify on the block.
@@ -102,9 +105,16 @@ pub struct IngressPort<const A: usize, const E: usize, const IT: usize> {
     /// `next` `iaddr` bits 1 and up, as many as the predictor's index takes at most
     /// (0 for an empty record).
     pub next_index_address: Signal<Out, Bits<BPRED_MAX_BITS>>,
-    /// `next` `iaddr` as it is after this cycle's edge (the input of its flip-flops), for
-    /// comparisons made a cycle early (`logic::return_stack`).
-    pub next_iaddr_ahead: Signal<Out, Bits<A>>,
+    /// The predictor's word address (`iaddr` bits from 3) of `next` as it is after this
+    /// cycle's edge (the input of its flip-flops), for the table's read a cycle early
+    /// (`logic::predictor`).
+    pub next_word_address_ahead: Signal<Out, Bits<PREDICTOR_WORD_ADDRESS_BITS>>,
+    /// `next` `iaddr` (flip-flops).
+    pub next_iaddr: Signal<Out, Bits<A>>,
+    /// The `iaddr` that enters `next` at a shift (flip-flops: the block's, 0 for the empty
+    /// record), for comparisons made a cycle early, before the shift selects
+    /// (`logic::return_stack`).
+    pub incoming_iaddr: Signal<Out, Bits<A>>,
     /// The registered chart key (0 but in a deciding cycle).
     pub keys: Signal<Out, ChartKeys>,
     // The chart key of the window after the edge, its register, and no key.
@@ -279,6 +289,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.b_taken.d.next = self.k_taken.val();
         self.b_exc_only.d.next = self.k_trap.val() && !self.block.iretire.val();
         self.b_iaddr.d.next = self.block.iaddr.val();
+        if self.fill_ahead.val() {
+            self.b_iaddr.d.next = 0.into();
+        }
         self.b_privilege.d.next = self.block.privilege.val();
         self.b_cause.d.next = self.block.cause.val();
         self.b_tval.d.next = self.block.tval.val();
@@ -440,7 +453,13 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.curr_link.next = self.c_link.q.val();
         self.next_valid.next = self.n_valid.q.val();
         self.next_index_address.next = self.n_iaddr.q.val().get_bits::<BPRED_MAX_BITS>(1);
-        self.next_iaddr_ahead.next = self.n_iaddr.d.val();
+        self.next_word_address_ahead.next = self
+            .n_iaddr
+            .d
+            .val()
+            .get_bits::<PREDICTOR_WORD_ADDRESS_BITS>(3);
+        self.next_iaddr.next = self.n_iaddr.q.val();
+        self.incoming_iaddr.next = self.b_iaddr.q.val();
     }
 }
 

@@ -27,8 +27,9 @@ pub struct BranchCount<const W: usize> {
     /// counted and the map holds every branch. Stable while trace is enabled
     /// (`hdl/DESIGN.md` item 2), so it is registered into `ok` with the prediction.
     pub option: Signal<In, Bit>,
-    /// The branch map holds 30 branches before this cycle's.
-    pub held_is_30: Signal<In, Bit>,
+    /// The branch map holds 29 branches before this cycle's (after any emptying): with a
+    /// correct prediction this branch makes 30, and the next correct one enters counting.
+    pub held_is_29: Signal<In, Bit>,
     /// The branches are reported or dropped in this cycle (the map empties): the count
     /// restarts.
     pub clear: Signal<In, Bit>,
@@ -58,8 +59,11 @@ pub struct BranchCount<const W: usize> {
     /// The option on (in hardware with a predictor) and the prediction correct: the
     /// registered `enabled && correct`.
     ok: DFF<Bit>,
-    inc: Signal<Local, Bit>,
-    // The increment as a `W`-bit addend (the `inc` term spelled out, see `update`).
+    /// The map holds 30 branches, none failed, not counting: a correctly predicted branch
+    /// enters counting (`enter` is then one LUT of `push`, `ok` and this flip-flop). Formed
+    /// for after the edge from the map's 29 and this cycle's branch.
+    ready: DFF<Bit>,
+    // The increment as a `W`-bit addend (counting, a branch, predicted correctly).
     step: Signal<Local, Bits<W>>,
     available: Constant<Bit>,
     max_less_two: Constant<Bits<W>>,
@@ -75,7 +79,8 @@ impl<const W: usize> BranchCount<W> {
             option: Default::default(),
             enabled: Default::default(),
             ok: Default::default(),
-            held_is_30: Default::default(),
+            held_is_29: Default::default(),
+            ready: Default::default(),
             clear: Default::default(),
             enter: Default::default(),
             counting: Default::default(),
@@ -86,7 +91,6 @@ impl<const W: usize> BranchCount<W> {
             counting_q: Default::default(),
             some_failed: Default::default(),
             count: Default::default(),
-            inc: Default::default(),
             step: Default::default(),
             at_max: Default::default(),
             below_max: Default::default(),
@@ -114,21 +118,19 @@ impl<const W: usize> Logic for BranchCount<W> {
             ok,
             count,
             at_max,
-            below_max
+            below_max,
+            ready
         );
         self.enabled.next = self.available.val() && self.option.val();
         self.ok.d.next = self.enabled.val() && self.correct_ahead.val();
-        self.enter.next = self.push.val()
-            && !self.counting_q.q.val()
-            && !self.some_failed.q.val()
-            && self.ok.q.val()
-            && self.held_is_30.val();
+        self.enter.next = self.push.val() && self.ok.q.val() && self.ready.q.val();
         self.counting.next = self.counting_q.q.val() || self.enter.val();
         self.map_push.next = self.push.val() && !self.counting.val();
         self.failed.next = self.counting_q.q.val() && self.push.val() && !self.ok.q.val();
-        self.inc.next = self.counting_q.q.val() && self.push.val() && self.ok.q.val();
-        self.full.next = self.counting_q.q.val()
-            && (self.at_max.q.val() || (self.below_max.q.val() && self.inc.val()));
+        // `at_max` and `below_max` are set only while counting (a clear resets them with
+        // `counting_q`), so `full` needs no `counting_q` term: one LUT of four inputs.
+        self.full.next =
+            self.at_max.q.val() || (self.below_max.q.val() && self.push.val() && self.ok.q.val());
         // One adder with the increment as its addend: the count register and the reported
         // value both take its sum (no multiplexer between the count and the count plus 1).
         self.step.next = 0.into();
@@ -144,10 +146,19 @@ impl<const W: usize> Logic for BranchCount<W> {
         self.counting_q.d.next = self.available.val()
             && !self.clear.val()
             && (self.counting_q.q.val()
-                || (self.push.val()
-                    && !self.some_failed.q.val()
-                    && self.ok.q.val()
-                    && self.held_is_30.val()));
+                || (self.push.val() && self.ok.q.val() && self.ready.q.val()));
+        // `ready` after the edge: not cleared, and this branch (not entering: 29 is not 30)
+        // makes the map's 30th with a correct prediction, or no branch keeps it.
+        self.ready.d.next = self.ready.q.val();
+        if self.push.val() {
+            self.ready.d.next = self.ok.q.val()
+                && !self.counting_q.q.val()
+                && !self.some_failed.q.val()
+                && self.held_is_29.val();
+        }
+        if self.clear.val() || !self.available.val() {
+            self.ready.d.next = false;
+        }
         self.some_failed.d.next = !self.clear.val()
             && (self.some_failed.q.val()
                 || (self.push.val() && !self.counting_q.q.val() && !self.ok.q.val()));
@@ -203,7 +214,7 @@ mod tests {
                 state ^= state << 17;
                 x.push.next = state & 3 != 0;
                 x.correct_ahead.next = state & 0x1c != 0;
-                x.held_is_30.next = state & 0x20 != 0;
+                x.held_is_29.next = state & 0x20 != 0;
                 x.clear.next = state & 0x7c0 == 0;
                 wait_clock_false!(sim, clock, x);
                 let count = x.count.q.val().to_u64();

@@ -51,6 +51,10 @@ pub struct TraceControl {
     pub fill: Signal<Out, Bit>,
     /// Valid bit of the empty record (1: halt gap, 0: disable).
     pub fill_valid: Signal<Out, Bit>,
+    /// `fill` one cycle ahead (the input of its flip-flop): the ingress port registers the
+    /// block's `iaddr` as 0 with it, so that the address entering `next` at a shift is a
+    /// flip-flop.
+    pub fill_ahead: Signal<Out, Bit>,
     /// The block of this cycle is traced.
     pub qualified: Signal<Out, Bit>,
     /// Trace-notify on the block of this cycle.
@@ -176,6 +180,7 @@ impl Logic for TraceControl {
         self.shift.next = self.shift_r.q.val();
         self.fill_r.d.next = self.fill_now.val();
         self.fill.next = self.fill_r.q.val();
+        self.fill_ahead.next = self.fill_now.val();
         self.fill_valid_r.d.next = self.fill_valid_now.val();
         self.fill_valid.next = self.fill_valid_r.q.val();
         self.qualified_r.d.next = self.qualified_now.val();

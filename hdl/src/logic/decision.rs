@@ -136,6 +136,7 @@ pub struct Decision {
     updiscon_open: Signal<Local, Bit>,
     state_sync: Signal<Local, Bit>,
     rest_closed: Signal<Local, Bit>,
+    may_keep: Signal<Local, Bit>,
     // The chart's outcomes.
     trap_action: Signal<Local, Bit>,
     sync_action: Signal<Local, Bit>,
@@ -225,9 +226,13 @@ impl Logic for Decision {
         self.two.next = self.cci_open.val() && !self.due.val() && self.full.val();
         self.restart.next =
             self.enable.val() || self.keys.val().trap_or_sync || self.rest_closed.val();
+        // (`rest` but a context packet or silence; spelled with `due` and `full` last, so
+        // that they enter the last LUT.)
+        self.may_keep.next = self.cci_open.val() || self.quiet_open.val();
         self.empties_map.next = self.enable.val()
             || self.keys.val().trap_or_sync
-            || (self.keys.val().rest && !self.context_action.val() && !self.silent.val());
+            || (self.keys.val().rest && !self.may_keep.val())
+            || (self.keys.val().rest && (self.due.val() || self.full.val()));
         self.reports_address.next = self.keys.val().reports
             || self.rest_closed.val()
             || (self.keys.val().rest && self.due.val());

@@ -14,7 +14,7 @@ use super::branch_map::BranchMap;
 use super::control::TraceControl;
 use super::decision::Decision;
 use super::loss::LossControl;
-use super::predictor::{Predictor, BPRED_MAX_BITS, PREDICTOR_WORD_ADDRESS_BITS};
+use super::predictor::{Predictor, BPRED_MAX_BITS};
 use super::resync::ResyncCounter;
 use super::return_stack::{ReturnStack, IRDEPTH_BITS};
 use crate::ingress::inputs::{Control, Ingress, Options};
@@ -206,6 +206,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.ingress.shift.next = self.trace_control.shift.val();
         self.ingress.fill.next = self.trace_control.fill.val();
         self.ingress.fill_valid.next = self.trace_control.fill_valid.val();
+        self.ingress.fill_ahead.next = self.trace_control.fill_ahead.val();
         self.ingress.qualified.next = self.trace_control.qualified.val();
         self.ingress.notify.next = self.trace_control.notify.val();
         self.ingress.clear.next = self.trace_control.enable_cycle.val();
@@ -232,11 +233,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.predictor.index_address.next =
             self.ingress.curr_iaddr.val().get_bits::<BPRED_MAX_BITS>(1);
         self.predictor.next_index_address.next = self.ingress.next_index_address.val();
-        self.predictor.ahead_word_address.next = self
-            .ingress
-            .next_iaddr_ahead
-            .val()
-            .get_bits::<PREDICTOR_WORD_ADDRESS_BITS>(3);
+        self.predictor.ahead_word_address.next = self.ingress.next_word_address_ahead.val();
         self.predictor.shift.next = self.trace_control.shift.val();
         self.predictor.update.next = self.ingress.keys.val().push;
         self.predictor.taken.next = self.ingress.curr_taken.val();
@@ -245,7 +242,6 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.branch_count.push.next = self.ingress.keys.val().push;
         self.branch_count.correct_ahead.next = self.predictor.correct_ahead.val();
         self.branch_count.option.next = self.options.branch_prediction.val();
-        self.branch_count.held_is_30.next = self.held_is_30.q.val();
         self.branch_count.clear.next = self.decision.empties_map.val();
         self.push.next = self.branch_count.map_push.val();
         self.branch_map.push.next = self.push.val();
@@ -264,7 +260,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.return_stack.branch.next = self.ingress.keys.val().push;
         self.return_stack.link.next = self.ingress.curr_link.val();
         self.return_stack.next_valid.next = self.ingress.next_valid.val();
-        self.return_stack.next_iaddr_ahead.next = self.ingress.next_iaddr_ahead.val();
+        self.return_stack.shift.next = self.trace_control.shift.val();
+        self.return_stack.next_iaddr.next = self.ingress.next_iaddr.val();
+        self.return_stack.incoming_iaddr.next = self.ingress.incoming_iaddr.val();
         self.return_stack.restart.next = self.decision.restart.val();
 
         // Decision.
@@ -316,6 +314,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         // `!empties` is written into every assignment on purpose: one common clear after
         // the push mux lets synthesis put the decision behind the mux.
         self.held_is_29.next = !self.held_empty.q.val() && (self.held_count.q.val() == 29);
+        self.branch_count.held_is_29.next = self.held_is_29.val();
         self.held_any.d.next = !self.empties.val() && (self.held_any.q.val() || self.push.val());
         self.held_is_30.d.next = !self.empties.val() && self.held_is_30.q.val();
         self.held_is_31.d.next = !self.empties.val() && self.held_is_31.q.val();

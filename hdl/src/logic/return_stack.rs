@@ -65,9 +65,14 @@ pub struct ReturnStack<const A: usize> {
     pub link: Signal<In, Bits<A>>,
     /// `next` holds a record.
     pub next_valid: Signal<In, Bit>,
-    /// `next` `iaddr` after this cycle's edge (the input of its flip-flops): the top is
-    /// compared with it a cycle early.
-    pub next_iaddr_ahead: Signal<In, Bits<A>>,
+    /// The window shifts at this cycle's edge: `next` then takes `incoming_iaddr`.
+    pub shift: Signal<In, Bit>,
+    /// `next` `iaddr` (flip-flops).
+    pub next_iaddr: Signal<In, Bits<A>>,
+    /// The `iaddr` that enters `next` at a shift (flip-flops). The top's candidates are
+    /// compared with both addresses a cycle early, and `shift` selects the outcome (not
+    /// the address before the compares).
+    pub incoming_iaddr: Signal<In, Bits<A>>,
     /// A format 3.0 / 3.1 is sent for `curr`, or trace is enabled: the stack empties
     /// (before `curr`'s own call is pushed).
     pub restart: Signal<In, Bit>,
@@ -109,7 +114,13 @@ pub struct ReturnStack<const A: usize> {
     n_call: Signal<Local, Bit>,
     n_pop: Signal<Local, Bit>,
     pushed: PushedLink<A>,
-    // The next top's candidates compared with `next`'s next `iaddr`.
+    // The next top's candidates compared with `next`'s `iaddr` and with the one a shift
+    // brings, and the comparison after the edge that `shift` selects.
+    link_matches_next: Signal<Local, Bit>,
+    link_matches_incoming: Signal<Local, Bit>,
+    second_matches_next: Signal<Local, Bit>,
+    second_matches_incoming: Signal<Local, Bit>,
+    top_matches_incoming: Signal<Local, Bit>,
     link_matches: Signal<Local, Bit>,
     second_matches: Signal<Local, Bit>,
     top_stays_matching: Signal<Local, Bit>,
@@ -154,7 +165,9 @@ impl<const A: usize> ReturnStack<A> {
             branch: Default::default(),
             link: Default::default(),
             next_valid: Default::default(),
-            next_iaddr_ahead: Default::default(),
+            shift: Default::default(),
+            next_iaddr: Default::default(),
+            incoming_iaddr: Default::default(),
             restart: Default::default(),
             enabled: Default::default(),
             inferred: Default::default(),
@@ -182,6 +195,11 @@ impl<const A: usize> ReturnStack<A> {
             pushed: PushedLink::new(fault),
             link_matches: Default::default(),
             second_matches: Default::default(),
+            link_matches_next: Default::default(),
+            link_matches_incoming: Default::default(),
+            second_matches_next: Default::default(),
+            second_matches_incoming: Default::default(),
+            top_matches_incoming: Default::default(),
             top_stays_matching: Default::default(),
             deep: Default::default(),
             x_depth: Default::default(),
@@ -292,19 +310,36 @@ impl<const A: usize> Logic for ReturnStack<A> {
         // after the edge, from the candidates for the top: the link of a push, the second
         // entry after a pop (if there is one), else the top (if there is one). A restart
         // leaves the link of `curr`'s call, or an empty stack.
-        self.link_matches.next = self.pushed.address.val() == self.next_iaddr_ahead.val();
-        self.second_matches.next = self
+        // Without a shift `next` keeps its `iaddr`, and `top_hit` already says whether the
+        // top (if any) matches it.
+        self.link_matches_next.next = self.pushed.address.val() == self.next_iaddr.val();
+        self.link_matches_incoming.next = self.pushed.address.val() == self.incoming_iaddr.val();
+        self.second_matches_next.next = self
             .stack
             .q
             .val()
             .get_bits::<A>(self.second_at.val().index())
-            == self.next_iaddr_ahead.val();
-        self.top_stays_matching.next =
-            self.stack.q.val().get_bits::<A>(0) == self.next_iaddr_ahead.val();
+            == self.next_iaddr.val();
+        self.second_matches_incoming.next = self
+            .stack
+            .q
+            .val()
+            .get_bits::<A>(self.second_at.val().index())
+            == self.incoming_iaddr.val();
+        self.top_matches_incoming.next =
+            self.stack.q.val().get_bits::<A>(0) == self.incoming_iaddr.val();
+        self.link_matches.next = self.link_matches_next.val();
+        self.second_matches.next = self.second_matches_next.val();
+        self.top_stays_matching.next = self.top_hit.q.val();
+        if self.shift.val() {
+            self.link_matches.next = self.link_matches_incoming.val();
+            self.second_matches.next = self.second_matches_incoming.val();
+            self.top_stays_matching.next = self.nonempty.val() && self.top_matches_incoming.val();
+        }
         self.deep.next = self.count.q.val().get_bit(1)
             || self.count.q.val().get_bit(2)
             || self.count.q.val().get_bit(3);
-        self.top_hit.d.next = self.nonempty.val() && self.top_stays_matching.val();
+        self.top_hit.d.next = self.top_stays_matching.val();
         if self.n_pop.val() {
             self.top_hit.d.next = self.deep.val() && self.second_matches.val();
         }
