@@ -289,6 +289,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.b_taken.d.next = self.k_taken.val();
         self.b_exc_only.d.next = self.k_trap.val() && !self.block.iretire.val();
         self.b_iaddr.d.next = self.block.iaddr.val();
+        // (The fill branch below still writes `n_iaddr` 0 itself; with this zero it could
+        // take `b_iaddr` like the other branch. Left as measured: the change would move
+        // placement and the README's figures.)
         if self.fill_ahead.val() {
             self.b_iaddr.d.next = 0.into();
         }

@@ -147,8 +147,9 @@ impl<const W: usize> Logic for BranchCount<W> {
             && !self.clear.val()
             && (self.counting_q.q.val()
                 || (self.push.val() && self.ok.q.val() && self.ready.q.val()));
-        // `ready` after the edge: not cleared, and this branch (not entering: 29 is not 30)
-        // makes the map's 30th with a correct prediction, or no branch keeps it.
+        // `ready` after the edge: not cleared, and either this branch is correctly predicted
+        // and makes the map's 30th (the map held 29; a branch that enters counting finds 30,
+        // so it clears `ready`), or there is no branch and `ready` keeps its value.
         self.ready.d.next = self.ready.q.val();
         if self.push.val() {
             self.ready.d.next = self.ok.q.val()
