@@ -327,9 +327,16 @@ impl<const P: usize> Logic for Framer<P> {
         // The whole bytes: srcID's low bytes, or the index (only its `src_bits` bits).
         self.src_whole.next = self.src_id.val() & self.src_mask.val();
         // The next byte of the shifted bit string: timestamp bytes, then payload bytes.
+        // Every test of `ts_left` sits inside a test of the constant `ts_count`: without
+        // timestamps synthesis then drops `ts_left`, `ts_reg` and, unread, the queue's
+        // timestamps and the timestamp counter (`ts_left` stays 0, but only an induction
+        // shows it). A test of a constant is folded before any cell is made, so with
+        // timestamps the netlist is the one without the outer test.
         self.cur.next = self.pay.q.val().get_bits::<8>(0);
-        if self.ts_left.q.val().any() {
-            self.cur.next = self.ts_reg.q.val().get_bits::<8>(0);
+        if self.ts_count.val().any() {
+            if self.ts_left.q.val().any() {
+                self.cur.next = self.ts_reg.q.val().get_bits::<8>(0);
+            }
         }
         if self.phase.q.val() == self.phase_idle.val() {
             if self.head_valid.val() {
@@ -396,9 +403,16 @@ impl<const P: usize> Logic for Framer<P> {
             self.wr_en.next = true;
             self.wr_data.next = (self.cur.val() << self.src_low.val()) | self.carry.q.val();
             self.carry.d.next = self.cur.val() >> self.carry_shift.val();
-            if self.ts_left.q.val().any() {
-                self.ts_left.d.next = self.ts_left.q.val() - 1;
-                self.ts_reg.d.next = self.ts_reg.q.val() >> 8;
+            if self.ts_count.val().any() {
+                if self.ts_left.q.val().any() {
+                    self.ts_left.d.next = self.ts_left.q.val() - 1;
+                    self.ts_reg.d.next = self.ts_reg.q.val() >> 8;
+                } else {
+                    self.pay.d.next = self.pay.q.val() >> 8;
+                    if (self.pay.q.val() & self.msb.val()).any() {
+                        self.pay.d.next = (self.pay.q.val() >> 8) | self.fill.val();
+                    }
+                }
             } else {
                 self.pay.d.next = self.pay.q.val() >> 8;
                 if (self.pay.q.val() & self.msb.val()).any() {
