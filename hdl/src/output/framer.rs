@@ -330,8 +330,9 @@ impl<const P: usize> Logic for Framer<P> {
         // Every test of `ts_left` sits inside a test of the constant `ts_count`: without
         // timestamps synthesis then drops `ts_left`, `ts_reg` and, unread, the queue's
         // timestamps and the timestamp counter (`ts_left` stays 0, but only an induction
-        // shows it). A test of a constant is folded before any cell is made, so with
-        // timestamps the netlist is the one without the outer test.
+        // shows it). Yosys folds a test of a constant while it reads the Verilog, so with
+        // timestamps the logic is the one without the outer test (`hdl/DESIGN.md`,
+        // "Timestamp logic only with timestamps").
         self.cur.next = self.pay.q.val().get_bits::<8>(0);
         if self.ts_count.val().any() {
             if self.ts_left.q.val().any() {
@@ -403,6 +404,8 @@ impl<const P: usize> Logic for Framer<P> {
             self.wr_en.next = true;
             self.wr_data.next = (self.cur.val() << self.src_low.val()) | self.carry.q.val();
             self.carry.d.next = self.cur.val() >> self.carry_shift.val();
+            // The payload shift is in both branches of the constant test, so each branch
+            // is the code without it.
             if self.ts_count.val().any() {
                 if self.ts_left.q.val().any() {
                     self.ts_left.d.next = self.ts_left.q.val() - 1;
