@@ -285,6 +285,9 @@ impl<const P: usize> Framer<P> {
     }
 }
 
+// The tests of `ts_left` nest in the test of the constant `ts_count` (a constant test folds
+// away in synthesis, a joined one makes a cell): clippy would join them.
+#[allow(clippy::collapsible_if)]
 impl<const P: usize> Logic for Framer<P> {
     #[hdl_gen]
     fn update(&mut self) {
