@@ -11,7 +11,6 @@ use etrace_encoder::EncoderOptions;
 use etrace_hdl::board::{self, Board, BoardOptions};
 use etrace_hdl::config::Config;
 use etrace_programs::replay;
-use std::process::Command;
 
 const TESTBENCH: &str = "
 `timescale 1ns/1ns
@@ -52,34 +51,13 @@ fn icebreaker_verilog_sends_the_models_stream_under_icarus() {
     // Two passes: 41 cycles a byte, a record every 8 cycles or more, the enable gaps.
     let cycles = 41 * (first + second) + 2 * 8 * g.records.len() + 2000;
 
-    let dir = std::env::temp_dir().join(format!("etrace-board-iverilog-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("top.v"), &g.verilog).unwrap();
-    std::fs::write(dir.join("tb.v"), TESTBENCH).unwrap();
-    let compile = Command::new("iverilog")
-        .current_dir(&dir)
-        .args(["-o", "sim", &format!("-DCYCLES={cycles}"), "tb.v", "top.v"])
-        .output()
-        .expect("iverilog runs (scripts/setup.sh installs it)");
-    assert!(
-        compile.status.success(),
-        "{}",
-        String::from_utf8_lossy(&compile.stderr)
+    let run = common::run_under_icarus(
+        "board-iverilog",
+        &g.verilog,
+        TESTBENCH,
+        &[format!("CYCLES={cycles}")],
     );
-    let run = Command::new("vvp")
-        .current_dir(&dir)
-        .args(["-n", "sim"])
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    let mut lines = stdout.lines();
-    let line: Vec<bool> = lines
-        .next()
-        .unwrap_or("")
-        .chars()
-        .map(|c| c == '1')
-        .collect();
+    let line = run.line;
     assert_eq!(line.len(), cycles, "one sample per cycle");
     let got = common::decode_uart(&line, 4);
     assert!(
@@ -89,7 +67,7 @@ fn icebreaker_verilog_sends_the_models_stream_under_icarus() {
     );
     let diff = got.iter().zip(&want).position(|(a, b)| a != b);
     assert_eq!(diff, None, "first difference at byte {diff:?}");
-    let counts = lines.next().unwrap_or("");
+    let counts = run.counts;
     assert!(counts.starts_with("lost 0 active "), "{counts}");
     assert_ne!(counts, "lost 0 active 0", "the activity LED lights");
 }

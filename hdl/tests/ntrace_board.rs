@@ -14,7 +14,6 @@ use etrace_hdl::config::Config;
 use etrace_hdl::ntrace::{NtraceFifoConfig, NtraceHwOptions, NtraceTopOptions};
 use etrace_ntrace::encoder::cycle::{FifoConfig, NtraceCycleEncoder};
 use etrace_programs::replay;
-use std::process::Command;
 
 /// UART bit time of the runs (3 Mbaud from 12 MHz, and 6.25 Mbaud from 25 MHz).
 const CYCLES_PER_BIT: usize = 4;
@@ -101,46 +100,21 @@ fn run(case: &Case) {
     let cycles = 2 * per_pass + 2000;
 
     let name = g.top.clone();
-    let dir =
-        std::env::temp_dir().join(format!("etrace-ntrace-board-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("top.v"), &g.verilog).unwrap();
-    std::fs::write(dir.join("tb.v"), TESTBENCH).unwrap();
-    let mut args = vec![
-        "-o".to_string(),
-        "sim".to_string(),
-        format!("-DCYCLES={cycles}"),
-        format!("-DTOP={name}"),
-        format!("-DLIT=1'b{}", u8::from(!case.board.led_active_low())),
+    let mut defines = vec![
+        format!("CYCLES={cycles}"),
+        format!("TOP={name}"),
+        format!("LIT=1'b{}", u8::from(!case.board.led_active_low())),
     ];
     if case.board == Board::Ulx3s25f {
-        args.push("-DWIFI".to_string());
+        defines.push("WIFI".to_string());
     }
-    let compile = Command::new("iverilog")
-        .current_dir(&dir)
-        .args(&args)
-        .args(["tb.v", "top.v"])
-        .output()
-        .expect("iverilog runs (scripts/setup.sh installs it)");
-    assert!(
-        compile.status.success(),
-        "{}",
-        String::from_utf8_lossy(&compile.stderr)
+    let run = common::run_under_icarus(
+        &format!("ntrace-board-{name}"),
+        &g.verilog,
+        TESTBENCH,
+        &defines,
     );
-    let out = Command::new("vvp")
-        .current_dir(&dir)
-        .args(["-n", "sim"])
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let mut lines = stdout.lines();
-    let line: Vec<bool> = lines
-        .next()
-        .unwrap_or("")
-        .chars()
-        .map(|c| c == '1')
-        .collect();
+    let line = run.line;
     assert_eq!(line.len(), cycles, "{name}: one sample per cycle");
     let got = common::decode_uart(&line, CYCLES_PER_BIT);
     assert!(
@@ -151,7 +125,7 @@ fn run(case: &Case) {
     );
     let diff = got.iter().zip(&want).position(|(a, b)| a != b);
     assert_eq!(diff, None, "{name}: first difference at byte {diff:?}");
-    let counts = lines.next().unwrap_or("");
+    let counts = run.counts;
     let lost_led = !counts.starts_with("lost 0 ");
     assert_eq!(lost_led, case.overflows, "{name}: {counts}");
     assert!(

@@ -15,7 +15,6 @@
 //! [`TAIL`] cycles of drain.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 mod netlist_common;
 mod ntrace_common;
@@ -25,7 +24,7 @@ use etrace_hdl::config::Config;
 use etrace_hdl::ntrace::{generate_ntrace, NtraceFifoConfig, NtraceHwOptions, NtraceTopOptions};
 use etrace_ntrace::encoder::cycle::{FifoConfig, NtraceCycleEncoder};
 use etrace_spec::ingress::IngressRecord;
-use netlist_common::{run, Flow};
+use netlist_common::Flow;
 
 /// Cycles run after the end of the trace is taken: the last message and the drain.
 const TAIL: usize = 600;
@@ -149,33 +148,18 @@ fn netlist_sends_the_models_stream(flow: Flow, options: NtraceTopOptions, overfl
         .collect();
     hex.push_str(&format!("{END:016x}\n"));
     std::fs::write(dir.join("records.hex"), hex).unwrap();
-    std::fs::write(dir.join("tb.v"), TESTBENCH).unwrap();
-    let mut iverilog = Command::new("iverilog");
-    iverilog
-        .args(flow.iverilog_args)
-        .args([
-            "-o",
-            "sim",
-            &format!("-DTOP={}", design.top),
-            &format!("-DSLOTS={}", records.len() + 1),
-            &format!("-DTAIL={TAIL}"),
-            &format!("-DSTALL={STALL}"),
-        ])
-        .args(["tb.v", "netlist.v", "cells_sim.v"]);
-    run("iverilog", &mut iverilog, &dir);
-    let stdout = run("vvp", Command::new("vvp").args(["-n", "sim"]), &dir);
-
-    let mut got = Vec::new();
-    let mut end = None;
-    for line in stdout.lines() {
-        if let Some(rest) = line.strip_prefix("end ") {
-            end = Some(rest.trim().to_string());
-        } else {
-            let byte = u8::from_str_radix(line.trim(), 16)
-                .unwrap_or_else(|_| panic!("{}: not a byte: `{line}`", flow.name));
-            got.push(byte);
-        }
-    }
+    let run = flow.simulate(
+        &dir,
+        TESTBENCH,
+        &[
+            format!("TOP={}", design.top),
+            format!("SLOTS={}", records.len() + 1),
+            format!("TAIL={TAIL}"),
+            format!("STALL={STALL}"),
+        ],
+    );
+    let got = run.bytes;
+    let end = run.end;
     let end = end.unwrap_or_else(|| panic!("{}: the testbench did not finish", flow.name));
     assert!(
         end.ends_with("hung 0"),

@@ -15,7 +15,6 @@
 //! (`trace_lost` never rises), so the model's stream is the reference.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 mod common;
 mod netlist_common;
@@ -25,7 +24,7 @@ use etrace_hart::HartConfig;
 use etrace_hdl::config::Config;
 use etrace_hdl::top::{generate, TopOptions};
 use etrace_spec::ingress::IngressRecord;
-use netlist_common::{run, Flow};
+use netlist_common::Flow;
 
 /// Cycles from one ingress block to the next (these programs make at most a few bytes per
 /// block on average; the queue and the 64-byte FIFO absorb the bursts).
@@ -134,34 +133,20 @@ fn netlist_sends_the_models_stream(flow: Flow) {
     slots.extend(traces[1].iter().map(record_word));
     let hex: String = slots.iter().map(|w| format!("{w:032x}\n")).collect();
     std::fs::write(dir.join("records.hex"), hex).unwrap();
-    std::fs::write(dir.join("tb.v"), TESTBENCH).unwrap();
-    let mut iverilog = Command::new("iverilog");
-    iverilog
-        .args(flow.iverilog_args)
-        .args([
-            "-o",
-            "sim",
-            &format!("-DTOP={}", design.top),
-            &format!("-DRECORDS={}", slots.len()),
-            &format!("-DSTRIDE={STRIDE}"),
-            &format!("-DTAIL={TAIL}"),
-            &format!("-DRESYNC=16'd{RESYNC_MAX}"),
-        ])
-        .args(["tb.v", "netlist.v", "cells_sim.v"]);
-    run("iverilog", &mut iverilog, &dir);
-    let stdout = run("vvp", Command::new("vvp").args(["-n", "sim"]), &dir);
-
-    let mut got = Vec::new();
-    let mut lost = None;
-    for line in stdout.lines() {
-        if let Some(n) = line.strip_prefix("end lost ") {
-            lost = n.trim().parse::<u64>().ok();
-        } else {
-            let byte = u8::from_str_radix(line.trim(), 16)
-                .unwrap_or_else(|_| panic!("{}: not a byte: `{line}`", flow.name));
-            got.push(byte);
-        }
-    }
+    let run = flow.simulate(
+        &dir,
+        TESTBENCH,
+        &[
+            format!("TOP={}", design.top),
+            format!("RECORDS={}", slots.len()),
+            format!("STRIDE={STRIDE}"),
+            format!("TAIL={TAIL}"),
+            format!("RESYNC=16'd{RESYNC_MAX}"),
+        ],
+    );
+    let got = run.bytes;
+    let lost = run.end.as_deref().and_then(|e| e.strip_prefix("lost "));
+    let lost = lost.and_then(|n| n.trim().parse::<u64>().ok());
     assert_eq!(lost, Some(0), "{}: trace_lost never rises", flow.name);
     let first = got.iter().zip(&want).position(|(a, b)| a != b);
     assert!(

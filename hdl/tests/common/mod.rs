@@ -1,6 +1,7 @@
 //! Helpers shared by the hardware tests: an ingress block on the port bundle, the model's
 //! encap stream of one or more encoder runs (the reference of every whole-encoder test),
-//! and an 8N1 decoder for the board's serial line.
+//! an 8N1 decoder for the board's serial line, and a board top's generated Verilog run
+//! under Icarus Verilog.
 
 #![allow(dead_code)]
 
@@ -10,6 +11,7 @@ use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::pack;
 use etrace_spec::params::Params;
+use std::process::Command;
 
 /// The low `width` bits of `value`.
 pub fn low_bits(value: u64, width: usize) -> u64 {
@@ -94,4 +96,53 @@ pub fn decode_uart(line: &[bool], c: usize) -> Vec<u8> {
         t += 1;
     }
     bytes
+}
+
+/// What a board top's Icarus Verilog run printed: the serial line, one sample per cycle,
+/// and the testbench's second line (its LED counts).
+pub struct IcarusRun {
+    /// The serial line in each cycle (`true`: high).
+    pub line: Vec<bool>,
+    /// The testbench's second line of output.
+    pub counts: String,
+}
+
+/// Compiles `top_v` and the testbench `tb_v` with Icarus Verilog (`defines`: `-D` options
+/// such as `CYCLES=1000`) in a fresh directory named after `name` and the process, runs
+/// the simulation, and returns its two lines of output: the serial line as `0`/`1`, one
+/// character per cycle, then the LED counts. Panics with the compiler's message when the
+/// Verilog does not compile.
+pub fn run_under_icarus(name: &str, top_v: &str, tb_v: &str, defines: &[String]) -> IcarusRun {
+    let dir = std::env::temp_dir().join(format!("etrace-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("top.v"), top_v).unwrap();
+    std::fs::write(dir.join("tb.v"), tb_v).unwrap();
+    let compile = Command::new("iverilog")
+        .current_dir(&dir)
+        .args(["-o", "sim"])
+        .args(defines.iter().map(|d| format!("-D{d}")))
+        .args(["tb.v", "top.v"])
+        .output()
+        .expect("iverilog runs (scripts/setup.sh installs it)");
+    assert!(
+        compile.status.success(),
+        "{name}: {}",
+        String::from_utf8_lossy(&compile.stderr)
+    );
+    let run = Command::new("vvp")
+        .current_dir(&dir)
+        .args(["-n", "sim"])
+        .output()
+        .expect("vvp runs (scripts/setup.sh installs it)");
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let mut lines = stdout.lines();
+    let line = lines
+        .next()
+        .unwrap_or("")
+        .chars()
+        .map(|c| c == '1')
+        .collect();
+    let counts = lines.next().unwrap_or("").to_string();
+    IcarusRun { line, counts }
 }

@@ -1,7 +1,8 @@
 //! What the post-synthesis checks share (`post_synthesis.rs`, `ntrace_post_synthesis.rs`):
 //! the two families' synthesis flows (Debian yosys `synth_ice40`, YoWASP yosys
-//! `synth_ecp5`), the gate-level netlist of a design written back as Verilog, and the
-//! family's cell models made readable for Icarus Verilog 11.
+//! `synth_ecp5`), the gate-level netlist of a design written back as Verilog, the
+//! family's cell models made readable for Icarus Verilog 11, and the netlist's run under
+//! a testbench.
 
 #![allow(dead_code)]
 
@@ -159,5 +160,43 @@ impl Flow {
         );
         let models = flatten_models(&self.cells_sim, &mut Vec::new());
         std::fs::write(dir.join("cells_sim.v"), models).unwrap();
+    }
+}
+
+/// What a testbench around a netlist printed: a byte per line (two hex digits), then one
+/// line `end ...` (its counts).
+pub struct NetlistRun {
+    /// The bytes printed, in order.
+    pub bytes: Vec<u8>,
+    /// The rest of the `end ` line, `None` when the testbench did not finish.
+    pub end: Option<String>,
+}
+
+impl Flow {
+    /// Simulates `dir`'s `netlist.v` (written by [`Flow::netlist`]) under the testbench
+    /// `tb_v` with Icarus Verilog (`defines`: `-D` options such as `TAIL=400`) and reads
+    /// back its bytes and its `end` line. Panics naming the flow on a line that is neither.
+    pub fn simulate(&self, dir: &Path, tb_v: &str, defines: &[String]) -> NetlistRun {
+        std::fs::write(dir.join("tb.v"), tb_v).unwrap();
+        let mut iverilog = Command::new("iverilog");
+        iverilog
+            .args(self.iverilog_args)
+            .args(["-o", "sim"])
+            .args(defines.iter().map(|d| format!("-D{d}")))
+            .args(["tb.v", "netlist.v", "cells_sim.v"]);
+        run("iverilog", &mut iverilog, dir);
+        let stdout = run("vvp", Command::new("vvp").args(["-n", "sim"]), dir);
+        let mut bytes = Vec::new();
+        let mut end = None;
+        for line in stdout.lines() {
+            if let Some(rest) = line.strip_prefix("end ") {
+                end = Some(rest.trim().to_string());
+            } else {
+                let byte = u8::from_str_radix(line.trim(), 16)
+                    .unwrap_or_else(|_| panic!("{}: not a byte: `{line}`", self.name));
+                bytes.push(byte);
+            }
+        }
+        NetlistRun { bytes, end }
     }
 }
