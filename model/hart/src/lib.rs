@@ -716,43 +716,20 @@ impl Hart {
         Ok(())
     }
 
-    /// An exception that does not retire its instruction (`itype = 1`, `iretire = 0`).
+    /// An exception (`itype = 1`) at the instruction at `pc` of `size` bytes (`insn`: its
+    /// bits, 0 when the fetch faulted): `ecall` / `ebreak` retire their instruction
+    /// (`retires`, `iretire = 1`), every other exception does not (`iretire = 0`).
     #[cold]
     fn exception<S: IngressSink>(
         &mut self,
         pc: u64,
         trap: Trap,
-        insn: u32,
-        size: u8,
-        sink: &mut S,
-    ) -> Result<(), HartError> {
-        let rec = IngressRecord {
-            iretire: 0,
-            itype: Itype::Exception,
-            iaddr: pc,
-            ilastsize: size >> 2,
-            privilege: self.prv,
-            cause: trap.cause,
-            tval: trap.tval,
-            ..IngressRecord::default()
-        };
-        self.trap_records += 1;
-        sink.record(&rec, insn);
-        self.take_trap(trap.cause, false, trap.tval, pc);
-        self.note_trap(pc, trap.cause, false)
-    }
-
-    /// `ecall` / `ebreak`: the instruction retires with `itype = 1`.
-    #[cold]
-    fn retiring_exception<S: IngressSink>(
-        &mut self,
-        pc: u64,
-        trap: Trap,
         (size, insn): (u8, u32),
+        retires: bool,
         sink: &mut S,
     ) -> Result<(), HartError> {
         let rec = IngressRecord {
-            iretire: 1,
+            iretire: u8::from(retires),
             itype: Itype::Exception,
             iaddr: pc,
             ilastsize: size >> 2,
@@ -761,11 +738,15 @@ impl Hart {
             tval: trap.tval,
             ..IngressRecord::default()
         };
-        self.retired += 1;
-        self.trap_retired += 1;
+        if retires {
+            self.retired += 1;
+            self.trap_retired += 1;
+        } else {
+            self.trap_records += 1;
+        }
         sink.record(&rec, insn);
         self.take_trap(trap.cause, false, trap.tval, pc);
-        if self.retired >= self.next_event {
+        if retires && self.retired >= self.next_event {
             self.retire_event();
         }
         self.note_trap(pc, trap.cause, false)
@@ -908,7 +889,7 @@ impl Hart {
             let e = match self.fetch(pc) {
                 Ok(idx) => self.icache[idx],
                 Err(trap) => {
-                    self.exception(pc, trap, 0, 4, sink)?;
+                    self.exception(pc, trap, (4, 0), false, sink)?;
                     continue;
                 }
             };
@@ -949,12 +930,12 @@ impl Hart {
                 }
                 Err(trap) => {
                     if e.d.is_ecall_or_ebreak() {
-                        self.retiring_exception(pc, trap, (e.d.size, e.d.raw), sink)?;
+                        self.exception(pc, trap, (e.d.size, e.d.raw), true, sink)?;
                         if self.events != 0 && self.handle_events::<RV64>(pc)? {
                             break;
                         }
                     } else {
-                        self.exception(pc, trap, e.d.raw, e.d.size, sink)?;
+                        self.exception(pc, trap, (e.d.size, e.d.raw), false, sink)?;
                     }
                 }
             }
