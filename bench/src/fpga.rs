@@ -243,8 +243,8 @@ pub fn section(dir: Result<&Path, &str>) -> String {
          BRAM from synthesis. Fmax: the encoder alone in a timing harness (flip-flops on \
          every input and output) against the issue 7 target (set for rv32); the board top's \
          slowest clock against the board's oscillator. The option builds are the encoder \
-         alone with hardware generation options (their board tops are their \
-         configuration's); the N-Trace builds are the replay into the N-Trace encoder \
+         alone with hardware generation options and the replay board top built with them \
+         (framed encap, the stream `capture` reads); the N-Trace builds are the replay into the N-Trace encoder \
          (board top and encoder alone, its target that of the E-Trace encoder on the same \
          board: at most its cells, at least its Fmax); the SoC builds are a core running `programs/elf/loops-<core>.elf` \
          from block RAM with the RVFI front end and the `rv32` encoder (PicoRV32 without \

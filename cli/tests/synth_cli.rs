@@ -1,7 +1,7 @@
 //! `etrace synth` (`docs/cli.md`): bad board, configuration, frequency and baud rate
 //! and a missing tool are usage errors (exit 2, one `error:` line naming the option or the
-//! tool and scripts/setup.sh); the iCEBreaker flow makes a bitstream and a report, and so
-//! does the N-Trace flow on the HX8K breakout.
+//! tool and scripts/setup.sh); the iCEBreaker flow makes a bitstream and a report, with
+//! and without generation options, and so does the N-Trace flow on the HX8K breakout.
 
 use std::path::PathBuf;
 
@@ -86,6 +86,18 @@ fn icebreaker_flow_writes_a_bitstream_and_a_report() {
     assert!(!encoder["critical_paths"].as_array().unwrap().is_empty());
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("Fmax"), "{stdout}");
+    // The board's stream decodes with the parameters written beside its Verilog.
+    let toml = dir.join("etrace_board_icebreaker.params.toml");
+    assert!(std::fs::read_to_string(&toml)
+        .unwrap()
+        .contains("bpred_size_p = 0"));
+    assert!(
+        stdout.contains(&format!(
+            "--elf programs/elf/traps-rv32.elf --params {}\n",
+            toml.display()
+        )),
+        "{stdout}"
+    );
 }
 
 /// The programs the SoCs refuse, each naming the cause and the program: a PicoRV32
@@ -246,4 +258,52 @@ fn hx8k_ntrace_flow_writes_a_bitstream_and_a_report() {
         stdout.contains("etrace capture --serial DEV --baud 115200 --protocol ntrace --elf programs/elf/traps-rv32.elf"),
         "{stdout}"
     );
+}
+
+/// A replay board built with generation options (board top only) carries them: its
+/// encoder has the branch predictor and the return stack (more cells than the plain
+/// board's), the parameter files beside its Verilog give their sizes, and the summary's
+/// capture command reads its encap stream with them, whatever `--framing` the encoder
+/// alone has.
+#[test]
+fn icebreaker_option_board_carries_the_options_and_names_its_parameters() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-icebreaker-options");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_name = dir.display().to_string();
+    let options = "--framing smi --src-bits 8 --timestamp --bpred-size 6 --return-stack-size 2";
+    let mut args = vec![
+        "synth",
+        "--board",
+        "icebreaker",
+        "--no-encoder",
+        "-o",
+        &dir_name,
+    ];
+    args.extend(options.split(' '));
+    let out = etrace_env(&args, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(report["timing_met"], true);
+    // The plain board top has about 1,260 logic cells (README), this one about 2,000.
+    let lc = &report["utilization"]["ICESTORM_LC"];
+    assert!(lc["used"].as_u64().unwrap() > 1600, "{lc}");
+    let toml = dir.join("etrace_board_icebreaker.params.toml");
+    let params = std::fs::read_to_string(&toml).unwrap();
+    for line in [
+        "bpred_size_p = 6",
+        "return_stack_size_p = 2",
+        "--framing encap --src-bits 8 --timestamp",
+        "encap stream with 8-bit srcID, timestamps, branch prediction (64 entries), implicit return (4 entries)",
+    ] {
+        assert!(params.contains(line), "{line} missing: {params}");
+    }
+    assert!(dir.join("etrace_board_icebreaker.params.scf").exists());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let capture = format!(
+        "etrace capture --serial DEV --baud 115200 --elf programs/elf/traps-rv32.elf --params {} --src-bits 8 --timestamp",
+        toml.display()
+    );
+    assert!(stdout.contains(&capture), "{stdout}");
 }

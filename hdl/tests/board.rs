@@ -1,17 +1,19 @@
 //! The board build (`hdl/src/board`) in rust-hdl's simulator: the UART's 8N1 framing and
 //! bit time, the ingress replay's order, loop, pacing and trace-enable gaps, and the whole
 //! board top, whose serial line carries exactly the model's encap stream (one
-//! `Encoder::encode_all` per replay pass); and the Verilog of every board top passes yosys
-//! and Verilator's lint.
+//! `Encoder::encode_all` per replay pass); generation options beyond the generator's
+//! limits are refused; and the Verilog of every board top passes yosys and Verilator's
+//! lint.
 
 mod common;
 
 use etrace_encoder::EncoderOptions;
-use etrace_hdl::board::board_top::{BoardSettings, BoardTop};
+use etrace_hdl::board::board_top::{BoardEncoder, BoardSettings, BoardTop};
 use etrace_hdl::board::replay::IngressReplay;
 use etrace_hdl::board::uart_tx::UartTx;
 use etrace_hdl::board::{self, Board, BoardError, BoardOptions, REPLAY_DEPTH};
 use etrace_hdl::config::Config;
+use etrace_hdl::encoder_core::CoreOptions;
 use etrace_hdl::with_config;
 use etrace_programs::replay;
 use etrace_spec::ingress::{IngressRecord, Itype, Privilege};
@@ -361,7 +363,7 @@ fn board_widths<const A: usize, const E: usize, const IT: usize, const P: usize>
         }
         sim.done(x)
     });
-    let mut uut = Top::<A, E, IT, P>::new(records, &settings).unwrap();
+    let mut uut = Top::<A, E, IT, P>::new(records, &settings, &BoardEncoder::default()).unwrap();
     uut.connect_all();
     sim.run(Box::new(uut), 10 * cycles as u64 + 100).unwrap();
     let v = out.lock().unwrap().clone();
@@ -443,6 +445,43 @@ fn board_names_round_trip() {
     assert!(Board::from_name("arty").is_err());
 }
 
+/// Generation options the encoder cannot be built with are refused, naming the option's
+/// limit (the generator's own errors).
+#[test]
+fn board_encoder_options_beyond_the_generators_limits_are_refused() {
+    let records = replay::replayed_records(Config::Rv32.xlen(), Config::Rv32.itype()).unwrap();
+    let refused = |encoder: BoardEncoder| {
+        let options = BoardOptions {
+            encoder,
+            ..BoardOptions::default()
+        };
+        match board::generate(Board::Icebreaker, Config::Rv32, &options, records.clone()) {
+            Err(BoardError::Encoder(e)) => e.to_string(),
+            other => panic!("{encoder:?} accepted: {:?}", other.map(|g| g.top)),
+        }
+    };
+    let core = |bpred_size, return_stack_size| CoreOptions {
+        bpred_size,
+        return_stack_size,
+        fault: None,
+    };
+    let src = refused(BoardEncoder {
+        src_bits: 17,
+        ..BoardEncoder::default()
+    });
+    assert!(src.contains("srcID width 17"), "{src}");
+    let bpred = refused(BoardEncoder {
+        core: core(9, 0),
+        ..BoardEncoder::default()
+    });
+    assert!(bpred.contains("bpred_size_p 9"), "{bpred}");
+    let stack = refused(BoardEncoder {
+        core: core(0, 4),
+        ..BoardEncoder::default()
+    });
+    assert!(stack.contains("return_stack_size_p 4"), "{stack}");
+}
+
 #[test]
 fn board_tops_pass_yosys_and_verilator_lint() {
     for (board, config) in [
@@ -470,5 +509,24 @@ fn board_tops_pass_yosys_and_verilator_lint() {
         if let Err(report) = etrace_hdl::verilog::lint_top(&g.top, &g.verilog) {
             panic!("N-Trace {} {}: {report}", board.name(), config.name());
         }
+    }
+    // A board top with every generation option (`etrace synth`'s `rv32-all` board).
+    let options = BoardOptions {
+        encoder: BoardEncoder {
+            src_bits: 8,
+            timestamp: true,
+            core: CoreOptions {
+                bpred_size: 6,
+                return_stack_size: 2,
+                fault: None,
+            },
+        },
+        ..BoardOptions::default()
+    };
+    let records = replay::replayed_records(Config::Rv32.xlen(), Config::Rv32.itype()).unwrap();
+    let g = board::generate(Board::Ulx3s25f, Config::Rv32, &options, records).unwrap();
+    etrace_hdl::verilog::yosys_check_top(&g.top, &g.verilog).unwrap();
+    if let Err(report) = etrace_hdl::verilog::lint_top(&g.top, &g.verilog) {
+        panic!("the board top with options: {report}");
     }
 }

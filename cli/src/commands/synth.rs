@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use etrace_hdl::board::{self, Board, BoardError, BoardOptions};
+use etrace_hdl::board::{self, Board, BoardEncoder, BoardError, BoardOptions};
 use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::board_soc::{board_soc, BoardSocError, SocCore};
 use etrace_programs::{elf_path, replay};
@@ -32,13 +32,13 @@ use etrace_spec::elf::parse_elf;
 use etrace_tb::pythondata::verilog_sources;
 use report::{Design, Source};
 
-use super::hardware_args::{frequency_mhz, options_text, HardwareArgs};
+use super::hardware_args::{frequency_mhz, options_text, write_params_files, HardwareArgs};
 use super::ntrace_hardware_args::NtraceHardwareArgs;
 use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
 use etrace_hdl::generics::DEFAULT_FIFO_DEPTH;
 use etrace_hdl::ntrace::{generate_ntrace, NtraceTopOptions};
-use etrace_hdl::top::{generate, TopOptions};
+use etrace_hdl::top::{generate, OutputKind, TopOptions};
 use flow::Flow;
 
 /// Arguments of `etrace synth`.
@@ -74,8 +74,9 @@ pub struct SynthArgs {
     /// Skip the build of the encoder alone (its cell count and Fmax in the report).
     #[arg(long)]
     pub no_encoder: bool,
-    /// Hardware generation options of the encoder alone (the board top sends the encap
-    /// stream that `capture` reads).
+    /// Hardware generation options of the encoder alone and of the replay board's encoder
+    /// (which frames encap whatever `--framing` says: `capture` enters its stream at an
+    /// encap synchronisation sequence).
     #[command(flatten)]
     pub hardware: HardwareArgs,
     /// Trace protocol of the encoder (ntrace: the replay into the N-Trace encoder, its
@@ -112,6 +113,11 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
         }
         Protocol::Etrace => None,
     };
+    // The E-Trace generation options (checked here, also when only the board uses them).
+    let hardware = match ntrace {
+        Some(_) => None,
+        None => Some(args.hardware.top_options(DEFAULT_FIFO_DEPTH)?),
+    };
     let design = match (&args.core, &ntrace) {
         (Some(_), Some(_)) => {
             return Err(CliError::input(
@@ -120,12 +126,29 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
             ))
         }
         (Some(core), None) => core_design(board, config, core, args.program.clone(), args.baud)?,
-        (None, _) => replay_design(board, config, args.baud, ntrace.as_ref())?,
+        (None, _) => replay_design(board, config, args.baud, ntrace.as_ref(), hardware.as_ref())?,
     };
     let out = args
         .out
         .unwrap_or_else(|| PathBuf::from("build").join(board.name()));
     std::fs::create_dir_all(&out).at(out.display())?;
+    // How to decode the replay board's E-Trace stream: its parameter files and framing.
+    let decoding = match (&design.source, &hardware) {
+        (Source::Replay { .. }, Some(options)) if ntrace.is_none() => {
+            let framed = board_stream_options(options);
+            let [toml, _] =
+                write_params_files(config, &framed, &design.description, &out.join(&design.top))?;
+            let mut text = format!(" --params {}", toml.display());
+            if framed.src_bits > 0 {
+                text.push_str(&format!(" --src-bits {}", framed.src_bits));
+            }
+            if framed.timestamp {
+                text.push_str(" --timestamp");
+            }
+            text
+        }
+        _ => String::new(),
+    };
     let mut report = flow.run_board(design, freq, &out)?;
     if !args.no_encoder {
         let target = report::encoder_fmax_target_mhz(board);
@@ -136,7 +159,7 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
                 report::encoder_max_ice40_cells(None),
             ),
             None => {
-                let options = args.hardware.top_options(DEFAULT_FIFO_DEPTH)?;
+                let options = hardware.unwrap_or_default();
                 (
                     generate(config, &options).at("hardware generation options")?,
                     etrace_options_text(&options),
@@ -166,7 +189,7 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
         ""
     };
     println!(
-        "  capture    etrace capture --serial DEV --baud {}{protocol} --elf {elf}",
+        "  capture    etrace capture --serial DEV --baud {}{protocol} --elf {elf}{decoding}",
         args.baud,
     );
     if report.timing_met() {
@@ -197,6 +220,24 @@ fn etrace_options_text(options: &TopOptions) -> String {
     text
 }
 
+/// The options of the replay board's encoder: those of the encoder alone but framed encap
+/// (the board's UART stream).
+fn board_stream_options(options: &TopOptions) -> TopOptions {
+    TopOptions {
+        output: OutputKind::Bytes,
+        ..*options
+    }
+}
+
+/// The replay board's encoder built with `options` (`hdl/src/board/board_top.rs`).
+fn board_encoder(options: &TopOptions) -> BoardEncoder {
+    BoardEncoder {
+        src_bits: options.src_bits,
+        timestamp: options.timestamp,
+        core: options.core(),
+    }
+}
+
 /// The N-Trace generation options in words, for the report.
 fn ntrace_options_text(options: &NtraceTopOptions) -> String {
     let (g, f) = (&options.generator, &options.fifo);
@@ -225,9 +266,11 @@ fn replay_design(
     config: Config,
     baud: u32,
     ntrace: Option<&NtraceTopOptions>,
+    hardware: Option<&TopOptions>,
 ) -> Result<Design, CliError> {
     let options = BoardOptions {
         baud,
+        encoder: hardware.map(board_encoder).unwrap_or_default(),
         ..BoardOptions::default()
     };
     let records = replay::replayed_records(config.xlen(), config.itype())
@@ -240,6 +283,7 @@ fn replay_design(
         let place = match e {
             BoardError::Baud { .. } => "--baud",
             BoardError::Ntrace(_) => "N-Trace hardware options",
+            BoardError::Encoder(_) => "hardware generation options",
             _ => "board top",
         };
         CliError::input(e, place)
@@ -253,6 +297,7 @@ fn replay_design(
         },
         config,
         top: design.top,
+        description: design.description,
         verilog: design.verilog,
         core_sources: Vec::new(),
         actual_baud: design.actual_baud,
@@ -301,6 +346,13 @@ fn core_design(
         board,
         protocol: "E-Trace",
         config,
+        description: format!(
+            "E-Trace encoder rv32 on {} ({}) tracing {} running {}",
+            board.name(),
+            board.device(),
+            core.name(),
+            program.display()
+        ),
         top: soc.top,
         verilog: soc.verilog,
         core_sources,
@@ -317,7 +369,6 @@ fn core_design(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use etrace_hdl::top::OutputKind;
 
     #[test]
     fn the_default_build_keeps_the_issue_7_cell_bound() {

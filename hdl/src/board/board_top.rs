@@ -15,6 +15,7 @@ use crate::generics::DEFAULT_FIFO_ADDRESS_BITS;
 use crate::ingress::inputs::IngressSource;
 use crate::logic::resync::RESYNC_MAX_BITS;
 use crate::output::{Encoder, FramerConfig};
+use crate::top::TopError;
 
 /// Width of the LED hold counters (4.19 M cycles: 0.17 s at 25 MHz).
 pub const LED_COUNTER_BITS: usize = 22;
@@ -38,10 +39,82 @@ pub struct BoardSettings {
     pub paced: bool,
 }
 
+/// The generation options of a board top's encoder (`etrace synth`'s): the encap framing's
+/// `srcID` width and timestamps (`encapsulation.adoc`), and the core's parameters
+/// (`discovery.adoc` `bpred_size_p`, `return_stack_size_p`). The board always frames encap:
+/// its stream is read live, entered at an encap synchronisation sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BoardEncoder {
+    /// Width of `srcID` in bits (0-16); the board sends `srcID` 0.
+    pub src_bits: u8,
+    /// Every packet carries the 2-byte timestamp (the cycle it is produced in).
+    pub timestamp: bool,
+    /// The core's generation parameters (a test fault in it is not built: a board carries
+    /// a correct encoder).
+    pub core: CoreOptions,
+}
+
+impl BoardEncoder {
+    /// The options checked against the generator's limits (the errors of
+    /// [`crate::top::generate`]).
+    pub fn check(&self) -> Result<(), TopError> {
+        if self.src_bits > 16 {
+            return Err(TopError::SrcBits(self.src_bits));
+        }
+        if usize::from(self.core.bpred_size) > crate::logic::predictor::BPRED_MAX_BITS {
+            return Err(TopError::BpredSize(self.core.bpred_size));
+        }
+        if usize::from(self.core.return_stack_size)
+            > crate::logic::return_stack::RETURN_STACK_MAX_BITS
+        {
+            return Err(TopError::ReturnStackSize(self.core.return_stack_size));
+        }
+        Ok(())
+    }
+
+    /// What the options add to the plain encoder, in words (empty without any): for the
+    /// board's description.
+    pub fn describe(&self) -> String {
+        let mut words = Vec::new();
+        if self.src_bits > 0 {
+            words.push(format!("{}-bit srcID", self.src_bits));
+        }
+        if self.timestamp {
+            words.push("timestamps".to_string());
+        }
+        if self.core.bpred_size > 0 {
+            words.push(format!(
+                "branch prediction ({} entries)",
+                1u32 << self.core.bpred_size
+            ));
+        }
+        if self.core.return_stack_size > 0 {
+            words.push(format!(
+                "implicit return ({} entries)",
+                1u32 << self.core.return_stack_size
+            ));
+        }
+        words.join(", ")
+    }
+
+    /// The framer's settings: encap with a synchronisation sequence every 4096 bytes, as
+    /// `etrace encode --framing encap`.
+    pub fn framing(&self) -> FramerConfig {
+        FramerConfig {
+            src_bits: self.src_bits,
+            timestamp: self.timestamp,
+            ..FramerConfig::default()
+        }
+    }
+}
+
 /// The board top (module documentation): `A` = `iaddress_width_p`, `E` = `ecause_width_p`,
 /// `IT` = itype width, `P` = payload width, up to 2^`D` replayed records. The encoder has
-/// a 64-byte FIFO, no srcID and no timestamp; its run-time options are constants:
-/// differential addresses, explicit exceptions, sijump off, a resync every 256 packets.
+/// a 64-byte FIFO and is built with a [`BoardEncoder`]; its run-time options are
+/// constants: differential addresses, explicit exceptions, sijump off, a resync every 256
+/// packets, and branch prediction and implicit return on (each only takes effect when the
+/// hardware has its predictor or return stack: `BranchCount::enabled`,
+/// `ReturnStack::enabled`).
 #[derive(LogicBlock)]
 pub struct BoardTop<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize>
 {
@@ -67,8 +140,13 @@ pub struct BoardTop<const A: usize, const E: usize, const IT: usize, const P: us
 impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: usize>
     BoardTop<A, E, IT, P, D>
 {
-    /// A board top replaying `records` with `settings`.
-    pub fn new(records: &[IngressRecord], settings: &BoardSettings) -> Result<Self, BoardError> {
+    /// A board top replaying `records` with `settings`, its encoder built with `encoder`.
+    pub fn new(
+        records: &[IngressRecord],
+        settings: &BoardSettings,
+        encoder: &BoardEncoder,
+    ) -> Result<Self, BoardError> {
+        encoder.check()?;
         Ok(BoardTop {
             clock: Default::default(),
             uart_tx: Default::default(),
@@ -79,7 +157,13 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: u
             resync_max: Constant::new(256u64.into()),
             por: Default::default(),
             replay: IngressReplay::new(records, settings.period, settings.gap)?,
-            encoder: Encoder::new(FramerConfig::default(), CoreOptions::default()),
+            encoder: Encoder::new(
+                encoder.framing(),
+                CoreOptions {
+                    fault: None,
+                    ..encoder.core
+                },
+            ),
             uart: UartTx::new(settings.cycles_per_bit),
             activity: PulseStretch::new(settings.led_hold),
             loss: PulseStretch::new(settings.led_hold),
@@ -111,8 +195,8 @@ impl<const A: usize, const E: usize, const IT: usize, const P: usize, const D: u
         self.encoder.inputs.options.full_address.next = false;
         self.encoder.inputs.options.implicit_exception.next = false;
         self.encoder.inputs.options.sijump_option.next = false;
-        self.encoder.inputs.options.branch_prediction.next = false;
-        self.encoder.inputs.options.implicit_return.next = false;
+        self.encoder.inputs.options.branch_prediction.next = true;
+        self.encoder.inputs.options.implicit_return.next = true;
         self.encoder.inputs.options.resync_max.next = self.resync_max.val();
         self.encoder.src_id.next = 0.into();
         // Byte stream to the UART.

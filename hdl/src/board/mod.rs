@@ -20,7 +20,9 @@ use etrace_spec::ingress::IngressRecord;
 
 use crate::config::Config;
 use crate::ntrace::top::{check_options, NtraceTopError, NtraceTopOptions};
+use crate::top::TopError;
 use crate::verilog::{generate_named, waive_unused};
+pub use board_top::BoardEncoder;
 use board_top::{BoardSettings, BoardTop, Ulx3sTop};
 use ntrace_top::{NtraceBoardTop, NtraceUlx3sTop};
 
@@ -168,6 +170,9 @@ pub enum BoardError {
     /// The N-Trace options cannot be built.
     #[error(transparent)]
     Ntrace(#[from] NtraceTopError),
+    /// The E-Trace encoder's generation options cannot be built.
+    #[error(transparent)]
+    Encoder(#[from] TopError),
 }
 
 /// Build-time options of a board top.
@@ -181,17 +186,20 @@ pub struct BoardOptions {
     pub gap: u32,
     /// Pace the replay by the UART (see [`BoardSettings::paced`]).
     pub paced: bool,
+    /// The E-Trace encoder's generation options (not read by the N-Trace top).
+    pub encoder: BoardEncoder,
 }
 
 impl Default for BoardOptions {
     /// 115200 baud, a record every 8 cycles or more, 32 cycles disabled between passes,
-    /// paced by the UART.
+    /// paced by the UART; the encoder without generation options.
     fn default() -> Self {
         BoardOptions {
             baud: 115_200,
             period: 8,
             gap: 32,
             paced: true,
+            encoder: BoardEncoder::default(),
         }
     }
 }
@@ -273,23 +281,26 @@ pub fn generate(
     // The ULX3S gets its extra pin.
     let verilog = crate::with_config!(config, [A, E, IT, P] => match board.family() {
         Family::Ice40 => emit(
-            || BoardTop::<A, E, IT, P, REPLAY_ADDRESS_BITS>::new(&records, &settings),
+            || BoardTop::<A, E, IT, P, REPLAY_ADDRESS_BITS>::new(&records, &settings, &options.encoder),
             &top,
         ),
         Family::Ecp5 => emit(
-            || BoardTop::<A, E, IT, P, REPLAY_ADDRESS_BITS>::new(&records, &settings)
+            || BoardTop::<A, E, IT, P, REPLAY_ADDRESS_BITS>::new(&records, &settings, &options.encoder)
                 .map(Ulx3sTop::new),
             &top,
         ),
     })?;
     // The E-Trace encoder takes a block in every cycle: it does not read `present`.
     let verilog = waive_unused(&verilog, &["replay$present"]);
+    let extras = options.encoder.describe();
     let description = format!(
-        "E-Trace encoder {} on {} ({}): {}-record ingress replay, encap stream on the UART at {} baud",
+        "E-Trace encoder {} on {} ({}): {}-record ingress replay, encap stream{}{} on the UART at {} baud",
         config.name(),
         board.name(),
         board.device(),
         count,
+        if extras.is_empty() { "" } else { " with " },
+        extras,
         options.baud
     );
     Ok(Generated::new(

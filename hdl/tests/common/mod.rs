@@ -58,7 +58,17 @@ pub fn encap_stream(
     options: EncoderOptions,
     runs: &[&[IngressRecord]],
 ) -> (Vec<u8>, Vec<usize>) {
-    let mut writer = EncapWriter::new(EncapConfig::default(), 4096);
+    encap_stream_framed(params, options, EncapConfig::default(), runs)
+}
+
+/// [`encap_stream`] framed with `encap` (its `srcID` 0; no timestamp is written).
+pub fn encap_stream_framed(
+    params: &Params,
+    options: EncoderOptions,
+    encap: EncapConfig,
+    runs: &[&[IngressRecord]],
+) -> (Vec<u8>, Vec<usize>) {
+    let mut writer = EncapWriter::new(encap, 4096);
     let mut ends = Vec::new();
     for &records in runs {
         for p in Encoder::encode_all(params, options, records).unwrap() {

@@ -239,6 +239,8 @@ pub struct Design {
     pub config: Config,
     /// Top module.
     pub top: String,
+    /// One line saying what it is (heads the replay board's parameter files).
+    pub description: String,
     /// Its Verilog.
     pub verilog: String,
     /// The core's Verilog files (none for the replay top).
