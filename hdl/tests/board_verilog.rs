@@ -2,7 +2,8 @@
 //! Verilog: the iCEBreaker top, built for a 3 Mbaud UART (4 cycles per bit), without and
 //! with generation options, runs from power-up through two passes of its 512-record
 //! replay; its serial line carries exactly the model's encap stream of those passes (one
-//! `Encoder::encode_all` per pass), and the trace-loss LED never lights. This
+//! `Encoder::encode_all` per pass; with timestamps, the hardware's, checked to rise), and
+//! the trace-loss LED never lights. This
 //! checks what the FPGA tools read: the tables' initial contents, the literal rewrite of
 //! `etrace_hdl::verilog`, the power-up values.
 
@@ -13,7 +14,9 @@ use etrace_hdl::board::{self, Board, BoardEncoder, BoardOptions};
 use etrace_hdl::config::Config;
 use etrace_hdl::encoder_core::CoreOptions;
 use etrace_programs::replay;
-use etrace_spec::framing::encap::EncapConfig;
+use etrace_spec::framing::byte_stream::ByteDeframer;
+use etrace_spec::framing::encap::{EncapConfig, EncapFormat};
+use etrace_spec::framing::{deframe_all, FrameEvent};
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::TeInst;
 use etrace_spec::params::Params;
@@ -61,7 +64,7 @@ fn check_icebreaker(
     let g = board::generate(Board::Icebreaker, config, &board_options, records).unwrap();
     assert_eq!(g.settings.cycles_per_bit, 4);
     let runs = vec![g.records.as_slice(); 3];
-    let (want, ends) = common::encap_stream_framed(params, options, encap, &runs);
+    let (want, ends) = common::encap_stream_framed(params, options, encap, &runs, &[]);
     let first = ends[0];
     let second = (want.len() - first) / 2;
     // Two passes: 41 cycles a byte, a record every 8 cycles or more, the enable gaps.
@@ -76,12 +79,45 @@ fn check_icebreaker(
         "two whole passes: {} bytes, passes of {first} and {second}",
         got.len()
     );
+    // With timestamps the packets carry the hardware's cycle counter: checked to rise from
+    // packet to packet, then framed into the model's stream in the same places.
+    let want = if encap.timestamp_bytes > 0 {
+        let stamps = rising_timestamps(&got, encap);
+        common::encap_stream_framed(params, options, encap, &runs, &stamps).0
+    } else {
+        want
+    };
     let diff = got.iter().zip(&want).position(|(a, b)| a != b);
     assert_eq!(diff, None, "first difference at byte {diff:?}");
     let counts = run.counts;
     assert!(counts.starts_with("lost 0 active "), "{counts}");
     assert_ne!(counts, "lost 0 active 0", "the activity LED lights");
     g.records
+}
+
+/// The timestamps of the packets of `stream` (framed with `encap`, from its first byte),
+/// each checked to be later than the one before (the 16-bit cycle counter wraps: later by
+/// less than half its range).
+fn rising_timestamps(stream: &[u8], encap: EncapConfig) -> Vec<u64> {
+    let mut deframer = ByteDeframer::<EncapFormat>::new(encap);
+    let stamps: Vec<u64> = deframe_all(&mut deframer, stream)
+        .into_iter()
+        .filter_map(|e| match e {
+            FrameEvent::Packet(p) => Some(p.timestamp.expect("every packet has a timestamp")),
+            FrameEvent::Error { .. } => None,
+        })
+        .collect();
+    assert!(stamps.len() > 20, "{} packets", stamps.len());
+    for (n, pair) in stamps.windows(2).enumerate() {
+        let step = pair[1].wrapping_sub(pair[0]) & 0xffff;
+        assert!(
+            step > 0 && step < 0x8000,
+            "packet {n}: timestamp {:#x} then {:#x}",
+            pair[0],
+            pair[1]
+        );
+    }
+    stamps
 }
 
 #[test]
@@ -95,15 +131,16 @@ fn icebreaker_verilog_sends_the_models_stream_under_icarus() {
     );
 }
 
-/// A board built with generation options (`etrace synth --bpred-size 6
-/// --return-stack-size 2 --src-bits 8`) runs its predictor and return stack: its stream is
-/// the model's with branch prediction and implicit return on (`sec:branch-prediction`,
-/// `sec:implicit-return`), framed with an 8-bit `srcID` (`encapsulation.adoc`).
+/// A board built with every generation option (`etrace synth --bpred-size 6
+/// --return-stack-size 2 --src-bits 8 --timestamp`) runs its predictor and return stack:
+/// its stream is the model's with branch prediction and implicit return on
+/// (`sec:branch-prediction`, `sec:implicit-return`), framed with an 8-bit `srcID` and a
+/// rising 2-byte timestamp on every packet (`encapsulation.adoc`).
 #[test]
 fn icebreaker_verilog_with_options_sends_the_models_stream_under_icarus() {
     let encoder = BoardEncoder {
         src_bits: 8,
-        timestamp: false,
+        timestamp: true,
         core: CoreOptions {
             bpred_size: 6,
             return_stack_size: 2,
@@ -122,6 +159,7 @@ fn icebreaker_verilog_with_options_sends_the_models_stream_under_icarus() {
     };
     let encap = EncapConfig {
         src_bits: 8,
+        timestamp_bytes: 2,
         ..EncapConfig::default()
     };
     let records = check_icebreaker(encoder, &params, options, encap, "board-iverilog-options");

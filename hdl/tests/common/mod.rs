@@ -58,22 +58,30 @@ pub fn encap_stream(
     options: EncoderOptions,
     runs: &[&[IngressRecord]],
 ) -> (Vec<u8>, Vec<usize>) {
-    encap_stream_framed(params, options, EncapConfig::default(), runs)
+    encap_stream_framed(params, options, EncapConfig::default(), runs, &[])
 }
 
-/// [`encap_stream`] framed with `encap` (its `srcID` 0; no timestamp is written).
+/// [`encap_stream`] framed with `encap`, its `srcID` 0; with timestamps
+/// (`encap.timestamp_bytes` > 0) the n-th packet carries `timestamps[n]` (0 past its
+/// end): the model has no cycles, so a test takes them from the hardware's stream and
+/// checks them on their own.
 pub fn encap_stream_framed(
     params: &Params,
     options: EncoderOptions,
     encap: EncapConfig,
     runs: &[&[IngressRecord]],
+    timestamps: &[u64],
 ) -> (Vec<u8>, Vec<usize>) {
     let mut writer = EncapWriter::new(encap, 4096);
     let mut ends = Vec::new();
+    let mut n = 0;
     for &records in runs {
         for p in Encoder::encode_all(params, options, records).unwrap() {
             let payload = pack(&p.packet, params).unwrap().bytes;
-            writer.write(&payload, 0, None).unwrap();
+            let timestamp =
+                (encap.timestamp_bytes > 0).then(|| timestamps.get(n).copied().unwrap_or(0));
+            writer.write(&payload, 0, timestamp).unwrap();
+            n += 1;
         }
         ends.push(writer.bytes().len());
     }
