@@ -512,15 +512,7 @@ fn board_tops_pass_yosys_and_verilator_lint() {
     }
     // A board top with every generation option (`etrace synth`'s `rv32-all` board).
     let options = BoardOptions {
-        encoder: BoardEncoder {
-            src_bits: 8,
-            timestamp: true,
-            core: CoreOptions {
-                bpred_size: 6,
-                return_stack_size: 2,
-                fault: None,
-            },
-        },
+        encoder: common::all_options_board(),
         ..BoardOptions::default()
     };
     let records = replay::replayed_records(Config::Rv32.xlen(), Config::Rv32.itype()).unwrap();

@@ -12,7 +12,6 @@ mod common;
 use etrace_encoder::{Encoder, EncoderOptions};
 use etrace_hdl::board::{self, Board, BoardEncoder, BoardOptions};
 use etrace_hdl::config::Config;
-use etrace_hdl::encoder_core::CoreOptions;
 use etrace_programs::replay;
 use etrace_spec::framing::byte_stream::ByteDeframer;
 use etrace_spec::framing::encap::{EncapConfig, EncapFormat};
@@ -138,15 +137,7 @@ fn icebreaker_verilog_sends_the_models_stream_under_icarus() {
 /// rising 2-byte timestamp on every packet (`encapsulation.adoc`).
 #[test]
 fn icebreaker_verilog_with_options_sends_the_models_stream_under_icarus() {
-    let encoder = BoardEncoder {
-        src_bits: 8,
-        timestamp: true,
-        core: CoreOptions {
-            bpred_size: 6,
-            return_stack_size: 2,
-            fault: None,
-        },
-    };
+    let encoder = common::all_options_board();
     let params = Params {
         bpred_size_p: 6,
         return_stack_size_p: 2,

@@ -6,6 +6,8 @@
 #![allow(dead_code)]
 
 use etrace_encoder::{Encoder, EncoderOptions};
+use etrace_hdl::board::BoardEncoder;
+use etrace_hdl::encoder_core::CoreOptions;
 use etrace_hdl::ingress::inputs::Ingress;
 use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
 use etrace_spec::ingress::IngressRecord;
@@ -175,4 +177,19 @@ pub fn run_under_icarus(name: &str, top_v: &str, tb_v: &str, defines: &[String])
         .collect();
     let counts = lines.next().unwrap_or("").to_string();
     IcarusRun { line, counts }
+}
+
+/// The board encoder with every generation option, as `etrace synth`'s `rv32-all` build
+/// (`README.md`, "FPGA cost"): an 8-bit `srcID`, timestamps, `bpred_size_p` = 6 and
+/// `return_stack_size_p` = 2.
+pub fn all_options_board() -> BoardEncoder {
+    BoardEncoder {
+        src_bits: 8,
+        timestamp: true,
+        core: CoreOptions {
+            bpred_size: 6,
+            return_stack_size: 2,
+            fault: None,
+        },
+    }
 }
