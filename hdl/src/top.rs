@@ -288,17 +288,24 @@ pub(crate) fn emit<U: Block>(make: impl FnOnce() -> U, config: Config, output: S
     }
 }
 
+/// Checks a `srcID` / index width and a core's generation parameters against what the
+/// generator builds (every encoder with a framer and a core: [`generate`], the board tops).
+pub fn check_sizes(src_bits: u8, core: &CoreOptions) -> Result<(), TopError> {
+    if src_bits > 16 {
+        return Err(TopError::SrcBits(src_bits));
+    }
+    if usize::from(core.bpred_size) > BPRED_MAX_BITS {
+        return Err(TopError::BpredSize(core.bpred_size));
+    }
+    if usize::from(core.return_stack_size) > RETURN_STACK_MAX_BITS {
+        return Err(TopError::ReturnStackSize(core.return_stack_size));
+    }
+    Ok(())
+}
+
 /// Generates the Verilog of `config` with `options` (top module [`top_name`]).
 pub fn generate(config: Config, options: &TopOptions) -> Result<Generated, TopError> {
-    if options.src_bits > 16 {
-        return Err(TopError::SrcBits(options.src_bits));
-    }
-    if usize::from(options.bpred_size) > BPRED_MAX_BITS {
-        return Err(TopError::BpredSize(options.bpred_size));
-    }
-    if usize::from(options.return_stack_size) > RETURN_STACK_MAX_BITS {
-        return Err(TopError::ReturnStackSize(options.return_stack_size));
-    }
+    check_sizes(options.src_bits, &options.core())?;
     let emitted = emit_output(config, options)?;
     Ok(Generated {
         top: top_name(config),

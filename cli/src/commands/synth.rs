@@ -132,9 +132,10 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
         .out
         .unwrap_or_else(|| PathBuf::from("build").join(board.name()));
     std::fs::create_dir_all(&out).at(out.display())?;
-    // How to decode the replay board's E-Trace stream: its parameter files and framing.
+    // How to decode the replay board's E-Trace stream (`hardware` is None for N-Trace):
+    // its parameter files and framing.
     let decoding = match (&design.source, &hardware) {
-        (Source::Replay { .. }, Some(options)) if ntrace.is_none() => {
+        (Source::Replay { .. }, Some(options)) => {
             let framed = board_stream_options(options);
             let [toml, _] =
                 write_params_files(config, &framed, &design.description, &out.join(&design.top))?;

@@ -15,7 +15,7 @@ use crate::generics::DEFAULT_FIFO_ADDRESS_BITS;
 use crate::ingress::inputs::IngressSource;
 use crate::logic::resync::RESYNC_MAX_BITS;
 use crate::output::{Encoder, FramerConfig};
-use crate::top::TopError;
+use crate::top::{check_sizes, TopError};
 
 /// Width of the LED hold counters (4.19 M cycles: 0.17 s at 25 MHz).
 pub const LED_COUNTER_BITS: usize = 22;
@@ -58,18 +58,7 @@ impl BoardEncoder {
     /// The options checked against the generator's limits (the errors of
     /// [`crate::top::generate`]).
     pub fn check(&self) -> Result<(), TopError> {
-        if self.src_bits > 16 {
-            return Err(TopError::SrcBits(self.src_bits));
-        }
-        if usize::from(self.core.bpred_size) > crate::logic::predictor::BPRED_MAX_BITS {
-            return Err(TopError::BpredSize(self.core.bpred_size));
-        }
-        if usize::from(self.core.return_stack_size)
-            > crate::logic::return_stack::RETURN_STACK_MAX_BITS
-        {
-            return Err(TopError::ReturnStackSize(self.core.return_stack_size));
-        }
-        Ok(())
+        check_sizes(self.src_bits, &self.core)
     }
 
     /// What the options add to the plain encoder, in words (empty without any): for the
