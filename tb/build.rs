@@ -333,9 +333,11 @@ impl Model {
                 let sources = pythondata::verilog_sources(v.core()).unwrap_or_else(|e| fail(&e));
                 let g = match v.core() {
                     CorePackage::PicoRv32 => {
-                        etrace_hdl::rvfi::picorv32_soc::picorv32_soc(v.front_end())
+                        etrace_hdl::rvfi::picorv32_soc::picorv32_soc(v.front_end(), v.encoder())
                     }
-                    CorePackage::Serv => etrace_hdl::rvfi::serv_soc::serv_soc(v.front_end()),
+                    CorePackage::Serv => {
+                        etrace_hdl::rvfi::serv_soc::serv_soc(v.front_end(), v.encoder())
+                    }
                 };
                 let g = g.unwrap_or_else(|e| fail(&e));
                 let waivers = dir.join("core.vlt");

@@ -4,7 +4,10 @@
 //! `etrace cosim --core`), and the trace bandwidth the core's own timing gives: bits per
 //! core cycle and per instruction; and what the board tops' UART carries of it at a few
 //! baud rates from a 12 MHz clock (`etrace cosim --core --baud`): how often the FIFO
-//! overflowed and how much of the execution the decoded trace then covers.
+//! overflowed and how much of the execution the decoded trace then covers. PicoRV32 also
+//! with the SoC whose encoder has the branch predictor and the return stack, both options
+//! on (`etrace cosim --core picorv32 --bpred-size 6 --return-stack-size 2
+//! --branch-prediction --implicit-return`).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -22,13 +25,54 @@ const TARGET_CYCLES_PER_SECOND: f64 = 1e6;
 /// The core clock of the UART rows: the iCE40 boards' oscillator.
 const UART_CLOCK_HZ: u32 = 12_000_000;
 
-/// The UART rows: core and baud rate.
-const UART_RUNS: [(&str, SocVariant, u32); 5] = [
-    ("picorv32", SocVariant::PicoRv32, 115_200),
-    ("picorv32", SocVariant::PicoRv32, 1_000_000),
-    ("picorv32", SocVariant::PicoRv32, 3_000_000),
-    ("serv", SocVariant::Serv, 115_200),
-    ("serv", SocVariant::Serv, 1_000_000),
+/// A SoC build of a table row.
+#[derive(Debug, Clone, Copy)]
+struct Soc {
+    /// The row's name.
+    label: &'static str,
+    /// The core (the program's suffix).
+    core: &'static str,
+    /// The verilated build.
+    variant: SocVariant,
+}
+
+impl Soc {
+    /// The lock-step run: the encoder's defaults, with branch prediction and implicit
+    /// return on where the build has their blocks.
+    fn config(self) -> LockstepConfig {
+        let mut config = LockstepConfig::new(self.variant);
+        let encoder = self.variant.encoder();
+        config.options.branch_prediction = encoder.bpred_size > 0;
+        config.options.implicit_return = encoder.return_stack_size > 0;
+        config
+    }
+}
+
+const PICORV32: Soc = Soc {
+    label: "picorv32",
+    core: "picorv32",
+    variant: SocVariant::PicoRv32,
+};
+const PICORV32_BP_IR: Soc = Soc {
+    label: "picorv32, predictor + return stack",
+    core: "picorv32",
+    variant: SocVariant::PicoRv32BpIr,
+};
+const SERV: Soc = Soc {
+    label: "serv",
+    core: "serv",
+    variant: SocVariant::Serv,
+};
+
+/// The UART rows: SoC and baud rate.
+const UART_RUNS: [(Soc, u32); 7] = [
+    (PICORV32, 115_200),
+    (PICORV32, 1_000_000),
+    (PICORV32, 3_000_000),
+    (PICORV32_BP_IR, 115_200),
+    (PICORV32_BP_IR, 1_000_000),
+    (SERV, 115_200),
+    (SERV, 1_000_000),
 ];
 
 /// The section: one row per core on `program` (`<program>-<core>.elf`, e.g. `dhrystone`),
@@ -46,13 +90,11 @@ pub fn section(programs: &Path, program: &str, plan: Plan) -> String {
         "bits / instruction",
     ]);
     let mut verdicts = Vec::new();
-    for (core, variant) in [
-        ("picorv32", SocVariant::PicoRv32),
-        ("serv", SocVariant::Serv),
-    ] {
-        let name = format!("{program}-{core}");
-        eprintln!("bench: lock step: {name}");
-        match measure(programs, &name, variant, plan) {
+    for soc in [PICORV32, PICORV32_BP_IR, SERV] {
+        let name = format!("{program}-{}", soc.core);
+        let core = soc.label;
+        eprintln!("bench: lock step: {name} on {core}");
+        match measure(programs, &name, soc, plan) {
             Ok(o) => {
                 let rate = o.cycles_per_second();
                 verdicts.push(format!(
@@ -90,8 +132,10 @@ pub fn section(programs: &Path, program: &str, plan: Plan) -> String {
         "### Soft cores in lock step\n\n`etrace cosim --core`: the verilated SoC (core, RVFI \
          front end, `rv32` encoder) checked retirement by retirement against the hart model, \
          the encoder's port cycle by cycle against the cycle model, the bytes decoded against \
-         the hart; default encoder options; {}. Bits per core cycle count the cycles until the \
-         program's last instruction.\n",
+         the hart; default encoder options, and for the SoC whose encoder has a branch \
+         predictor of 64 entries and a return stack of 4 (`--bpred-size 6 \
+         --return-stack-size 2`) `--branch-prediction --implicit-return`; {}. Bits per core \
+         cycle count the cycles until the program's last instruction.\n",
         plan.describe()
     );
     s.push_str(&t.render());
@@ -113,10 +157,11 @@ fn uart_table(programs: &Path, program: &str) -> String {
         "steps decoded / hart's",
         "steps lost",
     ]);
-    for (core, variant, baud) in UART_RUNS {
-        let name = format!("{program}-{core}");
-        eprintln!("bench: lock step through a {baud} baud UART: {name}");
-        let row = match uart_run(programs, &name, variant, baud) {
+    for (soc, baud) in UART_RUNS {
+        let name = format!("{program}-{}", soc.core);
+        let core = soc.label;
+        eprintln!("bench: lock step through a {baud} baud UART: {name} on {core}");
+        let row = match uart_run(programs, &name, soc, baud) {
             Ok(o) => {
                 let all = o.hart_steps.unwrap_or(o.decoded.steps);
                 vec![
@@ -154,31 +199,21 @@ fn read_elf(programs: &Path, name: &str) -> Result<Vec<u8>, String> {
     std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// One lock-step run of `name` on `variant` with its output taken by a UART at `baud`.
-fn uart_run(
-    programs: &Path,
-    name: &str,
-    variant: SocVariant,
-    baud: u32,
-) -> Result<LockstepOutcome, String> {
+/// One lock-step run of `name` on `soc` with its output taken by a UART at `baud`.
+fn uart_run(programs: &Path, name: &str, soc: Soc, baud: u32) -> Result<LockstepOutcome, String> {
     let elf = read_elf(programs, name)?;
-    let mut config = LockstepConfig::new(variant);
+    let mut config = soc.config();
     config.pace = OutputPace::Uart {
         cycles_per_bit: cycles_per_bit(UART_CLOCK_HZ, baud).map_err(|e| e.to_string())?,
     };
     lockstep::run(&elf, &config).map_err(|e| e.to_string())
 }
 
-/// The lock-step runs of `name` on `variant`: the outcome of the run with the median wall
+/// The lock-step runs of `name` on `soc`: the outcome of the run with the median wall
 /// time.
-fn measure(
-    programs: &Path,
-    name: &str,
-    variant: SocVariant,
-    plan: Plan,
-) -> Result<LockstepOutcome, String> {
+fn measure(programs: &Path, name: &str, soc: Soc, plan: Plan) -> Result<LockstepOutcome, String> {
     let elf = read_elf(programs, name)?;
-    let config = LockstepConfig::new(variant);
+    let config = soc.config();
     let run = || lockstep::run(&elf, &config).map_err(|e| e.to_string());
     for _ in 0..plan.warmup {
         run()?;

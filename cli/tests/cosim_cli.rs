@@ -326,6 +326,109 @@ fn core_lock_step_runs_and_reports_divergence() {
     assert_code(&out, 2, "an RV64 program");
 }
 
+/// Issue 22 with issue 23: `--core picorv32 --bpred-size 6 --return-stack-size 2` runs the
+/// SoC whose encoder has the predictor and the return stack, both options enabled through
+/// its trace control registers: byte-exact in lock step, fewer bits per instruction than
+/// the default SoC, and its bytes (`-o`) decode with the parameter file written beside
+/// them. Options the SoC's encoder cannot give, and sizes no SoC is built with, are
+/// usage errors that name the option and the builds there are.
+#[test]
+fn core_lock_step_with_the_predictor_and_the_return_stack() {
+    let recursion = elf("recursion-picorv32.elf");
+    let dir = std::env::temp_dir().join(format!("etrace-cosim-core-bpir-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("recursion.bin");
+    let trace_name = trace.to_str().unwrap();
+    let stdout = etrace_ok(&[
+        "cosim",
+        &recursion,
+        "--core",
+        "picorv32",
+        "--bpred-size",
+        "6",
+        "--return-stack-size",
+        "2",
+        "--branch-prediction",
+        "--implicit-return",
+        "-o",
+        trace_name,
+    ]);
+    assert!(
+        stdout.contains("on core picorv32 (rv32 --bpred-size 6 --return-stack-size 2)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("equal the hart's"), "{stdout}");
+    let bits = |out: &str| {
+        out.lines()
+            .find_map(|l| l.split("per instruction: ").nth(1))
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or_else(|| panic!("{out}"))
+    };
+    let plain = etrace_ok(&["cosim", &recursion, "--core", "picorv32"]);
+    assert!(bits(&stdout) < 0.5 * bits(&plain), "{stdout}\n{plain}");
+    let params = format!("{trace_name}.params.toml");
+    let text = std::fs::read_to_string(&params).unwrap();
+    assert!(text.contains("bpred_size_p = 6"), "{text}");
+    assert!(text.contains("return_stack_size_p = 2"), "{text}");
+    let dec = etrace(&[
+        "decode",
+        trace_name,
+        "--elf",
+        &recursion,
+        "--params",
+        &params,
+        "--framing",
+        "encap",
+        "--format",
+        "pcs",
+    ]);
+    assert_code(&dec, 0, "decode of the SoC's bytes");
+    let pcs = String::from_utf8_lossy(&dec.stdout).lines().count();
+    assert!(pcs as u64 > 170_000, "{pcs} pcs");
+    std::fs::remove_dir_all(&dir).unwrap();
+    let refused: [(&[&str], &[&str]); 4] = [
+        (
+            &["--core", "picorv32", "--branch-prediction"],
+            &["has no branch predictor", "(--branch-prediction)"],
+        ),
+        (
+            &["--core", "picorv32", "--implicit-return"],
+            &["has no return stack", "(--implicit-return)"],
+        ),
+        (
+            &[
+                "--core",
+                "serv",
+                "--bpred-size",
+                "6",
+                "--return-stack-size",
+                "2",
+            ],
+            &[
+                "no SoC of serv is built with --bpred-size 6",
+                "built: serv (rv32)",
+            ],
+        ),
+        (
+            &["--core", "picorv32", "--bpred-size", "3"],
+            &[
+                "picorv32 (rv32 --bpred-size 6 --return-stack-size 2)",
+                "(hardware generation options)",
+            ],
+        ),
+    ];
+    for (args, words) in refused {
+        let mut all = vec!["cosim", &recursion];
+        all.extend_from_slice(args);
+        let out = etrace(&all);
+        assert_code(&out, 2, &args.join(" "));
+        let err = String::from_utf8_lossy(&out.stderr);
+        for w in words {
+            assert!(err.contains(w), "{args:?}: {err}");
+        }
+    }
+}
+
 /// Issue 23: `--core --baud`: the output taken by the board's UART; at 1 Mbaud from 12 MHz
 /// PicoRV32's Dhrystone trace overflows the FIFO, the run still checks out and reports
 /// the losses; at 3 Mbaud nothing is lost; a baud rate the clock cannot make is refused.

@@ -220,6 +220,83 @@ fn icebreaker_serv_soc_flow_writes_a_bitstream_that_fits() {
     assert!(lc["used"].as_u64().unwrap() <= lc["available"].as_u64().unwrap());
 }
 
+/// SERV's SoC on the iCEBreaker with an encoder that has the branch predictor and the
+/// return stack (`--bpred-size 6 --return-stack-size 2`): it still fits the UP5K and
+/// meets the clock, the summary and the report name the options, and the parameter file
+/// beside its Verilog, which the capture command names, gives their sizes (about a
+/// minute).
+#[test]
+fn icebreaker_serv_soc_carries_the_predictor_and_the_return_stack() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-icebreaker-serv-bpir");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_name = dir.display().to_string();
+    let program = format!(
+        "{}/../programs/elf/loops-serv.elf",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = etrace_env(
+        &[
+            "synth",
+            "--board",
+            "icebreaker",
+            "--core",
+            "serv",
+            &program,
+            "--bpred-size",
+            "6",
+            "--return-stack-size",
+            "2",
+            "--no-encoder",
+            "-o",
+            &dir_name,
+        ],
+        &[],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
+    let described = "E-Trace encoder rv32 --bpred-size 6 --return-stack-size 2 on icebreaker";
+    assert!(
+        stdout.contains(&format!("design     {described}")),
+        "{stdout}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert!(
+        report["description"]
+            .as_str()
+            .unwrap()
+            .starts_with(described),
+        "{report}"
+    );
+    assert_eq!(report["timing_met"], true);
+    // The SERV SoC without the options has about 3,520 logic cells (README).
+    let lc = &report["utilization"]["ICESTORM_LC"];
+    let used = lc["used"].as_u64().unwrap();
+    assert!(
+        used > 3_800 && used <= lc["available"].as_u64().unwrap(),
+        "{lc}"
+    );
+    let toml = dir.join("etrace_board_icebreaker.params.toml");
+    let params = std::fs::read_to_string(&toml).unwrap();
+    for line in [
+        "bpred_size_p = 6",
+        "return_stack_size_p = 2",
+        "--framing encap --src-bits 0",
+    ] {
+        assert!(params.contains(line), "{line} missing: {params}");
+    }
+    let capture = format!(
+        "etrace capture --serial DEV --baud 115200 --elf {program} --params {}",
+        toml.display()
+    );
+    assert!(stdout.contains(&capture), "{stdout}");
+    // The boot sequence enables both options in the SoC's registers.
+    let verilog = std::fs::read_to_string(dir.join("etrace_board_icebreaker.v")).unwrap();
+    assert!(verilog.contains(".branch_prediction(te_branch_prediction)"));
+    assert!(verilog.contains(".implicit_return(te_implicit_return)"));
+}
+
 /// The N-Trace board flow (`--protocol ntrace`) on the HX8K breakout, board top only: a
 /// bitstream, a report that names the protocol, and the capture command in the summary.
 #[test]

@@ -238,7 +238,8 @@ impl FromStr for Variant {
 }
 
 /// One verilated SoC build (`etrace_hdl::rvfi::soc`): a core, its RVFI front end and the
-/// `rv32` encoder.
+/// `rv32` encoder (with a branch predictor and a return stack in
+/// [`SocVariant::PicoRv32BpIr`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SocVariant {
     /// The SoC as a user builds it.
@@ -249,14 +250,19 @@ pub enum SocVariant {
     PicoRv32Swapped,
     /// SERV (`etrace_hdl::rvfi::serv_soc`).
     Serv,
+    /// PicoRV32 with an encoder that has a branch predictor of 64 entries and a return
+    /// stack of 4 (`bpred_size_p` 6, `return_stack_size_p` 2: the sizes of the
+    /// all-options build), which its trace control registers offer.
+    PicoRv32BpIr,
 }
 
 impl SocVariant {
     /// Every SoC build.
-    pub const ALL: [SocVariant; 3] = [
+    pub const ALL: [SocVariant; 4] = [
         SocVariant::PicoRv32,
         SocVariant::PicoRv32Swapped,
         SocVariant::Serv,
+        SocVariant::PicoRv32BpIr,
     ];
 
     /// The name: the Verilator `--prefix` (`V<name>`) and the C symbol prefix.
@@ -265,13 +271,46 @@ impl SocVariant {
             SocVariant::PicoRv32 => "picorv32",
             SocVariant::PicoRv32Swapped => "picorv32_swapped",
             SocVariant::Serv => "serv",
+            SocVariant::PicoRv32BpIr => "picorv32_bp_ir",
         }
+    }
+
+    /// The core's name on the command line (`--core`).
+    pub fn core_name(self) -> &'static str {
+        match self {
+            SocVariant::PicoRv32 | SocVariant::PicoRv32BpIr => "picorv32",
+            SocVariant::PicoRv32Swapped => "picorv32-swapped",
+            SocVariant::Serv => "serv",
+        }
+    }
+
+    /// The encoder's generation options.
+    pub fn encoder(self) -> etrace_hdl::rvfi::soc::SocEncoderOptions {
+        let sizes = |bpred_size, return_stack_size| etrace_hdl::rvfi::soc::SocEncoderOptions {
+            bpred_size,
+            return_stack_size,
+        };
+        match self {
+            SocVariant::PicoRv32BpIr => sizes(6, 2),
+            _ => sizes(0, 0),
+        }
+    }
+
+    /// The SoC build of the core `core_name` ([`SocVariant::core_name`]) with an encoder
+    /// built with `encoder`, if there is one.
+    pub fn find(
+        core_name: &str,
+        encoder: etrace_hdl::rvfi::soc::SocEncoderOptions,
+    ) -> Option<SocVariant> {
+        SocVariant::ALL
+            .into_iter()
+            .find(|v| v.core_name() == core_name && v.encoder() == encoder)
     }
 
     /// The core's package.
     pub fn core(self) -> crate::pythondata::CorePackage {
         match self {
-            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped => {
+            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped | SocVariant::PicoRv32BpIr => {
                 crate::pythondata::CorePackage::PicoRv32
             }
             SocVariant::Serv => crate::pythondata::CorePackage::Serv,
@@ -281,7 +320,7 @@ impl SocVariant {
     /// The base address of the SoC's RAM (its reset address).
     pub fn ram_base(self) -> u64 {
         match self {
-            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped => {
+            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped | SocVariant::PicoRv32BpIr => {
                 etrace_hdl::rvfi::picorv32_soc::PICORV32_RAM_BASE
             }
             SocVariant::Serv => etrace_hdl::rvfi::serv_soc::SERV_RAM_BASE,
@@ -292,7 +331,7 @@ impl SocVariant {
     /// PicoRV32 needs 3-6, division ~40; bit-serial SERV 35-70, shifts up to ~100).
     pub fn cycles_per_instruction_max(self) -> u64 {
         match self {
-            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped => 64,
+            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped | SocVariant::PicoRv32BpIr => 64,
             SocVariant::Serv => 256,
         }
     }

@@ -16,10 +16,10 @@ use etrace_hdl::board::Board;
 use etrace_hdl::rvfi::board_soc::{board_soc, SocCore};
 use etrace_spec::elf::parse_elf;
 use etrace_tb::cosim::stream_check::{window_for, HartSteps, StreamCheck};
-use etrace_tb::cosim::{CosimConfig, TakenDeframer, TakenItems};
+use etrace_tb::cosim::{TakenDeframer, TakenItems};
 use etrace_tb::pythondata::verilog_sources;
-use etrace_tb::soc::lockstep::hart_config;
-use etrace_tb::{SocVariant, Variant};
+use etrace_tb::soc::lockstep::{hart_config, soc_encoder};
+use etrace_tb::SocVariant;
 
 /// A UART fast enough for the cores (no trace lost): 4 clock cycles per bit.
 const CYCLES_PER_BIT: u32 = 4;
@@ -81,15 +81,23 @@ struct Simulated {
     dir: PathBuf,
 }
 
-/// Simulates `board`'s SoC of `core` running `program` until its restart.
-fn simulate(board: Board, core: SocCore, program: &str) -> Simulated {
+/// Simulates `board`'s SoC of `core` running `program` until its restart, its encoder
+/// built as `variant`'s.
+fn simulate(board: Board, core: SocCore, program: &str, variant: SocVariant) -> Simulated {
     let elf = std::fs::read(program_path(program)).unwrap();
     let image = parse_elf(&elf).unwrap();
-    let soc = board_soc(board, core, &image, board.clock_hz() / CYCLES_PER_BIT).unwrap();
+    let soc = board_soc(
+        board,
+        core,
+        &image,
+        board.clock_hz() / CYCLES_PER_BIT,
+        variant.encoder(),
+    )
+    .unwrap();
     let dir = std::env::temp_dir().join(format!(
         "etrace-board-soc-{}-{}-{}",
         board.name(),
-        core.name(),
+        variant.name(),
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
@@ -134,7 +142,8 @@ fn program_path(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Decodes `bytes` (the board's `rv32` encap stream) against `program` and matches the
+/// Decodes `bytes` (the board's `rv32` encap stream, its encoder built as `variant`'s)
+/// against `program` and matches the
 /// decoded steps with the hart model's run on `variant`'s profile followed by the core's
 /// spin loop after the exit (`j .` after the store to `tohost`, which the hart model does
 /// not run: it stops at that store); returns the matched steps beyond the hart's run,
@@ -142,8 +151,7 @@ fn program_path(name: &str) -> PathBuf {
 fn decoded(program: &str, variant: SocVariant, bytes: &[u8]) -> (u64, u64) {
     let elf = Arc::new(std::fs::read(program_path(program)).unwrap());
     let image = ProgramImage::from_elf(&elf).unwrap();
-    let encoder = CosimConfig::new(Variant::Rv32);
-    let params = encoder.params();
+    let (params, output) = soc_encoder(variant);
     let hart: Vec<Step> = HartSteps::new(
         HartRecords::spawn(elf, hart_config(variant))
             .tallied(Arc::new(RecordsTally::default()))
@@ -159,8 +167,8 @@ fn decoded(program: &str, variant: SocVariant, bytes: &[u8]) -> (u64, u64) {
     };
     let expected = hart.iter().copied().chain(std::iter::repeat(spin));
     let mut check = StreamCheck::new(&params, &image, DecoderConfig::default(), expected)
-        .with_window(window_for(encoder.output().fifo_depth, 0.9));
-    let mut deframer = TakenDeframer::new(&encoder.output());
+        .with_window(window_for(output.fifo_depth, 0.9));
+    let mut deframer = TakenDeframer::new(&output);
     check.push(&deframer.push(TakenItems::Bytes(bytes)));
     check.push(&deframer.finish());
     let summary = check.finish().expect("the decoded trace is the hart's");
@@ -171,9 +179,9 @@ fn decoded(program: &str, variant: SocVariant, bytes: &[u8]) -> (u64, u64) {
 }
 
 /// Runs `program` on `board`'s SoC of `core` until its restart and decodes its trace;
-/// returns the trace losses.
-fn check(board: Board, core: SocCore, program: &str, variant: SocVariant) -> usize {
-    let sim = simulate(board, core, program);
+/// returns the trace losses and the bytes sent.
+fn check(board: Board, core: SocCore, program: &str, variant: SocVariant) -> (usize, usize) {
+    let sim = simulate(board, core, program, variant);
     let files = sim.dir.display();
     let (ended, restarted) = sim.ended.unwrap_or_else(|| {
         panic!("{program}: the trace does not end or the core does not restart ({files})")
@@ -189,14 +197,20 @@ fn check(board: Board, core: SocCore, program: &str, variant: SocVariant) -> usi
         "{program}: {runs} runs, {losses} losses ({files})"
     );
     std::fs::remove_dir_all(&sim.dir).ok();
-    sim.losses
+    eprintln!(
+        "{program} on {}: {} bytes, {} losses",
+        variant.name(),
+        sim.bytes.len(),
+        sim.losses
+    );
+    (sim.losses, sim.bytes.len())
 }
 
 /// PicoRV32 runs its calls and returns faster than the UART sends their packets: the
 /// FIFO overflows, the trace says so and resumes, and each run decodes to the hart's.
 #[test]
 fn picorv32_board_soc_traces_its_program_through_losses_and_restarts() {
-    let losses = check(
+    let (losses, _) = check(
         Board::Icebreaker,
         SocCore::PicoRv32,
         "tailcall-picorv32.elf",
@@ -205,11 +219,39 @@ fn picorv32_board_soc_traces_its_program_through_losses_and_restarts() {
     assert!(losses > 0);
 }
 
+/// E-Trace 2.0 `payload.adoc` (format 0) and `encoderBehaviour.adoc` (implicit return):
+/// the board SoC whose encoder has a branch predictor of 64 entries and a return stack of
+/// 4 (`synth --core picorv32 --bpred-size 6 --return-stack-size 2`) enables both options
+/// at boot; its trace decodes to the hart's with those parameters, and it sends fewer
+/// bytes and loses trace fewer times through the UART than the default SoC running the
+/// same program.
+#[test]
+fn picorv32_board_soc_with_predictor_and_return_stack_traces_its_program() {
+    let program = "tailcall-picorv32.elf";
+    let (losses, bytes) = check(
+        Board::Icebreaker,
+        SocCore::PicoRv32,
+        program,
+        SocVariant::PicoRv32BpIr,
+    );
+    let (plain_losses, plain_bytes) = check(
+        Board::Icebreaker,
+        SocCore::PicoRv32,
+        program,
+        SocVariant::PicoRv32,
+    );
+    assert!(
+        losses < plain_losses,
+        "{losses} losses, {plain_losses} without"
+    );
+    assert!(bytes < plain_bytes, "{bytes} bytes, {plain_bytes} without");
+}
+
 /// SERV's traps (illegal instruction, ecall, ebreak, misaligned accesses), no trace lost:
 /// the whole run decodes to the hart's.
 #[test]
 fn serv_board_soc_traces_its_traps_and_restarts() {
-    let losses = check(
+    let (losses, _) = check(
         Board::Ulx3s25f,
         SocCore::Serv,
         "traps-serv.elf",

@@ -46,6 +46,58 @@ fn serv_runs_its_programs_in_lock_step_with_byte_exact_trace() {
     lock_step(SocVariant::Serv, &SERV_PROGRAMS);
 }
 
+/// E-Trace 2.0 `payload.adoc` (format 0, "Branch prediction") and `encoderBehaviour.adoc`
+/// (implicit return): PicoRV32 with an encoder that has a predictor of 64 entries and a
+/// return stack of 4, both options enabled through the trace control registers, runs its
+/// programs in lock step, byte-exact with the model built the same way and decoded back
+/// to the hart's execution; and its trace of the loops, the recursion and Dhrystone is
+/// smaller than the default SoC's.
+#[test]
+fn picorv32_with_predictor_and_return_stack_runs_in_lock_step_with_both_options() {
+    let mut config = LockstepConfig::new(SocVariant::PicoRv32BpIr);
+    config.options.branch_prediction = true;
+    config.options.implicit_return = true;
+    for &name in &PROGRAMS {
+        let elf = etrace_programs::elf(name).unwrap();
+        let outcome = run(&elf, &config).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(outcome.decoded.steps >= outcome.retired, "{name}");
+        let plain = run(&elf, &LockstepConfig::new(SocVariant::PicoRv32))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(outcome.retired, plain.retired, "{name}");
+        eprintln!(
+            "{name}: {} retired, {} bytes with both options, {} without",
+            outcome.retired, outcome.bytes, plain.bytes
+        );
+        if ["loops", "recursion", "dhrystone"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        {
+            assert!(outcome.bytes < plain.bytes, "{name}: {outcome:?}");
+        }
+    }
+}
+
+/// A SoC whose encoder has neither block refuses the options before it runs: its
+/// registers could not hold them (`trTeInstFeatures` is WARL) and the model has no
+/// parameter for them, so the run would not trace what was asked.
+#[test]
+fn the_options_are_refused_by_a_soc_without_their_blocks() {
+    let elf = etrace_programs::elf("minimal-rv32").unwrap();
+    for (bp, ir) in [(true, false), (false, true)] {
+        let mut config = LockstepConfig::new(SocVariant::PicoRv32);
+        config.options.branch_prediction = bp;
+        config.options.implicit_return = ir;
+        let e = run(&elf, &config).unwrap_err();
+        assert!(matches!(e, LockstepError::Model(_)), "{e}");
+        let what = if bp {
+            "`branch-prediction` needs parameter bpred_size_p"
+        } else {
+            "does not implement `implicit-return"
+        };
+        assert!(e.to_string().contains(what), "{e}");
+    }
+}
+
 fn lock_step(variant: SocVariant, programs: &[&str]) {
     for &name in programs {
         let elf = etrace_programs::elf(name).unwrap();

@@ -69,15 +69,17 @@ pub struct CosimArgs {
     #[command(flatten)]
     pub ntrace: NtraceArgs,
     /// Run the program on a soft core in lock step with the hart model: picorv32 or serv
-    /// (picorv32-swapped: the deliberately wrong front end).
+    /// (picorv32-swapped: the deliberately wrong front end). The SoC's encoder is the
+    /// `rv32` encap build; picorv32 is also built with --bpred-size 6
+    /// --return-stack-size 2.
     #[arg(
         long,
         value_name = "CORE",
         requires = "elf",
         conflicts_with_all = [
             "config", "variant", "random", "framing", "src_bits", "timestamp",
-            "atb_bits", "bpred_size", "return_stack_size", "memory", "spike_bootrom",
-            "stall_probability", "idle_probability", "seed", "src_id",
+            "atb_bits", "memory", "spike_bootrom", "stall_probability",
+            "idle_probability", "seed", "src_id",
         ]
     )]
     pub core: Option<String>,
@@ -295,6 +297,7 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
         return super::cosim_core::run(
             elf,
             core,
+            &args.hardware,
             args.encoder.options()?,
             super::cosim_core::Outputs {
                 wave: args.wave.as_deref(),

@@ -10,27 +10,89 @@ use std::path::Path;
 use etrace_encoder::EncoderOptions;
 use etrace_hdl::board::cycles_per_bit;
 use etrace_hdl::config::Config;
-use etrace_tb::cosim::{CosimConfig, TakenItems};
-use etrace_tb::soc::lockstep::{self, LockstepConfig, LockstepError, OutputPace};
-use etrace_tb::{SocVariant, Variant};
+use etrace_hdl::rvfi::soc::SocEncoderOptions;
+use etrace_tb::cosim::TakenItems;
+use etrace_tb::soc::lockstep::{self, soc_encoder, LockstepConfig, LockstepError, OutputPace};
+use etrace_tb::SocVariant;
 
 use super::cosim::check_wave_dir;
 use super::cosim_output::TraceFile;
-use super::hardware_args::{frequency_mhz, write_params_files};
+use super::hardware_args::{frequency_mhz, write_params_files, HardwareArgs};
 use super::io::read_elf;
 use crate::error::{CliError, InputContext};
 
-/// The SoC build of a `--core` name.
-fn soc_variant(name: &str) -> Result<SocVariant, CliError> {
-    SocVariant::ALL
-        .into_iter()
-        .find(|v| v.name() == name.replace('-', "_"))
-        .ok_or_else(|| {
-            CliError::input(
-                format!("unknown core `{name}` (expected picorv32, serv or picorv32-swapped)"),
-                "--core",
-            )
-        })
+/// The SoC build of the core `name` (`--core`) whose encoder is built with `hardware`
+/// (`--bpred-size`, `--return-stack-size`); a combination that is not built in is
+/// refused, naming the builds there are.
+fn soc_variant(name: &str, hardware: &HardwareArgs) -> Result<SocVariant, CliError> {
+    let core = name.replace('_', "-");
+    if !SocVariant::ALL.iter().any(|v| v.core_name() == core) {
+        return Err(CliError::input(
+            format!("unknown core `{name}` (expected picorv32, serv or picorv32-swapped)"),
+            "--core",
+        ));
+    }
+    let encoder = SocEncoderOptions {
+        bpred_size: hardware.bpred_size,
+        return_stack_size: hardware.return_stack_size,
+    };
+    SocVariant::find(&core, encoder).ok_or_else(|| {
+        let built: Vec<String> = SocVariant::ALL
+            .iter()
+            .filter(|v| v.core_name() == core)
+            .map(|v| soc_build_text(*v))
+            .collect();
+        CliError::input(
+            format!(
+                "no SoC of {core} is built with --bpred-size {} --return-stack-size {} \
+                 (built: {})",
+                encoder.bpred_size,
+                encoder.return_stack_size,
+                built.join("; ")
+            ),
+            "hardware generation options",
+        )
+    })
+}
+
+/// A SoC build in words: the core and its encoder's generation options.
+fn soc_build_text(variant: SocVariant) -> String {
+    let e = variant.encoder();
+    match (e.bpred_size, e.return_stack_size) {
+        (0, 0) => format!("{} (rv32)", variant.core_name()),
+        (b, r) => format!(
+            "{} (rv32 --bpred-size {b} --return-stack-size {r})",
+            variant.core_name()
+        ),
+    }
+}
+
+/// The run-time options `options` need blocks that `variant`'s encoder has.
+fn check_options(variant: SocVariant, options: &EncoderOptions) -> Result<(), CliError> {
+    let e = variant.encoder();
+    let missing = [
+        (
+            options.branch_prediction && e.bpred_size == 0,
+            "--branch-prediction",
+            "branch predictor",
+        ),
+        (
+            options.implicit_return && e.return_stack_size == 0,
+            "--implicit-return",
+            "return stack",
+        ),
+    ];
+    match missing.into_iter().find(|(m, _, _)| *m) {
+        Some((_, option, block)) => Err(CliError::input(
+            format!(
+                "the SoC's encoder ({}) has no {block}: add --bpred-size 6 \
+                 --return-stack-size 2 (PicoRV32)",
+                soc_build_text(variant)
+            ),
+            option,
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The SoC's UART (`--baud`, `--freq`): baud, clock in Hz and cycles a bit.
@@ -70,11 +132,13 @@ pub struct Outputs<'a> {
 pub fn run(
     elf: &Path,
     core: &str,
+    hardware: &HardwareArgs,
     options: EncoderOptions,
     outputs: Outputs,
 ) -> Result<(), CliError> {
     let Outputs { wave, trace, uart } = outputs;
-    let variant = soc_variant(core)?;
+    let variant = soc_variant(core, hardware)?;
+    check_options(variant, &options)?;
     check_wave_dir(wave)?;
     let name = elf.display().to_string();
     let bytes = read_elf(elf)?;
@@ -87,9 +151,9 @@ pub fn run(
         };
     }
     // The SoC's encoder: the `rv32` byte stream (encap).
-    let encoder = CosimConfig::new(Variant::Rv32);
+    let (_, output) = soc_encoder(variant);
     let mut file = match trace {
-        Some(path) => Some(TraceFile::create(path, &encoder.output())?),
+        Some(path) => Some(TraceFile::create(path, &output)?),
         None => None,
     };
     let mut taken = |piece: &[u8]| match file.as_mut() {
@@ -126,16 +190,16 @@ pub fn run(
         }
         Err(e) => return Err(CliError::check(e, &name)),
     };
-    println!("cosim: {name} on core {}", variant.name());
+    println!("cosim: {name} on core {}", soc_build_text(variant));
     if let (Some(path), Some(file)) = (trace, file) {
         file.finish()?;
         println!("RTL output: {}", path.display());
         let description = format!(
-            "parameters of the {} SoC's encoder (rv32) that wrote {}",
-            variant.name(),
+            "parameters of the SoC's encoder, {}, that wrote {}",
+            soc_build_text(variant),
             path.display()
         );
-        let top = Variant::Rv32.top_options();
+        let top = variant.encoder().top_options();
         for file in write_params_files(Config::Rv32, &top, &description, path)? {
             println!("its parameters: {}", file.display());
         }

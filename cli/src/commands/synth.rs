@@ -27,6 +27,7 @@ use clap::Args;
 use etrace_hdl::board::{self, Board, BoardEncoder, BoardError, BoardOptions};
 use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::board_soc::{board_soc, BoardSocError, SocCore};
+use etrace_hdl::rvfi::soc::SocEncoderOptions;
 use etrace_programs::{elf_path, replay};
 use etrace_spec::elf::parse_elf;
 use etrace_tb::pythondata::verilog_sources;
@@ -125,18 +126,34 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
                 "--core",
             ))
         }
-        (Some(core), None) => core_design(board, config, core, args.program.clone(), args.baud)?,
+        (Some(core), None) => {
+            let encoder = soc_encoder_options(hardware.as_ref());
+            core_design(
+                board,
+                config,
+                core,
+                args.program.clone(),
+                args.baud,
+                encoder,
+            )?
+        }
         (None, _) => replay_design(board, config, args.baud, ntrace.as_ref(), hardware.as_ref())?,
     };
     let out = args
         .out
         .unwrap_or_else(|| PathBuf::from("build").join(board.name()));
     std::fs::create_dir_all(&out).at(out.display())?;
-    // How to decode the replay board's E-Trace stream (`hardware` is None for N-Trace):
-    // its parameter files and framing.
-    let decoding = match (&design.source, &hardware) {
-        (Source::Replay { .. }, Some(options)) => {
-            let framed = board_stream_options(options);
+    // How to decode the board's E-Trace stream (`hardware` is None for N-Trace): its
+    // parameter files and framing.
+    let stream = match (&design.source, &hardware) {
+        (Source::Replay { .. }, Some(options)) => Some(board_stream_options(options)),
+        (Source::Core { .. }, Some(options)) => {
+            Some(soc_encoder_options(Some(options)).top_options())
+        }
+        _ => None,
+    };
+    let decoding = match stream {
+        Some(framed) => {
             let [toml, _] =
                 write_params_files(config, &framed, &design.description, &out.join(&design.top))?;
             let mut text = format!(" --params {}", toml.display());
@@ -148,7 +165,7 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
             }
             text
         }
-        _ => String::new(),
+        None => String::new(),
     };
     let mut report = flow.run_board(design, freq, &out)?;
     if !args.no_encoder {
@@ -208,14 +225,28 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
 
 /// The E-Trace generation options as on the command line, for the report.
 fn etrace_options_text(options: &TopOptions) -> String {
-    let mut text = options_text(options);
-    if options.bpred_size > 0 {
-        text.push_str(&format!(" --bpred-size {}", options.bpred_size));
+    options_text(options) + &sizes_text(soc_encoder_options(Some(options)))
+}
+
+/// The options of a SoC board's encoder: the predictor and return stack sizes of the
+/// encoder alone (the SoC's stream is the `rv32` encap stream: no srcID, no timestamp).
+fn soc_encoder_options(options: Option<&TopOptions>) -> SocEncoderOptions {
+    options.map_or_else(SocEncoderOptions::default, |o| SocEncoderOptions {
+        bpred_size: o.bpred_size,
+        return_stack_size: o.return_stack_size,
+    })
+}
+
+/// The predictor and return stack sizes as on the command line (nothing for none).
+fn sizes_text(encoder: SocEncoderOptions) -> String {
+    let mut text = String::new();
+    if encoder.bpred_size > 0 {
+        text.push_str(&format!(" --bpred-size {}", encoder.bpred_size));
     }
-    if options.return_stack_size > 0 {
+    if encoder.return_stack_size > 0 {
         text.push_str(&format!(
             " --return-stack-size {}",
-            options.return_stack_size
+            encoder.return_stack_size
         ));
     }
     text
@@ -311,13 +342,14 @@ fn replay_design(
 }
 
 /// The SoC top of `board` with the core named `core` running `program` (default: the
-/// core's build of the bundled `loops` program).
+/// core's build of the bundled `loops` program), its encoder built with `encoder`.
 fn core_design(
     board: Board,
     config: Config,
     core: &str,
     program: Option<PathBuf>,
     baud: u32,
+    encoder: SocEncoderOptions,
 ) -> Result<Design, CliError> {
     let core = SocCore::from_name(core).ok_or_else(|| {
         CliError::input(
@@ -334,7 +366,7 @@ fn core_design(
     let program = program.unwrap_or_else(|| elf_path(&format!("loops-{}", core.name())));
     let bytes = std::fs::read(&program).at(program.display())?;
     let image = parse_elf(&bytes).at(program.display())?;
-    let soc = board_soc(board, core, &image, baud).map_err(|e| {
+    let soc = board_soc(board, core, &image, baud, encoder).map_err(|e| {
         let place = match e {
             BoardSocError::Board(_) => "--baud".to_string(),
             BoardSocError::Top(_) => "encoder generation".to_string(),
@@ -348,7 +380,8 @@ fn core_design(
         protocol: "E-Trace",
         config,
         description: format!(
-            "E-Trace encoder rv32 on {} ({}) tracing {} running {}",
+            "E-Trace encoder rv32{} on {} ({}) tracing {} running {}",
+            sizes_text(encoder),
             board.name(),
             board.device(),
             core.name(),

@@ -16,7 +16,9 @@
 //! bus, read one cycle after the request as the RAM) reset, enable and set the options of
 //! the encoder. After power-on reset a boot sequence writes them as a debugger would:
 //! differential addresses, explicit exceptions, sijump off and a resync every 256 packets
-//! (the run-time options of the replay top, [`crate::board::board_top`]), trace on; the
+//! (the run-time options of the replay top, [`crate::board::board_top`]), branch
+//! prediction and implicit return where the encoder has their blocks
+//! ([`SocEncoderOptions`]), trace on; the
 //! program may switch trace off and on or change the options itself, and the registers
 //! keep what it wrote across its restarts. The encoder traces while the registers and the
 //! shell both enable it. The program's end
@@ -32,15 +34,14 @@ use crate::verilog::{flatten_ports, generate_named, top_ports};
 
 use super::picorv32_soc::{picorv32_instance, PICORV32_PARAMETERS, PICORV32_RAM_BASE};
 use super::serv_soc::{clint, serv_instance, SERV_PARAMETERS, SERV_RAM_BASE};
-use super::soc::{front_end_instance, front_end_module, strobed_write, SocEncoder};
-use super::soc_control::{
-    encoder_controls, te_registers_instance, te_registers_module, te_window, te_wires, WritePort,
-    SOC_TE_IMPLEMENTATION,
+use super::soc::{
+    front_end_instance, front_end_module, strobed_write, SocEncoder, SocEncoderOptions,
 };
+use super::soc_control::{encoder_controls, te_registers_module, te_window, te_wires, WritePort};
 use super::{CoreTraps, FrontEndOptions};
 use crate::board::cycles_per_bit;
 use crate::control_interface::te_registers::WORD_ADDRESS_BITS;
-use etrace_spec::trace_control::registers::{enable_writes, TeSettings};
+use etrace_spec::trace_control::registers::{enable_writes, TeImplementation, TeSettings};
 
 /// A core a board SoC can have (`docs/cli.md`, `--core`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -314,22 +315,25 @@ pub struct BoardSoc {
     pub actual_baud: f64,
     /// The RAM's size in bytes.
     pub ram_bytes: u64,
+    /// The encoder's generation options.
+    pub encoder: SocEncoderOptions,
 }
 
 /// The shell's module name in the Verilog.
 const SHELL_TOP: &str = "etrace_core_shell";
 
 /// The Verilog of `board`'s SoC with `core` running `image` (tohost: the address of its
-/// `tohost` symbol, if any), its UART at `baud`.
+/// `tohost` symbol, if any), its UART at `baud`, its encoder built with `encoder_options`.
 pub fn board_soc(
     board: Board,
     core: SocCore,
     image: &ElfImage,
     baud: u32,
+    encoder_options: SocEncoderOptions,
 ) -> Result<BoardSoc, BoardSocError> {
     let ram = BoardRam::new(core, board, image)?;
     let cycles = cycles_per_bit(board.clock_hz(), baud)?;
-    let encoder = SocEncoder::new()?;
+    let encoder = SocEncoder::new(encoder_options)?;
     let options = FrontEndOptions {
         core_traps: core.traps(),
         ..FrontEndOptions::default()
@@ -375,7 +379,7 @@ pub fn board_soc(
     v.push_str(&front_end_module(options));
     v.push_str(&encoder.encoder.verilog);
     v.push_str(&shell_module(board, cycles));
-    v.push_str(&te_registers_module());
+    v.push_str(&te_registers_module(encoder.implementation));
     v.push_str(&format!(
         r#"
 // The {core_name} SoC of {board_name} ({device}): the core runs the program from block RAM in
@@ -417,9 +421,9 @@ endmodule // {top}
         device = board.device(),
         ram = ram.verilog(),
         front_end = front_end_instance(),
-        te_wires = te_wires(),
-        boot = boot_sequence(),
-        registers = te_registers_instance(
+        te_wires = te_wires() + &encoder.predictor_wires(),
+        boot = boot_sequence(encoder.implementation),
+        registers = encoder.registers(
             "por_reset",
             &WritePort {
                 write: "boot_write",
@@ -442,18 +446,22 @@ endmodule // {top}
         cycles_per_bit: cycles,
         actual_baud: f64::from(board.clock_hz()) / f64::from(cycles),
         ram_bytes: ram.words.len() as u64 * 4,
+        encoder: encoder_options,
     })
 }
 
 /// The writes that take the trace encoder out of reset and enable trace after power-on
 /// reset, as a debugger would ([`enable_writes`]: the replay top's options, a resync
-/// every 256 packets): `boot_write`, `boot_address` (word), `boot_data`.
-fn boot_sequence() -> String {
+/// every 256 packets, branch prediction and implicit return where `implementation` has
+/// them): `boot_write`, `boot_address` (word), `boot_data`.
+fn boot_sequence(implementation: TeImplementation) -> String {
     let settings = TeSettings {
         resync_max: 256,
+        branch_prediction: implementation.branch_prediction,
+        implicit_return: implementation.implicit_return,
         ..TeSettings::default()
     };
-    let writes = enable_writes(SOC_TE_IMPLEMENTATION, &settings)
+    let writes = enable_writes(implementation, &settings)
         .expect("the SoC's encoder implements the replay top's options");
     let a = WORD_ADDRESS_BITS;
     let cases: String = writes

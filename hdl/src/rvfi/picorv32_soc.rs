@@ -9,7 +9,9 @@
 
 use crate::top::TopError;
 
-use super::soc::{ram_declaration, ram_word, ram_write, soc_verilog, CorePart, SocVerilog};
+use super::soc::{
+    ram_declaration, ram_word, ram_write, soc_verilog, CorePart, SocEncoderOptions, SocVerilog,
+};
 use super::soc_control::te_window;
 use super::FrontEndOptions;
 
@@ -22,8 +24,12 @@ pub const PICORV32_PARAMETERS: &str = ".COMPRESSED_ISA(1), .ENABLE_MUL(1), .ENAB
      .BARREL_SHIFTER(1), .ENABLE_COUNTERS(1), .ENABLE_IRQ(0), .CATCH_MISALIGN(1), \
      .CATCH_ILLINSN(1), .REGS_INIT_ZERO(1), .PROGADDR_RESET(32'h8000_0000)";
 
-/// The PicoRV32 SoC with a front end built with `options`.
-pub fn picorv32_soc(options: FrontEndOptions) -> Result<SocVerilog, TopError> {
+/// The PicoRV32 SoC with a front end built with `options` and an encoder built with
+/// `encoder`.
+pub fn picorv32_soc(
+    options: FrontEndOptions,
+    encoder: SocEncoderOptions,
+) -> Result<SocVerilog, TopError> {
     let core = CorePart {
         name: "PicoRV32",
         unused: "the low bits of load_addr (a word address) and mem_instr",
@@ -35,7 +41,7 @@ pub fn picorv32_soc(options: FrontEndOptions) -> Result<SocVerilog, TopError> {
             "mem_wdata",
         ],
     };
-    soc_verilog(&core, options)
+    soc_verilog(&core, options, encoder)
 }
 
 /// The core, its memory interface on the RAM, and the store pins.

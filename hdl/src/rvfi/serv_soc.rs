@@ -27,7 +27,8 @@
 use crate::top::TopError;
 
 use super::soc::{
-    ram_declaration, ram_word, ram_write, soc_verilog, strobed_write, CorePart, SocVerilog,
+    ram_declaration, ram_word, ram_write, soc_verilog, strobed_write, CorePart, SocEncoderOptions,
+    SocVerilog,
 };
 use super::soc_control::te_window;
 use super::FrontEndOptions;
@@ -62,8 +63,11 @@ pub const SERV_SOURCES: [&str; 16] = [
 ];
 
 /// The SERV SoC with a front end built with `options` (its `core_traps` should be
-/// [`super::CoreTraps::TimerInterrupt`]).
-pub fn serv_soc(options: FrontEndOptions) -> Result<SocVerilog, TopError> {
+/// [`super::CoreTraps::TimerInterrupt`]) and an encoder built with `encoder`.
+pub fn serv_soc(
+    options: FrontEndOptions,
+    encoder: SocEncoderOptions,
+) -> Result<SocVerilog, TopError> {
     let core = CorePart {
         name: "SERV",
         unused: "the low bits of the word addresses (load_addr, the buses)",
@@ -71,7 +75,7 @@ pub fn serv_soc(options: FrontEndOptions) -> Result<SocVerilog, TopError> {
         body: core_body(),
         te_store: ["store_valid && in_te_dbus_adr", "dbus_adr", "dbus_dat"],
     };
-    soc_verilog(&core, options)
+    soc_verilog(&core, options, encoder)
 }
 
 /// The core, its buses on the RAM, the store pins and the fetched instruction.

@@ -1,6 +1,8 @@
 //! What the SoCs of the lock-step co-simulation share (issue 23): the memory map, the
 //! pins, and the Verilog around the core: the RVFI front end ([`RvfiFrontEnd`]), the
-//! `rv32` encoder (`crate::top::generate`, byte stream), and the cycle and retirement
+//! `rv32` encoder (`crate::top::generate`, byte stream; with a branch predictor and a
+//! return stack as [`SocEncoderOptions`] asks, which the trace control registers then
+//! offer and drive), and the cycle and retirement
 //! counters the host reads. Each core's SoC ([`super::picorv32_soc`],
 //! [`super::serv_soc`]) adds the core and its bus to the program RAM.
 //!
@@ -25,10 +27,13 @@ use crate::top::{generate, TopError, TopOptions};
 use crate::verilog::{flatten_ports, generate_named, top_ports, Port};
 
 use super::front_end::CoreTraps;
-use super::soc_control::{encoder_controls, te_registers_instance, te_registers_module, WritePort};
+use super::soc_control::{
+    encoder_controls, te_registers_instance, te_registers_module, WritePort, SOC_TE_IMPLEMENTATION,
+};
 use super::{FrontEndOptions, RvfiFrontEnd};
 use crate::control_interface::te_registers::WORD_ADDRESS_BITS;
 use crate::logic::resync::RESYNC_MAX_BITS;
+use etrace_spec::trace_control::registers::TeImplementation;
 use rust_hdl::prelude::Block;
 
 /// log2 of the RAM size in bytes.
@@ -114,21 +119,58 @@ pub struct CorePart<'a> {
     pub te_store: [&'a str; 3],
 }
 
-/// The `rv32` encoder of the SoCs (byte stream, default generation options) and how it is
-/// connected.
+/// The generation options of a SoC's encoder (`etrace cosim --core`, `etrace synth
+/// --core`): the `rv32` encap byte stream (no srcID, no timestamp, 64-byte FIFO) with a
+/// branch predictor of 2^`bpred_size` entries and a return stack of
+/// 2^`return_stack_size` entries, 0 for none (`bpred_size_p`, `return_stack_size_p`;
+/// E-Trace 2.0 `discovery.adoc`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct SocEncoderOptions {
+    /// `bpred_size_p` (0: no branch predictor).
+    pub bpred_size: u8,
+    /// `return_stack_size_p` (0: no return stack).
+    pub return_stack_size: u8,
+}
+
+impl SocEncoderOptions {
+    /// The encoder's generation options.
+    pub fn top_options(self) -> TopOptions {
+        TopOptions {
+            bpred_size: self.bpred_size,
+            return_stack_size: self.return_stack_size,
+            ..TopOptions::default()
+        }
+    }
+
+    /// What the SoC's trace control registers offer ([`SOC_TE_IMPLEMENTATION`], with
+    /// branch prediction and implicit return where the encoder has their blocks).
+    pub fn implementation(self) -> TeImplementation {
+        TeImplementation {
+            branch_prediction: self.bpred_size > 0,
+            implicit_return: self.return_stack_size > 0,
+            ..SOC_TE_IMPLEMENTATION
+        }
+    }
+}
+
+/// The `rv32` encoder of a SoC (byte stream, [`SocEncoderOptions`]), its trace control
+/// registers, and how both are connected.
 pub struct SocEncoder {
     /// The encoder's module.
     pub encoder: crate::top::Generated,
-    /// The connections of the pins that not every encoder build has: the srcID (none, 0
-    /// bits sent) and the run-time branch prediction and implicit return options (off:
-    /// the SoC's encoder has no predictor and no return stack).
-    pub optional_pins: String,
+    /// What the registers offer.
+    pub implementation: TeImplementation,
+    /// The run-time options the encoder has pins for, of `branch_prediction` and
+    /// `implicit_return` (a build with the predictor or the return stack has both).
+    predictor_pins: Vec<&'static str>,
+    /// The width of the `src_id` pin, if any.
+    src_id_width: Option<usize>,
 }
 
 impl SocEncoder {
-    /// The encoder of the SoCs.
-    pub fn new() -> Result<SocEncoder, TopError> {
-        let encoder = generate(Config::Rv32, &TopOptions::default())?;
+    /// The encoder of a SoC built with `options`.
+    pub fn new(options: SocEncoderOptions) -> Result<SocEncoder, TopError> {
+        let encoder = generate(Config::Rv32, &options.top_options())?;
         let width = |name: &str| {
             encoder
                 .ports
@@ -136,16 +178,59 @@ impl SocEncoder {
                 .find(|p| p.name == name)
                 .map(|p| p.width)
         };
-        let optional_pins = ["branch_prediction", "implicit_return"]
-            .iter()
+        let predictor_pins = ["branch_prediction", "implicit_return"]
+            .into_iter()
             .filter(|name| width(name).is_some())
-            .map(|name| format!(".{name}(1'b0), "))
-            .chain(width("src_id").map(|w| format!(".src_id({w}'d0), ")))
             .collect();
+        let src_id_width = width("src_id");
         Ok(SocEncoder {
             encoder,
-            optional_pins,
+            implementation: options.implementation(),
+            predictor_pins,
+            src_id_width,
         })
+    }
+
+    /// The modules: the encoder's and the registers'.
+    pub fn modules(&self) -> String {
+        let mut v = self.encoder.verilog.clone();
+        v.push_str(&te_registers_module(self.implementation));
+        v
+    }
+
+    /// Whether the registers offer the run-time option `name` (`branch_prediction`,
+    /// `implicit_return`): the encoder has its block.
+    fn offers(&self, name: &str) -> bool {
+        match name {
+            "branch_prediction" => self.implementation.branch_prediction,
+            "implicit_return" => self.implementation.implicit_return,
+            _ => false,
+        }
+    }
+
+    /// The declarations of the wires from the registers to the encoder's option pins
+    /// (`te_branch_prediction`, `te_implicit_return`, for the options they offer),
+    /// besides those of `soc_control::te_wires`.
+    pub fn predictor_wires(&self) -> String {
+        ["branch_prediction", "implicit_return"]
+            .iter()
+            .filter(|name| self.offers(name))
+            .map(|name| format!("    wire te_{name};\n"))
+            .collect()
+    }
+
+    /// The registers' instance (`soc_control::te_registers_instance`) reset by `reset`,
+    /// written through `host` and `core`.
+    pub fn registers(&self, reset: &str, host: &WritePort, core: &WritePort) -> String {
+        let predictor = ["implicit_return", "branch_prediction"]
+            .iter()
+            .map(|name| match self.offers(name) {
+                true => format!(".{name}(te_{name})"),
+                false => format!(".{name}()"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        te_registers_instance(reset, host, core, &predictor)
     }
 
     /// The encoder's instance `encoder` on the front end's ingress wires, with `reset`
@@ -165,19 +250,37 @@ impl SocEncoder {
     );
 "#,
             top = self.encoder.top,
-            optional = self.optional_pins,
+            optional = self.optional_pins(),
         )
+    }
+
+    /// The connections of the pins that not every encoder build has: the run-time
+    /// branch prediction and implicit return options from the registers where they
+    /// offer them (else off), the srcID 0.
+    fn optional_pins(&self) -> String {
+        self.predictor_pins
+            .iter()
+            .map(|name| match self.offers(name) {
+                true => format!(".{name}(te_{name}), "),
+                false => format!(".{name}(1'b0), "),
+            })
+            .chain(self.src_id_width.map(|w| format!(".src_id({w}'d0), ")))
+            .collect()
     }
 }
 
-/// The SoC of `core` with a front end built with `options`.
-pub fn soc_verilog(core: &CorePart, options: FrontEndOptions) -> Result<SocVerilog, TopError> {
-    let encoder = SocEncoder::new()?;
+/// The SoC of `core` with a front end built with `options` and an encoder built with
+/// `encoder`.
+pub fn soc_verilog(
+    core: &CorePart,
+    options: FrontEndOptions,
+    encoder: SocEncoderOptions,
+) -> Result<SocVerilog, TopError> {
+    let encoder = SocEncoder::new(encoder)?;
     let fe = front_end_module(options);
     let mut v = String::new();
     v.push_str(&fe);
-    v.push_str(&encoder.encoder.verilog);
-    v.push_str(&te_registers_module());
+    v.push_str(&encoder.modules());
     v.push_str(&format!(
         "\n// The {} SoC of the lock-step co-simulation (etrace-hdl, rvfi).\n\
          // Unused: {}.\n/* verilator lint_off UNUSEDSIGNAL */\nmodule {SOC_TOP}(\n",
@@ -330,10 +433,11 @@ fn shared_instances(encoder: &SocEncoder, te_store: [&str; 3]) -> String {
     end
     assign cycle_low = cycles;
     assign retired_low = retired;
-{front_end}{registers}{encoder}endmodule // {SOC_TOP}
+{wires}{front_end}{registers}{encoder}endmodule // {SOC_TOP}
 "#,
+        wires = encoder.predictor_wires(),
         front_end = front_end_instance(),
-        registers = te_registers_instance("te_reset", &host, &core),
+        registers = encoder.registers("te_reset", &host, &core),
         encoder = encoder.instance(&reset, &controls),
     )
 }
@@ -351,13 +455,59 @@ mod tests {
             body: String::new(),
             te_store: ["1'b0", "32'd0", "32'd0"],
         };
-        let soc = soc_verilog(&core, FrontEndOptions::default()).unwrap();
-        let encoder = generate(Config::Rv32, &TopOptions::default()).unwrap();
-        // Every pin of the encoder but its clock is connected by name.
-        for p in &encoder.ports {
-            assert!(soc.verilog.contains(&format!(".{}(", p.name)), "{}", p.name);
+        let with_both = SocEncoderOptions {
+            bpred_size: 6,
+            return_stack_size: 2,
+        };
+        for options in [SocEncoderOptions::default(), with_both] {
+            let soc = soc_verilog(&core, FrontEndOptions::default(), options).unwrap();
+            let encoder = generate(Config::Rv32, &options.top_options()).unwrap();
+            // Every pin of the encoder but its clock is connected by name.
+            for p in &encoder.ports {
+                assert!(soc.verilog.contains(&format!(".{}(", p.name)), "{}", p.name);
+            }
+            assert_eq!(soc.ports.len(), PINS.len());
         }
-        assert_eq!(soc.ports.len(), PINS.len());
+    }
+
+    /// Trace Control Interface 1.0, "Trace Encoder Control Interface": the registers of a
+    /// SoC offer branch prediction where its encoder has the predictor and implicit
+    /// return where it has the return stack, and drive those option pins of the encoder;
+    /// an option they do not offer is off.
+    #[test]
+    fn the_registers_drive_the_predictor_options_the_encoder_has() {
+        for (bpred_size, return_stack_size) in [(0, 0), (6, 0), (0, 2), (6, 2)] {
+            let options = SocEncoderOptions {
+                bpred_size,
+                return_stack_size,
+            };
+            let encoder = SocEncoder::new(options).unwrap();
+            let implementation = options.implementation();
+            assert_eq!(implementation.branch_prediction, bpred_size > 0);
+            assert_eq!(implementation.implicit_return, return_stack_size > 0);
+            let host = WritePort {
+                write: "w",
+                address: "a",
+                data: "d",
+            };
+            let registers = encoder.registers("r", &host, &host);
+            let instance = encoder.instance("r", "");
+            for (name, built) in [
+                ("branch_prediction", bpred_size > 0),
+                ("implicit_return", return_stack_size > 0),
+            ] {
+                let driven = format!(".{name}(te_{name})");
+                assert_eq!(registers.contains(&driven), built, "{name}: {registers}");
+                assert_eq!(instance.contains(&driven), built, "{name}: {instance}");
+                let wire = format!("wire te_{name};");
+                assert_eq!(encoder.predictor_wires().contains(&wire), built, "{name}");
+                if !built {
+                    let off = format!(".{name}(1'b0)");
+                    let pin = encoder.encoder.ports.iter().any(|p| p.name == name);
+                    assert_eq!(instance.contains(&off), pin, "{name}: {instance}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -23,8 +23,9 @@ use etrace_spec::trace_control::registers::{TeImplementation, TeProtocol};
 /// CLINT at 0x0200_0000, as the hart model maps it (`HartConfig::trace_encoder`).
 pub const TE_BASE: u64 = 0x0300_0000;
 
-/// What the SoCs' encoder implements (the `rv32` build: E-Trace, no predictor, no return
-/// stack, no source field).
+/// What the SoCs' encoder implements by default (the `rv32` build: E-Trace, no
+/// predictor, no return stack, no source field); a SoC built with a predictor or a return
+/// stack offers them too (`super::soc::SocEncoderOptions::implementation`).
 pub const SOC_TE_IMPLEMENTATION: TeImplementation = TeImplementation {
     protocol: TeProtocol::ETrace,
     branch_prediction: false,
@@ -36,9 +37,10 @@ pub const SOC_TE_IMPLEMENTATION: TeImplementation = TeImplementation {
 /// The registers' module name in the SoCs' Verilog.
 const TE_REGISTERS_TOP: &str = "etrace_te_registers";
 
-/// The module of the registers, [`SOC_TE_IMPLEMENTATION`], pins named as their signals.
-pub fn te_registers_module() -> String {
-    registers_module(SOC_TE_IMPLEMENTATION, TE_REGISTERS_TOP)
+/// The module of the registers of a SoC whose encoder implements `implementation`, pins
+/// named as their signals.
+pub fn te_registers_module(implementation: TeImplementation) -> String {
+    registers_module(implementation, TE_REGISTERS_TOP)
 }
 
 /// The module `name` of the registers of a build that implements `implementation`, pins
@@ -75,9 +77,15 @@ pub struct WritePort<'a> {
 /// address, priority) and the core's stores `core` (byte address, the reads of that
 /// address on `te_rdata`, declared by [`te_window`]). It drives the wires `te_active`,
 /// `te_trace_enable`, `te_full_address`, `te_implicit_exception`, `te_sijump_option` and
-/// `te_resync_max` (declared by the caller: pins or wires, see [`te_wires`]) and reads
-/// the encoder's `out_valid` and `trace_lost`.
-pub fn te_registers_instance(reset: &str, host: &WritePort, core: &WritePort) -> String {
+/// `te_resync_max` (declared by the caller: pins or wires, see [`te_wires`]), its
+/// `implicit_return` and `branch_prediction` as `predictor_options` connects them, and
+/// reads the encoder's `out_valid` and `trace_lost`.
+pub fn te_registers_instance(
+    reset: &str,
+    host: &WritePort,
+    core: &WritePort,
+    predictor_options: &str,
+) -> String {
     let window = WINDOW_BYTES.trailing_zeros() - 1;
     let mut v = format!(
         r#"    // The trace control registers at 0x{TE_BASE:08x} (rvfi::soc_control).
@@ -97,7 +105,7 @@ pub fn te_registers_instance(reset: &str, host: &WritePort, core: &WritePort) ->
         TE_REGISTERS_TOP,
         reset,
         "!out_valid",
-        ".implicit_return(), .branch_prediction()",
+        predictor_options,
     ));
     v
 }

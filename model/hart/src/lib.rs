@@ -41,6 +41,7 @@ pub use trap::cause;
 use csr::{Csrs, MIP_MTIP};
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::isa::{decode, Decoded, JumpClass, Op, Xlen};
+use etrace_spec::trace_control::registers::TeImplementation;
 use memory::{Memory, Region, TraceEncoderDevice};
 use trap::Trap;
 
@@ -90,6 +91,9 @@ pub struct HartConfig {
     /// 1 and whose `trTeInstStallOrOverflow` is never set (the hart has no encoder
     /// output). `None`: no such device.
     pub trace_encoder: Option<u64>,
+    /// What that encoder implements: the options its `trTeInstFeatures` offers (the
+    /// SoC's encoder build).
+    pub trace_encoder_implementation: TeImplementation,
 }
 
 impl Default for HartConfig {
@@ -102,6 +106,7 @@ impl Default for HartConfig {
             ram_size: DEFAULT_RAM_SIZE,
             memory: MemoryMap::default(),
             trace_encoder: None,
+            trace_encoder_implementation: TeImplementation::default(),
         }
     }
 }
@@ -347,7 +352,9 @@ impl Hart {
             .unwrap_or((config.ram_base, config.ram_size));
         let ram_end = check_ram(base, size, xlen, config.spike_bootrom)?;
         let mut mem = Memory::new(base, size);
-        mem.trace_encoder = config.trace_encoder.map(TraceEncoderDevice::new);
+        mem.trace_encoder = config
+            .trace_encoder
+            .map(|base| TraceEncoderDevice::new(base, config.trace_encoder_implementation));
         let mut total = size;
         for &(b, s) in map.iter().filter(|&&(b, _)| b != base) {
             check_ram(b, s, xlen, config.spike_bootrom)?;

@@ -22,10 +22,11 @@ pub(crate) struct TraceEncoderDevice {
 }
 
 impl TraceEncoderDevice {
-    pub fn new(base: u64) -> TraceEncoderDevice {
+    /// The registers of an encoder that implements `implementation`, at `base`.
+    pub fn new(base: u64, implementation: TeImplementation) -> TraceEncoderDevice {
         TraceEncoderDevice {
             base,
-            registers: TeRegisters::new(TeImplementation::default()),
+            registers: TeRegisters::new(implementation),
         }
     }
 

@@ -25,7 +25,7 @@ use etrace_decoder::stream::PayloadEvent;
 use etrace_encoder::cycle::encoder::{EncoderCycle, EncoderCycleError};
 use etrace_encoder::cycle::output_path::{OutputPathConfig, OutputPort};
 use etrace_encoder::EncoderOptions;
-use etrace_hdl::top::OutputKind;
+use etrace_hdl::top::{OutputKind, TopOptions};
 use etrace_spec::framing::atb::AtbBeat;
 use etrace_spec::framing::FramingKind;
 use etrace_spec::ingress::IngressRecord;
@@ -86,36 +86,42 @@ impl CosimConfig {
 
     /// The cycle model's output path for the variant (`hdl/src/top.rs`, `generate`).
     pub fn output(&self) -> OutputPathConfig {
-        let top = self.variant.top_options();
-        let (framing, port) = match top.output {
-            OutputKind::Bytes => (FramingKind::Encap, OutputPort::ByteStream),
-            OutputKind::Smi => (FramingKind::Smi, OutputPort::ByteStream),
-            OutputKind::Atb { data_bytes } => (
-                FramingKind::Encap,
-                OutputPort::Atb {
-                    data_bytes: data_bytes as u8,
-                    atid: self.atid,
-                },
-            ),
-        };
-        OutputPathConfig {
-            framing,
-            src_bits: top.src_bits,
-            src_id: if top.src_bits == 0 {
-                0
-            } else {
-                self.src_id & ((1u32 << top.src_bits) - 1) as u16
+        output_path(&self.variant.top_options(), self.src_id, self.atid)
+    }
+}
+
+/// The cycle model's output path of an encoder built with `top` (`hdl/src/top.rs`,
+/// `generate`), on whose `src_id` input is `src_id` (its low `src_bits` bits are sent) and
+/// whose ATB port (if any) has the ATID `atid`.
+pub fn output_path(top: &TopOptions, src_id: u16, atid: u8) -> OutputPathConfig {
+    let (framing, port) = match top.output {
+        OutputKind::Bytes => (FramingKind::Encap, OutputPort::ByteStream),
+        OutputKind::Smi => (FramingKind::Smi, OutputPort::ByteStream),
+        OutputKind::Atb { data_bytes } => (
+            FramingKind::Encap,
+            OutputPort::Atb {
+                data_bytes: data_bytes as u8,
+                atid,
             },
-            timestamp: top.timestamp,
-            // Encap byte streams as `etrace encode --framing encap` writes them.
-            sync_interval: if top.output == OutputKind::Bytes {
-                4096
-            } else {
-                0
-            },
-            fifo_depth: top.fifo_depth,
-            port,
-        }
+        ),
+    };
+    OutputPathConfig {
+        framing,
+        src_bits: top.src_bits,
+        src_id: if top.src_bits == 0 {
+            0
+        } else {
+            src_id & ((1u32 << top.src_bits) - 1) as u16
+        },
+        timestamp: top.timestamp,
+        // Encap byte streams as `etrace encode --framing encap` writes them.
+        sync_interval: if top.output == OutputKind::Bytes {
+            4096
+        } else {
+            0
+        },
+        fifo_depth: top.fifo_depth,
+        port,
     }
 }
 

@@ -43,23 +43,26 @@ use std::time::Instant;
 
 use etrace_decoder::{DecoderConfig, ImageError, ProgramImage};
 use etrace_encoder::cycle::encoder::{CycleInput, EncoderCycle, EncoderCycleError};
+use etrace_encoder::cycle::output_path::OutputPathConfig;
 use etrace_encoder::EncoderOptions;
 use etrace_hart::{
     CountingSink, Hart, HartConfig, HartError, HartRecords, HartRecordsError, RecordsTally,
 };
+use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::soc::SOC_RAM_BYTES;
-use etrace_hdl::rvfi::soc_control::{SOC_TE_IMPLEMENTATION, TE_BASE};
+use etrace_hdl::rvfi::soc_control::TE_BASE;
 use etrace_spec::elf::{parse_elf, ElfImage, LoadError as ElfError};
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::isa::Xlen;
+use etrace_spec::params::Params;
 use etrace_spec::trace_control::map::{control, TR_TE_CONTROL};
 use etrace_spec::trace_control::registers::{enable_writes, EnableError, TeSettings};
 
 use super::{LoadError, Soc, SocInputs, SocOutputs};
 use crate::cosim::stream_check::{window_for, HartSteps, StreamCheck, StreamCheckError};
 use crate::cosim::verify::DecodeSummary;
-use crate::cosim::{CosimConfig, PortState, TakenDeframer, TakenItems};
-use crate::variant::{SocVariant, Variant};
+use crate::cosim::{output_path, PortState, TakenDeframer, TakenItems};
+use crate::variant::SocVariant;
 use crate::VcdError;
 
 /// Reset cycles after the program is loaded.
@@ -75,16 +78,24 @@ pub const WAVE_BEFORE: u64 = 4000;
 const WAVE_AFTER: u64 = 16;
 
 /// The hart model's profile of the SoC `variant` (`etrace_hdl::rvfi::soc`): its RAM
-/// window, `itype` width 4 as the front end's (the CLINT is the hart's own, which the
-/// SERV SoC's timer follows).
+/// window, `itype` width 4 as the front end's, the trace control registers of its
+/// encoder (the CLINT is the hart's own, which the SERV SoC's timer follows).
 pub fn hart_config(variant: SocVariant) -> HartConfig {
     HartConfig {
         itype_width: ItypeWidth::W4,
         ram_base: variant.ram_base(),
         ram_size: SOC_RAM_BYTES,
         trace_encoder: Some(TE_BASE),
+        trace_encoder_implementation: variant.encoder().implementation(),
         ..HartConfig::default()
     }
+}
+
+/// The parameters and the output path of the encoder of the SoC `variant` (`rv32`, encap
+/// byte stream): those of a co-simulated encoder built with the same options.
+pub fn soc_encoder(variant: SocVariant) -> (Params, OutputPathConfig) {
+    let top = variant.encoder().top_options();
+    (top.params(Config::Rv32), output_path(&top, 0, 0))
 }
 
 /// How the consumer of the SoC's encoder output takes bytes.
@@ -145,7 +156,8 @@ impl Consumer {
 pub struct LockstepConfig {
     /// The SoC build.
     pub variant: SocVariant,
-    /// Run-time options of the encoder (no implicit return, no branch prediction).
+    /// Run-time options of the encoder (implicit return and branch prediction only where
+    /// the variant's encoder has the return stack / the predictor).
     pub options: EncoderOptions,
     /// Dump the SoC's waveform (VCD) of the whole run here; on a divergence the file is
     /// rewritten with the cycles around it.
@@ -195,15 +207,8 @@ impl LockstepConfig {
     /// The host's register writes that enable trace with the run's options, while the
     /// core is held in reset ([`enable_writes`]).
     fn enable_writes(&self) -> Result<[(u32, u32); 3], LockstepError> {
-        Ok(enable_writes(SOC_TE_IMPLEMENTATION, &self.te_settings())?)
-    }
-
-    /// The settings of the SoC's encoder as an encoder co-simulation (`rv32`, byte
-    /// stream): its parameters and output path.
-    fn encoder(&self) -> CosimConfig {
-        let mut c = CosimConfig::new(Variant::Rv32);
-        c.options = self.options;
-        c
+        let implementation = self.variant.encoder().implementation();
+        Ok(enable_writes(implementation, &self.te_settings())?)
     }
 }
 
@@ -549,8 +554,7 @@ fn run_checked(
         .tallied(presented.clone())
         .peekable();
     let program = ProgramImage::from_elf(&elf)?;
-    let encoder = config.encoder();
-    let params = encoder.params();
+    let (params, output) = soc_encoder(config.variant);
     let stepped = Arc::new(RecordsTally::default());
     let elf_again = elf.clone();
     let hart_steps = HartSteps::new(
@@ -560,12 +564,12 @@ fn run_checked(
     );
     let mut consumer = Consumer::new(config.pace);
     // The FIFO drains at the consumer's pace.
-    let drain_limit = DRAIN_LIMIT + 2 * encoder.output().fifo_depth as u64 * (1 + consumer.busy);
+    let drain_limit = DRAIN_LIMIT + 2 * output.fifo_depth as u64 * (1 + consumer.busy);
     let mut check = StreamCheck::new(&params, &program, DecoderConfig::default(), hart_steps)
-        .with_window(consumer.window(encoder.output().fifo_depth))
+        .with_window(consumer.window(output.fifo_depth))
         .with_trace_off_runs();
-    let mut deframer = TakenDeframer::new(&encoder.output());
-    let mut model = EncoderCycle::new(&encoder.params(), config.options, encoder.output())?;
+    let mut deframer = TakenDeframer::new(&output);
+    let mut model = EncoderCycle::new(&params, config.options, output)?;
     let mut soc = Soc::new(config.variant);
     if let Some(path) = &config.wave {
         soc.open_vcd(path).map_err(LockstepError::Wave)?;

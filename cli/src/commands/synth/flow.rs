@@ -62,11 +62,30 @@ fn run_logged(what: &str, command: &mut Command, log: &Path) -> Result<f64, CliE
     }
     let text = String::from_utf8_lossy(&text);
     let lines: Vec<&str> = text.lines().collect();
-    let mut err = CliError::check(format!("{what} failed"), log.display());
+    let why = match cells_that_do_not_fit(&text) {
+        Some((count, kind)) => format!(
+            ": the design does not fit the device ({count} {kind} to place); build fewer \
+             options or choose a larger board"
+        ),
+        None => String::new(),
+    };
+    let mut err = CliError::check(format!("{what} failed{why}"), log.display());
     for line in &lines[lines.len().saturating_sub(8)..] {
         err = err.with_context(line);
     }
     Err(err)
+}
+
+/// The cells that nextpnr could not place, from its log: `(count, cell type)` of its
+/// "Failed to expand region ... of N TYPEs" error (a design larger than the device).
+fn cells_that_do_not_fit(log: &str) -> Option<(u64, String)> {
+    let line = log
+        .lines()
+        .find(|l| l.contains("ERROR: Failed to expand region"))?;
+    let mut words = line.rsplit(" of ").next()?.split_whitespace();
+    let count = words.next()?.parse().ok()?;
+    let kind = words.next()?.to_string();
+    Some((count, kind))
 }
 
 /// `program` to be run in `dir`.
@@ -220,6 +239,7 @@ impl Flow {
             protocol: design.protocol,
             config: design.config,
             top: design.top.clone(),
+            description: design.description.clone(),
             clock_mhz: f64::from(board.clock_hz()) / 1e6,
             requested_mhz: freq_mhz,
             baud: design.actual_baud,
@@ -417,4 +437,23 @@ fn critical_paths(report: &Value) -> Vec<CriticalPath> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// nextpnr-ice40's error for a design larger than the device (the PicoRV32 SoC with
+    /// the predictor and the return stack on the UP5K).
+    #[test]
+    fn a_design_that_does_not_fit_is_named() {
+        let log = "Info: Placed 7 cells\n\
+                   ERROR: Failed to expand region (0, 0) |_> (25, 31) of 5343 ICESTORM_LCs\n\
+                   0 warnings, 1 error\n";
+        assert_eq!(
+            cells_that_do_not_fit(log),
+            Some((5343, "ICESTORM_LCs".to_string()))
+        );
+        assert_eq!(cells_that_do_not_fit("ERROR: timing failed\n"), None);
+    }
 }

@@ -239,7 +239,8 @@ pub struct Design {
     pub config: Config,
     /// Top module.
     pub top: String,
-    /// One line saying what it is (heads the replay board's parameter files).
+    /// One line saying what it is (the report's `description`; heads the board's
+    /// parameter files).
     pub description: String,
     /// Its Verilog.
     pub verilog: String,
@@ -264,6 +265,8 @@ pub struct Report {
     pub config: Config,
     /// Top module.
     pub top: String,
+    /// One line saying what it is, the encoder's options included ([`Design`]).
+    pub description: String,
     /// The design's clock (the board oscillator).
     pub clock_mhz: f64,
     /// Timing target given to nextpnr.
@@ -339,6 +342,7 @@ impl Report {
             "protocol": self.protocol,
             "config": self.config.name(),
             "top": self.top,
+            "description": self.description,
             "clock_mhz": self.clock_mhz,
             "requested_mhz": self.requested_mhz,
             "timing_met": self.timing_met(),
@@ -417,6 +421,7 @@ impl Report {
             self.baud,
             self.cycles_per_bit
         );
+        let _ = writeln!(s, "  design     {}", self.description);
         if let Source::Core {
             core,
             program,
