@@ -4,6 +4,7 @@
 //! and without generation options, and so does the N-Trace flow on the HX8K breakout.
 
 use std::path::PathBuf;
+use std::process::Output;
 
 mod common;
 use common::{assert_input_error, etrace_env};
@@ -167,30 +168,38 @@ fn programs_a_board_soc_cannot_run_are_usage_errors() {
     assert_eq!(out.status.code(), Some(2), "PROG needs --core");
 }
 
+/// Runs `etrace synth --board icebreaker --core serv PROG --no-encoder -o DIR` with
+/// `options`, PROG the bundled `programs/elf/<program>.elf`, DIR the test folder `dir`
+/// (emptied first); returns the output, DIR and PROG.
+fn icebreaker_serv_soc(dir: &str, program: &str, options: &[&str]) -> (Output, PathBuf, String) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(dir);
+    let _ = std::fs::remove_dir_all(&dir);
+    let program = format!(
+        "{}/../programs/elf/{program}.elf",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let dir_name = dir.display().to_string();
+    let mut args = vec![
+        "synth",
+        "--board",
+        "icebreaker",
+        "--core",
+        "serv",
+        &program,
+        "--no-encoder",
+        "-o",
+        &dir_name,
+    ];
+    args.extend_from_slice(options);
+    let out = etrace_env(&args, &[]);
+    (out, dir, program)
+}
+
 /// SERV's SoC on the iCEBreaker: a bitstream that fits the UP5K and meets the 12 MHz
 /// clock, and a report that names the core, its program and its RAM (about a minute).
 #[test]
 fn icebreaker_serv_soc_flow_writes_a_bitstream_that_fits() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-icebreaker-serv");
-    let _ = std::fs::remove_dir_all(&dir);
-    let program = format!(
-        "{}/../programs/elf/timer-serv.elf",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let out = etrace_env(
-        &[
-            "synth",
-            "--board",
-            "icebreaker",
-            "--core",
-            "serv",
-            &program,
-            "--no-encoder",
-            "-o",
-            dir.to_str().unwrap(),
-        ],
-        &[],
-    );
+    let (out, dir, program) = icebreaker_serv_soc("synth-icebreaker-serv", "timer-serv", &[]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
@@ -227,31 +236,9 @@ fn icebreaker_serv_soc_flow_writes_a_bitstream_that_fits() {
 /// minute).
 #[test]
 fn icebreaker_serv_soc_carries_the_predictor_and_the_return_stack() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-icebreaker-serv-bpir");
-    let _ = std::fs::remove_dir_all(&dir);
-    let dir_name = dir.display().to_string();
-    let program = format!(
-        "{}/../programs/elf/loops-serv.elf",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let out = etrace_env(
-        &[
-            "synth",
-            "--board",
-            "icebreaker",
-            "--core",
-            "serv",
-            &program,
-            "--bpred-size",
-            "6",
-            "--return-stack-size",
-            "2",
-            "--no-encoder",
-            "-o",
-            &dir_name,
-        ],
-        &[],
-    );
+    let sizes = ["--bpred-size", "6", "--return-stack-size", "2"];
+    let (out, dir, program) =
+        icebreaker_serv_soc("synth-icebreaker-serv-bpir", "loops-serv", &sizes);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
