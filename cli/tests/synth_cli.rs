@@ -229,20 +229,22 @@ fn icebreaker_serv_soc_flow_writes_a_bitstream_that_fits() {
     assert!(lc["used"].as_u64().unwrap() <= lc["available"].as_u64().unwrap());
 }
 
-/// SERV's SoC on the iCEBreaker with an encoder that has the branch predictor and the
-/// return stack (`--bpred-size 6 --return-stack-size 2`): it still fits the UP5K and
-/// meets the clock, the summary and the report name the options, and the parameter file
-/// beside its Verilog, which the capture command names, gives their sizes (about a
-/// minute).
+/// SERV's SoC on the iCEBreaker with an encoder that has the branch predictor, the
+/// return stack, an 8-bit srcID and timestamps (`--bpred-size 6 --return-stack-size 2
+/// --src-bits 8 --timestamp`): it still fits the UP5K and meets the clock, the summary
+/// and the report name the options, and the parameter file beside its Verilog, which the
+/// capture command names with the framing options, gives their sizes (about a minute).
 #[test]
-fn icebreaker_serv_soc_carries_the_predictor_and_the_return_stack() {
-    let sizes = ["--bpred-size", "6", "--return-stack-size", "2"];
+fn icebreaker_serv_soc_carries_the_generation_options() {
+    let sizes = "--bpred-size 6 --return-stack-size 2 --src-bits 8 --timestamp";
+    let sizes: Vec<&str> = sizes.split(' ').collect();
     let (out, dir, program) =
         icebreaker_serv_soc("synth-icebreaker-serv-bpir", "loops-serv", &sizes);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
-    let described = "E-Trace encoder rv32 --bpred-size 6 --return-stack-size 2 on icebreaker";
+    let described = "E-Trace encoder rv32 --bpred-size 6 --return-stack-size 2 --src-bits 8 \
+                     --timestamp on icebreaker";
     assert!(
         stdout.contains(&format!("design     {described}")),
         "{stdout}"
@@ -269,12 +271,13 @@ fn icebreaker_serv_soc_carries_the_predictor_and_the_return_stack() {
     for line in [
         "bpred_size_p = 6",
         "return_stack_size_p = 2",
-        "--framing encap --src-bits 0",
+        "--framing encap --src-bits 8 --timestamp",
     ] {
         assert!(params.contains(line), "{line} missing: {params}");
     }
     let capture = format!(
-        "etrace capture --serial DEV --baud 115200 --elf {program} --params {}",
+        "etrace capture --serial DEV --baud 115200 --elf {program} --params {} --src-bits 8 \
+         --timestamp",
         toml.display()
     );
     assert!(stdout.contains(&capture), "{stdout}");

@@ -289,6 +289,7 @@ impl SocVariant {
         let sizes = |bpred_size, return_stack_size| etrace_hdl::rvfi::soc::SocEncoderOptions {
             bpred_size,
             return_stack_size,
+            ..Default::default()
         };
         match self {
             SocVariant::PicoRv32BpIr => sizes(6, 2),

@@ -14,6 +14,7 @@ use etrace_hart::{HartRecords, RecordsTally};
 use etrace_hdl::board::core_shell::TRACED_AFTER_END;
 use etrace_hdl::board::Board;
 use etrace_hdl::rvfi::board_soc::{board_soc, SocCore};
+use etrace_hdl::rvfi::soc::SocEncoderOptions;
 use etrace_spec::elf::parse_elf;
 use etrace_tb::cosim::stream_check::{window_for, HartSteps, StreamCheck};
 use etrace_tb::cosim::{TakenDeframer, TakenItems};
@@ -82,8 +83,8 @@ struct Simulated {
 }
 
 /// Simulates `board`'s SoC of `core` running `program` until its restart, its encoder
-/// built as `variant`'s.
-fn simulate(board: Board, core: SocCore, program: &str, variant: SocVariant) -> Simulated {
+/// built with `encoder`.
+fn simulate(board: Board, core: SocCore, program: &str, encoder: SocEncoderOptions) -> Simulated {
     let elf = std::fs::read(program_path(program)).unwrap();
     let image = parse_elf(&elf).unwrap();
     let soc = board_soc(
@@ -91,13 +92,17 @@ fn simulate(board: Board, core: SocCore, program: &str, variant: SocVariant) -> 
         core,
         &image,
         board.clock_hz() / CYCLES_PER_BIT,
-        variant.encoder(),
+        encoder,
     )
     .unwrap();
     let dir = std::env::temp_dir().join(format!(
-        "etrace-board-soc-{}-{}-{}",
+        "etrace-board-soc-{}-{}-{}-{}{}{}-{}",
         board.name(),
-        variant.name(),
+        core.name(),
+        encoder.bpred_size,
+        encoder.return_stack_size,
+        encoder.src_bits,
+        encoder.timestamp as u8,
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).unwrap();
@@ -142,16 +147,21 @@ fn program_path(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// Decodes `bytes` (the board's `rv32` encap stream, its encoder built as `variant`'s)
-/// against `program` and matches the
+/// Decodes `bytes` (the board's `rv32` encap stream, its encoder built with `encoder`)
+/// against `program` on `variant`'s memory map and matches the
 /// decoded steps with the hart model's run on `variant`'s profile followed by the core's
 /// spin loop after the exit (`j .` after the store to `tohost`, which the hart model does
 /// not run: it stops at that store); returns the matched steps beyond the hart's run,
 /// and the runs of the trace.
-fn decoded(program: &str, variant: SocVariant, bytes: &[u8]) -> (u64, u64) {
+fn decoded(
+    program: &str,
+    variant: SocVariant,
+    encoder: SocEncoderOptions,
+    bytes: &[u8],
+) -> (u64, u64) {
     let elf = Arc::new(std::fs::read(program_path(program)).unwrap());
     let image = ProgramImage::from_elf(&elf).unwrap();
-    let (params, output) = soc_encoder(variant);
+    let (params, output) = soc_encoder(encoder);
     let hart: Vec<Step> = HartSteps::new(
         HartRecords::spawn(elf, hart_config(variant))
             .tallied(Arc::new(RecordsTally::default()))
@@ -179,15 +189,27 @@ fn decoded(program: &str, variant: SocVariant, bytes: &[u8]) -> (u64, u64) {
 }
 
 /// Runs `program` on `board`'s SoC of `core` until its restart and decodes its trace;
-/// returns the trace losses and the bytes sent.
+/// returns the trace losses and the bytes sent. The SoC's encoder is `variant`'s.
 fn check(board: Board, core: SocCore, program: &str, variant: SocVariant) -> (usize, usize) {
-    let sim = simulate(board, core, program, variant);
+    check_with(board, core, program, variant, variant.encoder())
+}
+
+/// [`check`] with the SoC's encoder built with `encoder` (the hart's memory map
+/// `variant`'s).
+fn check_with(
+    board: Board,
+    core: SocCore,
+    program: &str,
+    variant: SocVariant,
+    encoder: SocEncoderOptions,
+) -> (usize, usize) {
+    let sim = simulate(board, core, program, encoder);
     let files = sim.dir.display();
     let (ended, restarted) = sim.ended.unwrap_or_else(|| {
         panic!("{program}: the trace does not end or the core does not restart ({files})")
     });
     assert!(ended < restarted);
-    let (spins, runs) = decoded(program, variant, &sim.bytes);
+    let (spins, runs) = decoded(program, variant, encoder, &sim.bytes);
     // The core spins for the cycles it is traced after the exit.
     assert!(spins <= TRACED_AFTER_END, "{program}: {spins} ({files})");
     // A run after each loss (but the last, if the trace ends in it, as in the lock step).
@@ -198,7 +220,7 @@ fn check(board: Board, core: SocCore, program: &str, variant: SocVariant) -> (us
     );
     std::fs::remove_dir_all(&sim.dir).ok();
     eprintln!(
-        "{program} on {}: {} bytes, {} losses",
+        "{program} on {} ({encoder:?}): {} bytes, {} losses",
         variant.name(),
         sim.bytes.len(),
         sim.losses
@@ -258,4 +280,27 @@ fn serv_board_soc_traces_its_traps_and_restarts() {
         SocVariant::Serv,
     );
     assert_eq!(losses, 0);
+}
+
+/// `payload.adoc`, "Two example transport schemes" (encap with a srcID and timestamps):
+/// SERV's SoC with every generation option the board takes (`synth --core serv --src-bits 8
+/// --timestamp --bpred-size 6 --return-stack-size 2`): its UART stream deframes with the
+/// 8-bit srcID and the 2-byte timestamps and decodes, traps included, to the hart's.
+#[test]
+fn serv_board_soc_with_every_option_frames_and_decodes() {
+    let all = SocEncoderOptions {
+        bpred_size: 6,
+        return_stack_size: 2,
+        src_bits: 8,
+        timestamp: true,
+    };
+    let (losses, bytes) = check_with(
+        Board::Ulx3s25f,
+        SocCore::Serv,
+        "traps-serv.elf",
+        SocVariant::Serv,
+        all,
+    );
+    assert_eq!(losses, 0);
+    assert!(bytes > 0);
 }

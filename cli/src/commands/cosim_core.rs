@@ -35,6 +35,7 @@ fn soc_variant(name: &str, hardware: &HardwareArgs) -> Result<SocVariant, CliErr
     let encoder = SocEncoderOptions {
         bpred_size: hardware.bpred_size,
         return_stack_size: hardware.return_stack_size,
+        ..SocEncoderOptions::default()
     };
     SocVariant::find(&core, encoder).ok_or_else(|| {
         let built: Vec<String> = SocVariant::ALL
@@ -151,7 +152,7 @@ pub fn run(
         };
     }
     // The SoC's encoder: the `rv32` byte stream (encap).
-    let (_, output) = soc_encoder(variant);
+    let (_, output) = soc_encoder(variant.encoder());
     let mut file = match trace {
         Some(path) => Some(TraceFile::create(path, &output)?),
         None => None,

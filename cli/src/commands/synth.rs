@@ -225,29 +225,40 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
 
 /// The E-Trace generation options as on the command line, for the report.
 fn etrace_options_text(options: &TopOptions) -> String {
-    options_text(options) + &sizes_text(soc_encoder_options(Some(options)))
+    options_text(options) + &sizes_text(options.bpred_size, options.return_stack_size)
 }
 
-/// The options of a SoC board's encoder: the predictor and return stack sizes of the
-/// encoder alone (the SoC's stream is the `rv32` encap stream: no srcID, no timestamp).
+/// The options of a SoC board's encoder: those of the encoder alone but `--framing` and
+/// `--atb-bits` (the SoC sends the encap stream `capture` reads).
 fn soc_encoder_options(options: Option<&TopOptions>) -> SocEncoderOptions {
     options.map_or_else(SocEncoderOptions::default, |o| SocEncoderOptions {
         bpred_size: o.bpred_size,
         return_stack_size: o.return_stack_size,
+        src_bits: o.src_bits,
+        timestamp: o.timestamp,
     })
 }
 
 /// The predictor and return stack sizes as on the command line (nothing for none).
-fn sizes_text(encoder: SocEncoderOptions) -> String {
+fn sizes_text(bpred_size: u8, return_stack_size: u8) -> String {
     let mut text = String::new();
-    if encoder.bpred_size > 0 {
-        text.push_str(&format!(" --bpred-size {}", encoder.bpred_size));
+    if bpred_size > 0 {
+        text.push_str(&format!(" --bpred-size {bpred_size}"));
     }
-    if encoder.return_stack_size > 0 {
-        text.push_str(&format!(
-            " --return-stack-size {}",
-            encoder.return_stack_size
-        ));
+    if return_stack_size > 0 {
+        text.push_str(&format!(" --return-stack-size {return_stack_size}"));
+    }
+    text
+}
+
+/// A SoC encoder's generation options as on the command line (nothing for the default).
+fn soc_options_text(encoder: SocEncoderOptions) -> String {
+    let mut text = sizes_text(encoder.bpred_size, encoder.return_stack_size);
+    if encoder.src_bits > 0 {
+        text.push_str(&format!(" --src-bits {}", encoder.src_bits));
+    }
+    if encoder.timestamp {
+        text.push_str(" --timestamp");
     }
     text
 }
@@ -381,7 +392,7 @@ fn core_design(
         config,
         description: format!(
             "E-Trace encoder rv32{} on {} ({}) tracing {} running {}",
-            sizes_text(encoder),
+            soc_options_text(encoder),
             board.name(),
             board.device(),
             core.name(),

@@ -120,16 +120,21 @@ pub struct CorePart<'a> {
 }
 
 /// The generation options of a SoC's encoder (`etrace cosim --core`, `etrace synth
-/// --core`): the `rv32` encap byte stream (no srcID, no timestamp, 64-byte FIFO) with a
-/// branch predictor of 2^`bpred_size` entries and a return stack of
-/// 2^`return_stack_size` entries, 0 for none (`bpred_size_p`, `return_stack_size_p`;
-/// E-Trace 2.0 `discovery.adoc`).
+/// --core`): the `rv32` encap byte stream (64-byte FIFO) with a branch predictor of
+/// 2^`bpred_size` entries and a return stack of 2^`return_stack_size` entries, 0 for none
+/// (`bpred_size_p`, `return_stack_size_p`; E-Trace 2.0 `discovery.adoc`), a `srcID` of
+/// `src_bits` bits (its value 0: a single hart) and 2-byte timestamps
+/// (`payload.adoc`, "Two example transport schemes").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub struct SocEncoderOptions {
     /// `bpred_size_p` (0: no branch predictor).
     pub bpred_size: u8,
     /// `return_stack_size_p` (0: no return stack).
     pub return_stack_size: u8,
+    /// `srcID` width in bits (0-12: `trTeSrcBits`).
+    pub src_bits: u8,
+    /// 2-byte timestamps.
+    pub timestamp: bool,
 }
 
 impl SocEncoderOptions {
@@ -138,16 +143,20 @@ impl SocEncoderOptions {
         TopOptions {
             bpred_size: self.bpred_size,
             return_stack_size: self.return_stack_size,
+            src_bits: self.src_bits,
+            timestamp: self.timestamp,
             ..TopOptions::default()
         }
     }
 
     /// What the SoC's trace control registers offer ([`SOC_TE_IMPLEMENTATION`], with
-    /// branch prediction and implicit return where the encoder has their blocks).
+    /// branch prediction and implicit return where the encoder has their blocks, and its
+    /// `srcID` width as `trTeSrcBits`).
     pub fn implementation(self) -> TeImplementation {
         TeImplementation {
             branch_prediction: self.bpred_size > 0,
             implicit_return: self.return_stack_size > 0,
+            src_bits: u32::from(self.src_bits),
             ..SOC_TE_IMPLEMENTATION
         }
     }
@@ -171,6 +180,9 @@ impl SocEncoder {
     /// The encoder of a SoC built with `options`.
     pub fn new(options: SocEncoderOptions) -> Result<SocEncoder, TopError> {
         let encoder = generate(Config::Rv32, &options.top_options())?;
+        if options.src_bits > 12 {
+            return Err(TopError::ControlSrcBits(options.src_bits));
+        }
         let width = |name: &str| {
             encoder
                 .ports
@@ -455,11 +467,13 @@ mod tests {
             body: String::new(),
             te_store: ["1'b0", "32'd0", "32'd0"],
         };
-        let with_both = SocEncoderOptions {
+        let with_all = SocEncoderOptions {
             bpred_size: 6,
             return_stack_size: 2,
+            src_bits: 8,
+            timestamp: true,
         };
-        for options in [SocEncoderOptions::default(), with_both] {
+        for options in [SocEncoderOptions::default(), with_all] {
             let soc = soc_verilog(&core, FrontEndOptions::default(), options).unwrap();
             let encoder = generate(Config::Rv32, &options.top_options()).unwrap();
             // Every pin of the encoder but its clock is connected by name.
@@ -480,6 +494,7 @@ mod tests {
             let options = SocEncoderOptions {
                 bpred_size,
                 return_stack_size,
+                ..SocEncoderOptions::default()
             };
             let encoder = SocEncoder::new(options).unwrap();
             let implementation = options.implementation();
@@ -508,6 +523,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Trace Control Interface 1.0, `trTeSrcBits`: the registers report the srcID width
+    /// of a SoC's encoder, whose `src_id` is 0; a width beyond the registers' 12 bits is
+    /// refused.
+    #[test]
+    fn the_srcid_width_is_the_registers_and_at_most_12_bits() {
+        let options = |src_bits| SocEncoderOptions {
+            src_bits,
+            ..SocEncoderOptions::default()
+        };
+        assert_eq!(options(8).implementation().src_bits, 8);
+        let encoder = SocEncoder::new(options(8)).unwrap();
+        let width = encoder
+            .src_id_width
+            .expect("a build with a srcID has the pin");
+        assert!(encoder
+            .instance("r", "")
+            .contains(&format!(".src_id({width}'d0)")));
+        assert!(matches!(
+            SocEncoder::new(options(13)),
+            Err(TopError::ControlSrcBits(13))
+        ));
     }
 
     #[test]

@@ -49,7 +49,7 @@ use etrace_hart::{
     CountingSink, Hart, HartConfig, HartError, HartRecords, HartRecordsError, RecordsTally,
 };
 use etrace_hdl::config::Config;
-use etrace_hdl::rvfi::soc::SOC_RAM_BYTES;
+use etrace_hdl::rvfi::soc::{SocEncoderOptions, SOC_RAM_BYTES};
 use etrace_hdl::rvfi::soc_control::TE_BASE;
 use etrace_spec::elf::{parse_elf, ElfImage, LoadError as ElfError};
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
@@ -91,10 +91,10 @@ pub fn hart_config(variant: SocVariant) -> HartConfig {
     }
 }
 
-/// The parameters and the output path of the encoder of the SoC `variant` (`rv32`, encap
-/// byte stream): those of a co-simulated encoder built with the same options.
-pub fn soc_encoder(variant: SocVariant) -> (Params, OutputPathConfig) {
-    let top = variant.encoder().top_options();
+/// The parameters and the output path of a SoC's encoder built with `encoder` (`rv32`,
+/// encap byte stream, its `src_id` 0): those of a co-simulated encoder built the same way.
+pub fn soc_encoder(encoder: SocEncoderOptions) -> (Params, OutputPathConfig) {
+    let top = encoder.top_options();
     (top.params(Config::Rv32), output_path(&top, 0, 0))
 }
 
@@ -554,7 +554,7 @@ fn run_checked(
         .tallied(presented.clone())
         .peekable();
     let program = ProgramImage::from_elf(&elf)?;
-    let (params, output) = soc_encoder(config.variant);
+    let (params, output) = soc_encoder(config.variant.encoder());
     let stepped = Arc::new(RecordsTally::default());
     let elf_again = elf.clone();
     let hart_steps = HartSteps::new(
