@@ -3,7 +3,7 @@
 //! tool and scripts/setup.sh); the iCEBreaker flow makes a bitstream and a report, with
 //! and without generation options, and so does the N-Trace flow on the HX8K breakout.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 mod common;
@@ -266,21 +266,7 @@ fn icebreaker_serv_soc_carries_the_generation_options() {
         used > 3_800 && used <= lc["available"].as_u64().unwrap(),
         "{lc}"
     );
-    let toml = dir.join("etrace_board_icebreaker.params.toml");
-    let params = std::fs::read_to_string(&toml).unwrap();
-    for line in [
-        "bpred_size_p = 6",
-        "return_stack_size_p = 2",
-        "--framing encap --src-bits 8 --timestamp",
-    ] {
-        assert!(params.contains(line), "{line} missing: {params}");
-    }
-    let capture = format!(
-        "etrace capture --serial DEV --baud 115200 --elf {program} --params {} --src-bits 8 \
-         --timestamp",
-        toml.display()
-    );
-    assert!(stdout.contains(&capture), "{stdout}");
+    assert_all_options_capture(&dir, &program, &stdout);
     // The boot sequence enables both options in the SoC's registers.
     let verilog = std::fs::read_to_string(dir.join("etrace_board_icebreaker.v")).unwrap();
     assert!(verilog.contains(".branch_prediction(te_branch_prediction)"));
@@ -356,20 +342,32 @@ fn icebreaker_option_board_carries_the_options_and_names_its_parameters() {
     // The plain board top has about 1,260 logic cells (README), this one about 2,000.
     let lc = &report["utilization"]["ICESTORM_LC"];
     assert!(lc["used"].as_u64().unwrap() > 1600, "{lc}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_all_options_capture(&dir, "programs/elf/traps-rv32.elf", &stdout);
+    // The replay board's description heads its parameter file.
+    let params = std::fs::read_to_string(dir.join("etrace_board_icebreaker.params.toml")).unwrap();
+    let described = "encap stream with 8-bit srcID, timestamps, branch prediction (64 entries), \
+                     implicit return (4 entries)";
+    assert!(params.contains(described), "{params}");
+}
+
+/// The iCEBreaker board in `dir` built with every option the board takes (`--src-bits 8
+/// --timestamp --bpred-size 6 --return-stack-size 2`): its parameter files give them, and
+/// the summary `stdout` has the capture command of `elf` that reads its encap stream with
+/// them.
+fn assert_all_options_capture(dir: &Path, elf: &str, stdout: &str) {
     let toml = dir.join("etrace_board_icebreaker.params.toml");
     let params = std::fs::read_to_string(&toml).unwrap();
     for line in [
         "bpred_size_p = 6",
         "return_stack_size_p = 2",
         "--framing encap --src-bits 8 --timestamp",
-        "encap stream with 8-bit srcID, timestamps, branch prediction (64 entries), implicit return (4 entries)",
     ] {
         assert!(params.contains(line), "{line} missing: {params}");
     }
     assert!(dir.join("etrace_board_icebreaker.params.scf").exists());
-    let stdout = String::from_utf8_lossy(&out.stdout);
     let capture = format!(
-        "etrace capture --serial DEV --baud 115200 --elf programs/elf/traps-rv32.elf --params {} --src-bits 8 --timestamp",
+        "etrace capture --serial DEV --baud 115200 --elf {elf} --params {} --src-bits 8 --timestamp",
         toml.display()
     );
     assert!(stdout.contains(&capture), "{stdout}");
