@@ -17,7 +17,7 @@ use etrace_tb::SocVariant;
 
 use super::cosim::check_wave_dir;
 use super::cosim_output::TraceFile;
-use super::hardware_args::{frequency_mhz, write_params_files, HardwareArgs};
+use super::hardware_args::{frequency_mhz, soc_options_text, write_params_files, HardwareArgs};
 use super::io::read_elf;
 use crate::error::{CliError, InputContext};
 
@@ -58,14 +58,8 @@ fn soc_variant(name: &str, hardware: &HardwareArgs) -> Result<SocVariant, CliErr
 
 /// A SoC build in words: the core and its encoder's generation options.
 fn soc_build_text(variant: SocVariant) -> String {
-    let e = variant.encoder();
-    match (e.bpred_size, e.return_stack_size) {
-        (0, 0) => format!("{} (rv32)", variant.core_name()),
-        (b, r) => format!(
-            "{} (rv32 --bpred-size {b} --return-stack-size {r})",
-            variant.core_name()
-        ),
-    }
+    let options = soc_options_text(variant.encoder());
+    format!("{} (rv32{options})", variant.core_name())
 }
 
 /// The run-time options `options` need blocks that `variant`'s encoder has.

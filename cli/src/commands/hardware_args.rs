@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use etrace_hdl::config::Config;
+use etrace_hdl::rvfi::soc::SocEncoderOptions;
 use etrace_hdl::top::{OutputKind, TopOptions};
 use etrace_spec::formats::params_out::{params_static_config, params_toml};
 use etrace_spec::framing::FramingKind;
@@ -75,6 +76,31 @@ impl HardwareArgs {
             inject_fault: None,
         })
     }
+}
+
+/// The predictor and return stack sizes as on the command line (nothing for none).
+pub fn sizes_text(bpred_size: u8, return_stack_size: u8) -> String {
+    let mut text = String::new();
+    if bpred_size > 0 {
+        text.push_str(&format!(" --bpred-size {bpred_size}"));
+    }
+    if return_stack_size > 0 {
+        text.push_str(&format!(" --return-stack-size {return_stack_size}"));
+    }
+    text
+}
+
+/// A SoC encoder's generation options as on the command line (nothing for the default
+/// build).
+pub fn soc_options_text(encoder: SocEncoderOptions) -> String {
+    let mut text = sizes_text(encoder.bpred_size, encoder.return_stack_size);
+    if encoder.src_bits > 0 {
+        text.push_str(&format!(" --src-bits {}", encoder.src_bits));
+    }
+    if encoder.timestamp {
+        text.push_str(" --timestamp");
+    }
+    text
 }
 
 /// Generation options as they are written on the command line (for messages and the

@@ -33,7 +33,9 @@ use etrace_spec::elf::parse_elf;
 use etrace_tb::pythondata::verilog_sources;
 use report::{Design, Source};
 
-use super::hardware_args::{frequency_mhz, options_text, write_params_files, HardwareArgs};
+use super::hardware_args::{
+    frequency_mhz, options_text, sizes_text, soc_options_text, write_params_files, HardwareArgs,
+};
 use super::ntrace_hardware_args::NtraceHardwareArgs;
 use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
@@ -126,17 +128,14 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
                 "--core",
             ))
         }
-        (Some(core), None) => {
-            let encoder = soc_encoder_options(hardware.as_ref());
-            core_design(
-                board,
-                config,
-                core,
-                args.program.clone(),
-                args.baud,
-                encoder,
-            )?
-        }
+        (Some(core), None) => core_design(
+            board,
+            config,
+            core,
+            args.program.clone(),
+            args.baud,
+            soc_encoder_options(hardware.as_ref()),
+        )?,
         (None, _) => replay_design(board, config, args.baud, ntrace.as_ref(), hardware.as_ref())?,
     };
     let out = args
@@ -147,9 +146,7 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     // parameter files and framing.
     let stream = match (&design.source, &hardware) {
         (Source::Replay { .. }, Some(options)) => Some(board_stream_options(options)),
-        (Source::Core { .. }, Some(options)) => {
-            Some(soc_encoder_options(Some(options)).top_options())
-        }
+        (Source::Core { encoder, .. }, Some(_)) => Some(encoder.top_options()),
         _ => None,
     };
     let decoding = match stream {
@@ -237,30 +234,6 @@ fn soc_encoder_options(options: Option<&TopOptions>) -> SocEncoderOptions {
         src_bits: o.src_bits,
         timestamp: o.timestamp,
     })
-}
-
-/// The predictor and return stack sizes as on the command line (nothing for none).
-fn sizes_text(bpred_size: u8, return_stack_size: u8) -> String {
-    let mut text = String::new();
-    if bpred_size > 0 {
-        text.push_str(&format!(" --bpred-size {bpred_size}"));
-    }
-    if return_stack_size > 0 {
-        text.push_str(&format!(" --return-stack-size {return_stack_size}"));
-    }
-    text
-}
-
-/// A SoC encoder's generation options as on the command line (nothing for the default).
-fn soc_options_text(encoder: SocEncoderOptions) -> String {
-    let mut text = sizes_text(encoder.bpred_size, encoder.return_stack_size);
-    if encoder.src_bits > 0 {
-        text.push_str(&format!(" --src-bits {}", encoder.src_bits));
-    }
-    if encoder.timestamp {
-        text.push_str(" --timestamp");
-    }
-    text
 }
 
 /// The options of the replay board's encoder: those of the encoder alone but framed encap
@@ -407,6 +380,7 @@ fn core_design(
             core,
             program,
             ram_bytes: soc.ram_bytes,
+            encoder: soc.encoder,
         },
     })
 }

@@ -179,10 +179,10 @@ pub struct SocEncoder {
 impl SocEncoder {
     /// The encoder of a SoC built with `options`.
     pub fn new(options: SocEncoderOptions) -> Result<SocEncoder, TopError> {
-        let encoder = generate(Config::Rv32, &options.top_options())?;
         if options.src_bits > 12 {
             return Err(TopError::ControlSrcBits(options.src_bits));
         }
+        let encoder = generate(Config::Rv32, &options.top_options())?;
         let width = |name: &str| {
             encoder
                 .ports

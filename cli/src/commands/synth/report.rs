@@ -8,6 +8,7 @@ use etrace_hdl::board::board_top::BoardSettings;
 use etrace_hdl::board::{Board, Family};
 use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::board_soc::SocCore;
+use etrace_hdl::rvfi::soc::SocEncoderOptions;
 use etrace_hdl::top::TopOptions;
 use etrace_programs::replay;
 use serde_json::json;
@@ -226,6 +227,8 @@ pub enum Source {
         program: PathBuf,
         /// The SoC's RAM in bytes.
         ram_bytes: u64,
+        /// Its encoder's generation options.
+        encoder: SocEncoderOptions,
     },
 }
 
@@ -359,7 +362,7 @@ impl Report {
                 Source::Core { .. } => serde_json::Value::Null,
             },
             "core": match &self.source {
-                Source::Core { core, program, ram_bytes } => json!({
+                Source::Core { core, program, ram_bytes, .. } => json!({
                     "core": core.name(),
                     "parameters": core.parameters(self.board),
                     "program": program.display().to_string(),
@@ -426,6 +429,7 @@ impl Report {
             core,
             program,
             ram_bytes,
+            ..
         } = &self.source
         {
             let _ = writeln!(
