@@ -16,10 +16,12 @@ use crate::top::{generate, top_name, Generated, TopError, TopOptions};
 use crate::verilog::Port;
 
 use super::soc::{front_end_instance, front_end_module, port_declarations, range};
-use super::soc_control::{registers_instance, registers_module, te_wires, SOC_TE_IMPLEMENTATION};
+use super::soc_control::{
+    implementation_of, option_pin_connection, predictor_connections, predictor_wires,
+    registers_instance, registers_module, te_wires,
+};
 use super::FrontEndOptions;
 use crate::control_interface::te_registers::WORD_ADDRESS_BITS;
-use etrace_spec::trace_control::registers::{TeImplementation, TeProtocol};
 
 /// The RVFI pins of the top, as (name, width), all inputs.
 pub const RVFI_PINS: [(&str, usize); 7] = [
@@ -120,6 +122,9 @@ pub fn rvfi_encoder(
         }));
     }
     let has = |name: &str| encoder.ports.iter().find(|p| p.name == name);
+    // What the registers offer: the options whose blocks this build has (a build with
+    // only one of them still has both option pins; the other is tied off).
+    let implementation = implementation_of(options);
     let registers_top = format!("{top}_registers");
     let mut v = front_end_module(front_end);
     v.push_str(&encoder.verilog);
@@ -127,13 +132,6 @@ pub fn rvfi_encoder(
         if options.src_bits > 12 {
             return Err(TopError::ControlSrcBits(options.src_bits));
         }
-        let implementation = TeImplementation {
-            protocol: TeProtocol::ETrace,
-            branch_prediction: has("branch_prediction").is_some(),
-            implicit_return: has("implicit_return").is_some(),
-            src_bits: u32::from(options.src_bits),
-            sync_max_limit: SOC_TE_IMPLEMENTATION.sync_max_limit,
-        };
         v.push_str(&registers_module(implementation, &registers_top));
     }
     v.push_str(&format!(
@@ -160,21 +158,17 @@ pub fn rvfi_encoder(
     v.push_str(&front_end_instance());
     if registers {
         v.push_str(&te_wires());
-        v.push_str("    wire te_implicit_return, te_branch_prediction;\n");
+        v.push_str(&predictor_wires(implementation));
         let empty = if has("out_valid").is_some() {
             "!out_valid"
         } else {
             "!atvalid"
         };
-        let predictor = match (has("implicit_return"), has("branch_prediction")) {
-            (None, None) => ".implicit_return(), .branch_prediction()",
-            _ => ".implicit_return(te_implicit_return), .branch_prediction(te_branch_prediction)",
-        };
         v.push_str(&registers_instance(
             &registers_top,
             "reset",
             empty,
-            predictor,
+            &predictor_connections(implementation),
         ));
     }
     let connections: Vec<String> = encoder
@@ -183,6 +177,9 @@ pub fn rvfi_encoder(
         .map(|p| {
             let wire = match p.name.as_str() {
                 "reset" if registers => "reset || !te_active".to_string(),
+                name @ ("branch_prediction" | "implicit_return") if registers => {
+                    option_pin_connection(implementation, name)
+                }
                 name if registers && CONTROLLED_PINS.contains(&name) => format!("te_{name}"),
                 name => from_front_end(name).unwrap_or(name).to_string(),
             };
@@ -253,6 +250,51 @@ mod tests {
             }
             assert!(g.verilog.contains(".reset(reset || !te_active)"));
             yosys_check_top(&g.top, &g.verilog).unwrap();
+            lint_top(&g.top, &g.verilog).unwrap();
+        }
+    }
+
+    /// Trace Control Interface 1.0, `trTeInstFeatures` (WARL): the registers offer the
+    /// run-time options whose blocks the build has, not every option the encoder has a
+    /// pin for. A build with only a return stack or only a predictor has both pins;
+    /// the registers (generated for exactly that implementation, so the other option
+    /// reads and writes 0) drive the one it has and the other pin is tied off.
+    #[test]
+    fn rvfi_encoder_registers_offer_only_the_options_built() {
+        use etrace_spec::trace_control::registers::TeImplementation;
+        let cases: [(u8, u8, &str, &str); 3] = [
+            (0, 2, "1'b0", "te_implicit_return"),
+            (6, 0, "te_branch_prediction", "1'b0"),
+            (6, 2, "te_branch_prediction", "te_implicit_return"),
+        ];
+        for (bpred_size, return_stack_size, bp_pin, ir_pin) in cases {
+            let options = TopOptions {
+                bpred_size,
+                return_stack_size,
+                src_bits: 4,
+                ..TopOptions::default()
+            };
+            let g = rvfi_encoder(Config::Rv32, &options, FrontEndOptions::default(), true).unwrap();
+            let implementation = TeImplementation {
+                branch_prediction: bpred_size > 0,
+                implicit_return: return_stack_size > 0,
+                src_bits: 4,
+                ..super::super::soc_control::SOC_TE_IMPLEMENTATION
+            };
+            let registers = registers_module(implementation, &format!("{}_registers", g.top));
+            let case = format!("bpred_size {bpred_size}, return_stack_size {return_stack_size}");
+            assert!(
+                g.verilog.contains(&registers),
+                "{case}: the registers' module"
+            );
+            assert!(
+                g.verilog.contains(&format!(".branch_prediction({bp_pin})")),
+                "{case}: branch_prediction"
+            );
+            assert!(
+                g.verilog.contains(&format!(".implicit_return({ir_pin})")),
+                "{case}: implicit_return"
+            );
             lint_top(&g.top, &g.verilog).unwrap();
         }
     }

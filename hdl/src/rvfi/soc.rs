@@ -28,7 +28,8 @@ use crate::verilog::{flatten_ports, generate_named, top_ports, Port};
 
 use super::front_end::CoreTraps;
 use super::soc_control::{
-    encoder_controls, te_registers_instance, te_registers_module, WritePort, SOC_TE_IMPLEMENTATION,
+    encoder_controls, implementation_of, option_pin_connection, predictor_connections,
+    predictor_wires, te_registers_instance, te_registers_module, WritePort,
 };
 use super::{FrontEndOptions, RvfiFrontEnd};
 use crate::control_interface::te_registers::WORD_ADDRESS_BITS;
@@ -153,12 +154,7 @@ impl SocEncoderOptions {
     /// branch prediction and implicit return where the encoder has their blocks, and its
     /// `srcID` width as `trTeSrcBits`).
     pub fn implementation(self) -> TeImplementation {
-        TeImplementation {
-            branch_prediction: self.bpred_size > 0,
-            implicit_return: self.return_stack_size > 0,
-            src_bits: u32::from(self.src_bits),
-            ..SOC_TE_IMPLEMENTATION
-        }
+        implementation_of(&self.top_options())
     }
 }
 
@@ -210,39 +206,21 @@ impl SocEncoder {
         v
     }
 
-    /// Whether the registers offer the run-time option `name` (`branch_prediction`,
-    /// `implicit_return`): the encoder has its block.
-    fn offers(&self, name: &str) -> bool {
-        match name {
-            "branch_prediction" => self.implementation.branch_prediction,
-            "implicit_return" => self.implementation.implicit_return,
-            _ => false,
-        }
-    }
-
     /// The declarations of the wires from the registers to the encoder's option pins
-    /// (`te_branch_prediction`, `te_implicit_return`, for the options they offer),
-    /// besides those of `soc_control::te_wires`.
+    /// (`soc_control::predictor_wires`), besides those of `soc_control::te_wires`.
     pub fn predictor_wires(&self) -> String {
-        ["branch_prediction", "implicit_return"]
-            .iter()
-            .filter(|name| self.offers(name))
-            .map(|name| format!("    wire te_{name};\n"))
-            .collect()
+        predictor_wires(self.implementation)
     }
 
     /// The registers' instance (`soc_control::te_registers_instance`) reset by `reset`,
     /// written through `host` and `core`.
     pub fn registers(&self, reset: &str, host: &WritePort, core: &WritePort) -> String {
-        let predictor = ["implicit_return", "branch_prediction"]
-            .iter()
-            .map(|name| match self.offers(name) {
-                true => format!(".{name}(te_{name})"),
-                false => format!(".{name}()"),
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
-        te_registers_instance(reset, host, core, &predictor)
+        te_registers_instance(
+            reset,
+            host,
+            core,
+            &predictor_connections(self.implementation),
+        )
     }
 
     /// The encoder's instance `encoder` on the front end's ingress wires, with `reset`
@@ -272,9 +250,11 @@ impl SocEncoder {
     fn optional_pins(&self) -> String {
         self.predictor_pins
             .iter()
-            .map(|name| match self.offers(name) {
-                true => format!(".{name}(te_{name}), "),
-                false => format!(".{name}(1'b0), "),
+            .map(|name| {
+                format!(
+                    ".{name}({}), ",
+                    option_pin_connection(self.implementation, name)
+                )
             })
             .chain(self.src_id_width.map(|w| format!(".src_id({w}'d0), ")))
             .collect()

@@ -15,6 +15,7 @@ use rust_hdl::prelude::Block;
 
 use crate::control_interface::te_registers::{TeRegisters, WORD_ADDRESS_BITS};
 use crate::logic::resync::RESYNC_MAX_BITS;
+use crate::top::TopOptions;
 use crate::verilog::{flatten_ports, generate_named, top_ports};
 use etrace_spec::trace_control::map::WINDOW_BYTES;
 use etrace_spec::trace_control::registers::{TeImplementation, TeProtocol};
@@ -33,6 +34,65 @@ pub const SOC_TE_IMPLEMENTATION: TeImplementation = TeImplementation {
     src_bits: 0,
     sync_max_limit: 11,
 };
+
+/// What the trace control registers of an encoder built with `options` offer:
+/// [`SOC_TE_IMPLEMENTATION`] with branch prediction where it has a predictor
+/// (`bpred_size_p` > 0), implicit return where it has a return stack
+/// (`return_stack_size_p` > 0), and its `srcID` width as `trTeSrcBits`.
+pub fn implementation_of(options: &TopOptions) -> TeImplementation {
+    TeImplementation {
+        branch_prediction: options.bpred_size > 0,
+        implicit_return: options.return_stack_size > 0,
+        src_bits: u32::from(options.src_bits),
+        ..SOC_TE_IMPLEMENTATION
+    }
+}
+
+/// The run-time options the registers drive, in the order of their pins.
+const PREDICTOR_OPTIONS: [&str; 2] = ["implicit_return", "branch_prediction"];
+
+/// Whether registers implementing `implementation` offer the run-time option `name`
+/// (`branch_prediction`, `implicit_return`): the encoder has its block.
+pub fn offers(implementation: TeImplementation, name: &str) -> bool {
+    match name {
+        "branch_prediction" => implementation.branch_prediction,
+        "implicit_return" => implementation.implicit_return,
+        _ => false,
+    }
+}
+
+/// The declarations of the wires from the registers to the encoder's run-time option
+/// pins (`te_implicit_return`, `te_branch_prediction`) for the options `implementation`
+/// offers, besides those of [`te_wires`].
+pub fn predictor_wires(implementation: TeImplementation) -> String {
+    PREDICTOR_OPTIONS
+        .iter()
+        .filter(|name| offers(implementation, name))
+        .map(|name| format!("    wire te_{name};\n"))
+        .collect()
+}
+
+/// The registers' connections of the run-time options ([`registers_instance`]'s
+/// `predictor_options`): `te_<name>` for those `implementation` offers, open otherwise.
+pub fn predictor_connections(implementation: TeImplementation) -> String {
+    PREDICTOR_OPTIONS
+        .iter()
+        .map(|name| match offers(implementation, name) {
+            true => format!(".{name}(te_{name})"),
+            false => format!(".{name}()"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The connection of the encoder's run-time option pin `name` in a top whose registers
+/// implement `implementation`: `te_<name>` where they offer it, else off.
+pub fn option_pin_connection(implementation: TeImplementation, name: &str) -> String {
+    match offers(implementation, name) {
+        true => format!("te_{name}"),
+        false => "1'b0".to_string(),
+    }
+}
 
 /// The registers' module name in the SoCs' Verilog.
 const TE_REGISTERS_TOP: &str = "etrace_te_registers";
