@@ -2,7 +2,7 @@
 //! named configuration; unknown configurations and options are usage errors (exit 2).
 
 mod common;
-use common::etrace;
+use common::{assert_input_error, etrace};
 
 /// Runs `etrace gen-verilog --config CONFIG` into a fresh directory and returns the
 /// Verilog and the `.core` file it wrote.
@@ -211,4 +211,46 @@ fn rvfi_top(tag: &str, extra: &[&str]) -> (String, String) {
     let header = &verilog[verilog.find(&format!("module {top}(")).expect("the top")..];
     let header = header[..header.find(");").unwrap()].to_string();
     (header, core)
+}
+
+/// Issue 22, item 5: a generation option the generator refuses is reported at that
+/// option, with the generator's reason.
+#[test]
+fn refused_generation_options_name_the_option() {
+    let cases: [(&[&str], &[&str]); 6] = [
+        (&["--src-bits", "17"], &["srcID width 17", "(--src-bits)"]),
+        (
+            &["--bpred-size", "9"],
+            &["bpred_size_p 9", "(--bpred-size)"],
+        ),
+        (
+            &["--return-stack-size", "4"],
+            &["return_stack_size_p 4", "(--return-stack-size)"],
+        ),
+        (
+            &["--fifo-depth", "48"],
+            &["FIFO depth 48", "(--fifo-depth)"],
+        ),
+        (
+            &["--rvfi", "--control-registers", "--src-bits", "13"],
+            &["at most 12 bits", "(--src-bits)"],
+        ),
+        (&["--rvfi"], &["rv32 only", "(--config)"]),
+    ];
+    for (extra, needles) in cases {
+        // The RVFI front end is refused for rv64 (every case but it is rv32).
+        let config = match extra {
+            ["--rvfi"] => "rv64",
+            _ => "rv32",
+        };
+        let mut args = vec![
+            "gen-verilog",
+            "--config",
+            config,
+            "-o",
+            "/tmp/etrace-refused",
+        ];
+        args.extend_from_slice(extra);
+        assert_input_error(&etrace(&args), needles);
+    }
 }

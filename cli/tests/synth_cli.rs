@@ -104,7 +104,8 @@ fn icebreaker_flow_writes_a_bitstream_and_a_report() {
 /// The programs the SoCs refuse, each naming the cause and the program: a PicoRV32
 /// program with multiply instructions on the iCE40 boards (their PicoRV32 has no M
 /// extension), one that does not fit the RAM, an RV64 one, one linked for the other core;
-/// and an unknown core, a configuration other than rv32, a program without `--core`.
+/// and an unknown core, a configuration other than rv32, a generation option the SoC's
+/// encoder cannot have (named as the option), a program without `--core`.
 #[test]
 fn programs_a_board_soc_cannot_run_are_usage_errors() {
     let elf = |name: &str| format!("{}/../programs/elf/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -164,6 +165,13 @@ fn programs_a_board_soc_cannot_run_are_usage_errors() {
         "rv64",
     ]);
     assert_input_error(&out, &["rv32 encoder", "--config"]);
+    for (option, value, reason) in [
+        ("--src-bits", "13", "at most 12 bits"),
+        ("--bpred-size", "9", "bpred_size_p 9"),
+    ] {
+        let out = synth(&["--board", "icebreaker", "--core", "serv", option, value]);
+        assert_input_error(&out, &[reason, &format!("({option})")]);
+    }
     let out = synth(&["--board", "icebreaker", &dhrystone]);
     assert_eq!(out.status.code(), Some(2), "PROG needs --core");
 }

@@ -4,7 +4,7 @@
 //! behind the RVFI front end, for one's own core (`etrace_hdl::rvfi::rvfi_encoder`); with
 //! `--protocol ntrace`, the N-Trace encoder (`etrace_hdl::ntrace::top`).
 
-use super::hardware_args::{write_params_files, HardwareArgs};
+use super::hardware_args::{at_option, write_params_files, HardwareArgs};
 use super::ntrace_hardware_args::NtraceHardwareArgs;
 use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
@@ -83,9 +83,14 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
                 CoreTraps::IllegalInstruction
             },
         };
-        rvfi_encoder(config, &options, front_end, args.control_registers).at("--rvfi")?
+        at_option(rvfi_encoder(
+            config,
+            &options,
+            front_end,
+            args.control_registers,
+        ))?
     } else {
-        generate(config, &options).at("gen-verilog options")?
+        at_option(generate(config, &options))?
     };
     let (verilog_name, verilog_path) = check_and_write(&args, &design)?;
     let core_path = args.out.join(format!("{}.core", design.top));

@@ -11,11 +11,33 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::soc::SocEncoderOptions;
-use etrace_hdl::top::{OutputKind, TopOptions};
+use etrace_hdl::top::{OutputKind, TopError, TopOptions};
 use etrace_spec::formats::params_out::{params_static_config, params_toml};
 use etrace_spec::framing::FramingKind;
 
 use crate::error::{CliError, InputContext};
+
+/// The option a generator error `e` is about (`docs/cli.md`, "Hardware generation
+/// options"), the place an error message names.
+pub fn top_error_option(e: &TopError) -> &'static str {
+    match e {
+        TopError::FifoDepth(_) => "--fifo-depth",
+        TopError::AtbWidth(_) => "--atb-bits",
+        TopError::SrcBits(_) | TopError::ControlSrcBits(_) => "--src-bits",
+        TopError::BpredSize(_) => "--bpred-size",
+        TopError::ReturnStackSize(_) => "--return-stack-size",
+        TopError::RvfiConfig(_) => "--config",
+    }
+}
+
+/// A generator result with its error, if any, placed at the option it is about
+/// ([`top_error_option`]).
+pub fn at_option<T>(result: Result<T, TopError>) -> Result<T, CliError> {
+    result.map_err(|e| {
+        let place = top_error_option(&e);
+        CliError::input(e, place)
+    })
+}
 
 /// The ATDATA widths of the ATB output, in bits (`--atb-bits`).
 const ATB_BITS: [u32; 5] = [8, 16, 32, 64, 128];

@@ -34,7 +34,8 @@ use etrace_tb::pythondata::verilog_sources;
 use report::{Design, Source};
 
 use super::hardware_args::{
-    frequency_mhz, options_text, sizes_text, soc_options_text, write_params_files, HardwareArgs,
+    at_option, frequency_mhz, options_text, sizes_text, soc_options_text, top_error_option,
+    write_params_files, HardwareArgs,
 };
 use super::ntrace_hardware_args::NtraceHardwareArgs;
 use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
@@ -176,7 +177,7 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
             None => {
                 let options = hardware.unwrap_or_default();
                 (
-                    generate(config, &options).at("hardware generation options")?,
+                    at_option(generate(config, &options))?,
                     etrace_options_text(&options),
                     report::encoder_max_ice40_cells(Some(&options)),
                 )
@@ -296,10 +297,10 @@ fn replay_design(
         None => board::generate(board, config, &options, records),
     };
     let design = generated.map_err(|e| {
-        let place = match e {
+        let place = match &e {
             BoardError::Baud { .. } => "--baud",
             BoardError::Ntrace(_) => "N-Trace hardware options",
-            BoardError::Encoder(_) => "hardware generation options",
+            BoardError::Encoder(e) => top_error_option(e),
             _ => "board top",
         };
         CliError::input(e, place)
@@ -351,9 +352,9 @@ fn core_design(
     let bytes = std::fs::read(&program).at(program.display())?;
     let image = parse_elf(&bytes).at(program.display())?;
     let soc = board_soc(board, core, &image, baud, encoder).map_err(|e| {
-        let place = match e {
+        let place = match &e {
             BoardSocError::Board(_) => "--baud".to_string(),
-            BoardSocError::Top(_) => "encoder generation".to_string(),
+            BoardSocError::Top(e) => top_error_option(e).to_string(),
             _ => program.display().to_string(),
         };
         CliError::input(e, place)
