@@ -298,7 +298,7 @@ pub mod replay {
     //! (`ecall`, two `ebreak`s, an illegal instruction). The ELFs are built into the
     //! binary, so `etrace synth` makes the replay table wherever it runs.
 
-    use etrace_hart::HartConfig;
+    use etrace_hart::{Hart, HartConfig, HartError};
     use etrace_spec::ingress::{IngressRecord, ItypeWidth};
     use etrace_spec::isa::Xlen;
 
@@ -343,20 +343,108 @@ pub mod replay {
         xlen: Xlen,
         itype_width: ItypeWidth,
     ) -> Result<Vec<IngressRecord>, ProgramError> {
-        let records = program_records(xlen, itype_width)?;
-        if records.len() < SKIP + COUNT {
+        let elf = match xlen {
+            Xlen::X32 => TRAPS_RV32,
+            Xlen::X64 => TRAPS_RV64,
+        };
+        let config = HartConfig {
+            itype_width,
+            ..HartConfig::default()
+        };
+        let records = replay_window(program_path(xlen), elf, config)?.records;
+        if records.len() < COUNT {
             return Err(ProgramError::TooShort {
                 name: program_path(xlen).to_string(),
                 len: records.len(),
                 need: SKIP + COUNT,
             });
         }
-        Ok(records[SKIP..SKIP + COUNT].to_vec())
+        Ok(records)
+    }
+
+    /// The records a board replays of the ELF `bytes` (`name` for messages) run on the
+    /// hart model with `config`: [`COUNT`] records after the first [`SKIP`], or of a
+    /// shorter run its last [`COUNT`] (all of a run of at most [`COUNT`]). The run stops
+    /// once it has retired the instructions the window needs, so a program that never
+    /// exits (firmware in a loop) replays too; a run that stops for another reason before
+    /// its exit, or retires nothing, is an error.
+    pub fn replay_window(
+        name: &str,
+        bytes: &[u8],
+        config: HartConfig,
+    ) -> Result<ReplayWindow, ProgramError> {
+        // Every retired instruction makes a record (a trap without retirement one more).
+        let limit = (SKIP + COUNT) as u64;
+        let config = HartConfig {
+            max_instructions: limit,
+            ..config
+        };
+        let mut hart = Hart::from_elf(bytes, config).map_err(|source| ProgramError::Load {
+            name: name.to_string(),
+            source,
+        })?;
+        let mut records = Vec::new();
+        match hart.run(&mut records) {
+            Ok(_) | Err(HartError::MaxInstructions { .. }) => {}
+            Err(source) => {
+                return Err(ProgramError::Run {
+                    name: name.to_string(),
+                    source,
+                })
+            }
+        }
+        if records.is_empty() {
+            return Err(ProgramError::TooShort {
+                name: name.to_string(),
+                len: 0,
+                need: 1,
+            });
+        }
+        let first = SKIP.min(records.len().saturating_sub(COUNT));
+        let end = records.len().min(first + COUNT);
+        Ok(ReplayWindow {
+            first,
+            records: records[first..end].to_vec(),
+        })
+    }
+
+    /// The records a board replays of a run ([`replay_window`]).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct ReplayWindow {
+        /// The index of the first replayed record in the run.
+        pub first: usize,
+        /// The replayed records.
+        pub records: Vec<IngressRecord>,
     }
 
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        /// The replay window stops the run early; its records are those of the whole run.
+        #[test]
+        fn the_window_of_a_long_run_is_that_of_the_whole_run() {
+            for xlen in [Xlen::X32, Xlen::X64] {
+                let whole = program_records(xlen, ItypeWidth::W4).unwrap();
+                let window = replayed_records(xlen, ItypeWidth::W4).unwrap();
+                assert_eq!(window, whole[SKIP..SKIP + COUNT], "{xlen:?}");
+            }
+        }
+
+        /// A run shorter than the window replays all of it; a program the hart model
+        /// cannot load is an error naming it.
+        #[test]
+        fn a_short_run_replays_whole_and_a_bad_elf_is_an_error() {
+            let bytes = crate::elf("minimal-rv32").unwrap();
+            let whole = run_records("minimal", &bytes, HartConfig::default()).unwrap();
+            assert!(whole.len() < COUNT);
+            let window = replay_window("minimal", &bytes, HartConfig::default()).unwrap();
+            assert_eq!(window.first, 0);
+            assert_eq!(window.records, whole);
+            let e = replay_window("junk.elf", b"not an elf", HartConfig::default()).unwrap_err();
+            assert!(matches!(e, ProgramError::Load { .. }), "{e}");
+            assert!(e.to_string().starts_with("junk.elf: "), "{e}");
+        }
 
         #[test]
         fn replayed_window_has_branches_jumps_and_traps() {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 mod common;
-use common::{assert_input_error, etrace_env};
+use common::{assert_input_error, elf, etrace_env};
 
 #[test]
 fn unknown_board_is_a_usage_error() {
@@ -105,7 +105,8 @@ fn icebreaker_flow_writes_a_bitstream_and_a_report() {
 /// program with multiply instructions on the iCE40 boards (their PicoRV32 has no M
 /// extension), one that does not fit the RAM, an RV64 one, one linked for the other core;
 /// and an unknown core, a configuration other than rv32, a generation option the SoC's
-/// encoder cannot have (named as the option), a program without `--core`.
+/// encoder cannot have (named as the option); without `--core`, a replayed program of the
+/// wrong XLEN and a file that is not an ELF.
 #[test]
 fn programs_a_board_soc_cannot_run_are_usage_errors() {
     let elf = |name: &str| format!("{}/../programs/elf/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -172,8 +173,18 @@ fn programs_a_board_soc_cannot_run_are_usage_errors() {
         let out = synth(&["--board", "icebreaker", "--core", "serv", option, value]);
         assert_input_error(&out, &[reason, &format!("({option})")]);
     }
-    let out = synth(&["--board", "icebreaker", &dhrystone]);
-    assert_eq!(out.status.code(), Some(2), "PROG needs --core");
+    // Without --core, PROG is replayed: it must suit the configuration and the hart model.
+    let out = synth(&["--board", "icebreaker", "--config", "rv64", &dhrystone]);
+    assert_input_error(
+        &out,
+        &[
+            "an RV32 program, but configuration rv64 replays RV64 records",
+            &dhrystone,
+        ],
+    );
+    let readme = format!("{}/../README.md", env!("CARGO_MANIFEST_DIR"));
+    let out = synth(&["--board", "icebreaker", &readme]);
+    assert_input_error(&out, &["not an ELF", &readme]);
 }
 
 /// Runs `etrace synth --board icebreaker --core serv PROG --no-encoder -o DIR` with
@@ -325,12 +336,14 @@ fn hx8k_ntrace_flow_writes_a_bitstream_and_a_report() {
 /// encoder has the branch predictor and the return stack (more cells than the plain
 /// board's), the parameter files beside its Verilog give their sizes, and the summary's
 /// capture command reads its encap stream with them, whatever `--framing` the encoder
-/// alone has.
+/// alone has. It replays the program given (`loops`, whose loops make format 0 packets
+/// with the predictor): the report and the capture command name it.
 #[test]
 fn icebreaker_option_board_carries_the_options_and_names_its_parameters() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-icebreaker-options");
     let _ = std::fs::remove_dir_all(&dir);
     let dir_name = dir.display().to_string();
+    let loops = elf("loops-rv32.elf");
     let options = "--framing smi --src-bits 8 --timestamp --bpred-size 6 --return-stack-size 2";
     let mut args = vec![
         "synth",
@@ -339,6 +352,7 @@ fn icebreaker_option_board_carries_the_options_and_names_its_parameters() {
         "--no-encoder",
         "-o",
         &dir_name,
+        &loops,
     ];
     args.extend(options.split(' '));
     let out = etrace_env(&args, &[]);
@@ -351,7 +365,10 @@ fn icebreaker_option_board_carries_the_options_and_names_its_parameters() {
     let lc = &report["utilization"]["ICESTORM_LC"];
     assert!(lc["used"].as_u64().unwrap() > 1600, "{lc}");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_all_options_capture(&dir, "programs/elf/traps-rv32.elf", &stdout);
+    assert_all_options_capture(&dir, &loops, &stdout);
+    assert_eq!(report["replay"]["program"], loops.as_str());
+    assert_eq!(report["replay"]["first_record"], 100);
+    assert_eq!(report["replay"]["records"], 512);
     // The replay board's description heads its parameter file.
     let params = std::fs::read_to_string(dir.join("etrace_board_icebreaker.params.toml")).unwrap();
     let described = "encap stream with 8-bit srcID, timestamps, branch prediction (64 entries), \

@@ -43,11 +43,12 @@ endmodule
 ";
 
 /// Runs the iCEBreaker top of `config` built with `encoder` at 3 Mbaud under Icarus for
-/// two passes of its replay and checks its serial line against the model's stream of
-/// those passes (encoder options `options`, parameters `params`, framed with `encap`).
-/// Returns the replayed records.
+/// two passes of its replay of `records` and checks its serial line against the model's
+/// stream of those passes (encoder options `options`, parameters `params`, framed with
+/// `encap`). Returns the replayed records.
 fn check_icebreaker(
     encoder: BoardEncoder,
+    records: Vec<IngressRecord>,
     params: &Params,
     options: EncoderOptions,
     encap: EncapConfig,
@@ -59,7 +60,6 @@ fn check_icebreaker(
         ..BoardOptions::default()
     };
     let config = Config::Rv32;
-    let records = replay::replayed_records(config.xlen(), config.itype()).unwrap();
     let g = board::generate(Board::Icebreaker, config, &board_options, records).unwrap();
     assert_eq!(g.settings.cycles_per_bit, 4);
     let runs = vec![g.records.as_slice(); 3];
@@ -119,10 +119,17 @@ fn rising_timestamps(stream: &[u8], encap: EncapConfig) -> Vec<u64> {
     stamps
 }
 
+/// The records the boards replay by default: a window of the `traps` program's run.
+fn traps_window() -> Vec<IngressRecord> {
+    let config = Config::Rv32;
+    replay::replayed_records(config.xlen(), config.itype()).unwrap()
+}
+
 #[test]
 fn icebreaker_verilog_sends_the_models_stream_under_icarus() {
     let _ = check_icebreaker(
         BoardEncoder::default(),
+        traps_window(),
         &Config::Rv32.params(),
         EncoderOptions::default(),
         EncapConfig::default(),
@@ -153,7 +160,14 @@ fn icebreaker_verilog_with_options_sends_the_models_stream_under_icarus() {
         timestamp_bytes: 2,
         ..EncapConfig::default()
     };
-    let records = check_icebreaker(encoder, &params, options, encap, "board-iverilog-options");
+    let records = check_icebreaker(
+        encoder,
+        traps_window(),
+        &params,
+        options,
+        encap,
+        "board-iverilog-options",
+    );
     // Each option changes the packets of this replay (at least the `ioptions` of its
     // syncs, `sec:format3`; the replay has no run of 31 correct predictions, so no format
     // 0): the check above would fail if the board ignored either.
@@ -174,4 +188,43 @@ fn icebreaker_verilog_with_options_sends_the_models_stream_under_icarus() {
     ] {
         assert_ne!(with, packets(without), "{without:?} changes nothing");
     }
+}
+
+/// A board replaying another program (`etrace synth ... PROG`: a window of the `loops`
+/// program's run) with the branch predictor: its long loops give runs of 31 correct
+/// predictions, so its stream has format 0 packets (`sec:format0`), exactly the model's.
+#[test]
+fn icebreaker_verilog_replaying_loops_sends_format_0_under_icarus() {
+    let bytes = etrace_programs::elf("loops-rv32").unwrap();
+    let window = replay::replay_window("loops-rv32", &bytes, Default::default()).unwrap();
+    assert_eq!(window.records.len(), replay::COUNT);
+    let encoder = BoardEncoder {
+        core: etrace_hdl::encoder_core::CoreOptions {
+            bpred_size: 6,
+            ..Default::default()
+        },
+        ..BoardEncoder::default()
+    };
+    let params = Params {
+        bpred_size_p: 6,
+        ..Config::Rv32.params()
+    };
+    let options = EncoderOptions {
+        branch_prediction: true,
+        ..EncoderOptions::default()
+    };
+    let records = check_icebreaker(
+        encoder,
+        window.records,
+        &params,
+        options,
+        EncapConfig::default(),
+        "board-iverilog-loops",
+    );
+    let encoded = Encoder::encode_all(&params, options, &records).unwrap();
+    let format_0 = encoded
+        .iter()
+        .filter(|p| matches!(p.packet, TeInst::BranchCount(_)))
+        .count();
+    assert!(format_0 > 0, "no format 0 packet in the replay");
 }

@@ -1,7 +1,7 @@
-//! `etrace synth --board BOARD [--config CONFIG] [--protocol etrace|ntrace] [--core CORE
-//! [PROG]] [--freq MHZ] [--baud N] [-o DIR]`: the FPGA flow of a board (`docs/cli.md`):
-//! generates the board top's Verilog (`etrace_hdl::board`: the ingress replay into the
-//! E-Trace encoder, or with `--protocol ntrace` into the N-Trace encoder; with `--core`,
+//! `etrace synth --board BOARD [--config CONFIG] [--protocol etrace|ntrace] [--core CORE]
+//! [PROG] [--freq MHZ] [--baud N] [-o DIR]`: the FPGA flow of a board (`docs/cli.md`):
+//! generates the board top's Verilog (`etrace_hdl::board`: the ingress replay of PROG's
+//! run into the E-Trace encoder, or with `--protocol ntrace` into the N-Trace encoder; with `--core`,
 //! `etrace_hdl::rvfi::board_soc`: the core running PROG, its trace on the UART),
 //! synthesises, places and routes it, packs
 //! the bitstream, and
@@ -24,6 +24,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
+use etrace_hart::HartConfig;
 use etrace_hdl::board::{self, Board, BoardEncoder, BoardError, BoardOptions};
 use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::board_soc::{board_soc, BoardSocError, SocCore};
@@ -58,9 +59,12 @@ pub struct SynthArgs {
     /// recorded ingress records).
     #[arg(long, value_name = "CORE")]
     pub core: Option<String>,
-    /// The program the core runs, an RV32 ELF that fits the SoC's RAM (12 KiB on the
-    /// iCE40 boards, 64 KiB on the ECP5 boards; default: programs/elf/loops-CORE.elf).
-    #[arg(value_name = "PROG", requires = "core")]
+    /// With --core, the program the core runs, an RV32 ELF that fits the SoC's RAM (12 KiB
+    /// on the iCE40 boards, 64 KiB on the ECP5 boards; default: programs/elf/loops-CORE.elf).
+    /// Without, the program whose run on the hart model the board replays: an ELF of the
+    /// configuration's XLEN, 512 records after the first 100 (of a shorter run its last
+    /// 512; default: programs/elf/traps-XLEN.elf).
+    #[arg(value_name = "PROG")]
     pub program: Option<PathBuf>,
     /// Timing target for place and route in MHz (default: the board's oscillator, which
     /// the design runs at).
@@ -122,23 +126,29 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
         Some(_) => None,
         None => Some(args.hardware.top_options(DEFAULT_FIFO_DEPTH)?),
     };
-    let design = match (&args.core, &ntrace) {
-        (Some(_), Some(_)) => {
-            return Err(CliError::input(
+    let design =
+        match (&args.core, &ntrace) {
+            (Some(_), Some(_)) => return Err(CliError::input(
                 "the SoC tops carry the E-Trace encoder; N-Trace boards replay recorded ingress",
                 "--core",
-            ))
-        }
-        (Some(core), None) => core_design(
-            board,
-            config,
-            core,
-            args.program.clone(),
-            args.baud,
-            soc_encoder_options(hardware.as_ref()),
-        )?,
-        (None, _) => replay_design(board, config, args.baud, ntrace.as_ref(), hardware.as_ref())?,
-    };
+            )),
+            (Some(core), None) => core_design(
+                board,
+                config,
+                core,
+                args.program.clone(),
+                args.baud,
+                soc_encoder_options(hardware.as_ref()),
+            )?,
+            (None, _) => replay_design(
+                board,
+                config,
+                args.program.clone(),
+                args.baud,
+                ntrace.as_ref(),
+                hardware.as_ref(),
+            )?,
+        };
     let out = args
         .out
         .unwrap_or_else(|| PathBuf::from("build").join(board.name()));
@@ -196,8 +206,9 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     std::fs::write(&report_path, report.to_json()).at(report_path.display())?;
     print!("{}", report.summary(&report_path));
     let elf = match &report.source {
-        Source::Core { program, .. } => program.display().to_string(),
-        Source::Replay { .. } => replay::program_path(config.xlen()).to_string(),
+        Source::Core { program, .. } | Source::Replay { program, .. } => {
+            program.display().to_string()
+        }
     };
     let protocol = if ntrace.is_some() {
         " --protocol ntrace"
@@ -277,10 +288,11 @@ fn ntrace_options_text(options: &NtraceTopOptions) -> String {
 }
 
 /// The replay top of `board` with the encoder of `config`: E-Trace, or N-Trace built
-/// with `ntrace`.
+/// with `ntrace`, replaying the run of `program` (default: the bundled `traps` program).
 fn replay_design(
     board: Board,
     config: Config,
+    program: Option<PathBuf>,
     baud: u32,
     ntrace: Option<&NtraceTopOptions>,
     hardware: Option<&TopOptions>,
@@ -290,8 +302,9 @@ fn replay_design(
         encoder: hardware.map(board_encoder).unwrap_or_default(),
         ..BoardOptions::default()
     };
-    let records = replay::replayed_records(config.xlen(), config.itype())
-        .map_err(|e| CliError::input(e, "replayed program"))?;
+    let (program, window) = replayed_program(config, program)?;
+    let first_record = window.first;
+    let records = window.records;
     let generated = match ntrace {
         Some(n) => board::generate_ntrace(board, config, &options, n, records),
         None => board::generate(board, config, &options, records),
@@ -320,10 +333,50 @@ fn replay_design(
         actual_baud: design.actual_baud,
         cycles_per_bit: design.settings.cycles_per_bit,
         source: Source::Replay {
+            program,
+            first_record,
             records: design.records.len(),
             settings: design.settings,
         },
     })
+}
+
+/// The program a replay board of `config` replays (`program`, default the bundled `traps`
+/// build of the configuration's XLEN) and the records of its run it replays
+/// (`replay::replay_window`).
+fn replayed_program(
+    config: Config,
+    program: Option<PathBuf>,
+) -> Result<(PathBuf, replay::ReplayWindow), CliError> {
+    let Some(program) = program else {
+        let records =
+            replay::replayed_records(config.xlen(), config.itype()).at("replayed program")?;
+        let window = replay::ReplayWindow {
+            first: replay::SKIP,
+            records,
+        };
+        return Ok((PathBuf::from(replay::program_path(config.xlen())), window));
+    };
+    let place = program.display().to_string();
+    let bytes = std::fs::read(&program).at(&place)?;
+    let image = parse_elf(&bytes).at(&place)?;
+    if image.xlen != config.xlen() {
+        return Err(CliError::input(
+            format!(
+                "an RV{} program, but configuration {} replays RV{} records",
+                image.xlen.bits(),
+                config.name(),
+                config.xlen().bits()
+            ),
+            place,
+        ));
+    }
+    let hart = HartConfig {
+        itype_width: config.itype(),
+        ..HartConfig::default()
+    };
+    let window = replay::replay_window(&place, &bytes, hart).at(&place)?;
+    Ok((program, window))
 }
 
 /// The SoC top of `board` with the core named `core` running `program` (default: the

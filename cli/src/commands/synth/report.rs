@@ -10,7 +10,6 @@ use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::board_soc::SocCore;
 use etrace_hdl::rvfi::soc::SocEncoderOptions;
 use etrace_hdl::top::TopOptions;
-use etrace_programs::replay;
 use serde_json::json;
 
 /// The family's basic cells as yosys counts them.
@@ -214,6 +213,10 @@ impl EncoderReport {
 pub enum Source {
     /// The ingress replay: the records replayed and the replay's constants.
     Replay {
+        /// The program whose run the board replays (its ELF).
+        program: PathBuf,
+        /// The index of the first replayed record in the program's run.
+        first_record: usize,
         /// Replayed records.
         records: usize,
         /// The replay's build-time constants.
@@ -351,9 +354,9 @@ impl Report {
             "timing_met": self.timing_met(),
             "uart": { "baud": self.baud, "cycles_per_bit": self.cycles_per_bit },
             "replay": match &self.source {
-                Source::Replay { records, settings } => json!({
-                    "program": replay::program_path(self.config.xlen()),
-                    "first_record": replay::SKIP,
+                Source::Replay { program, first_record, records, settings } => json!({
+                    "program": program.display().to_string(),
+                    "first_record": first_record,
                     "records": records,
                     "period_cycles": settings.period,
                     "gap_cycles": settings.gap,
