@@ -63,9 +63,14 @@ const SERV: Soc = Soc {
     core: "serv",
     variant: SocVariant::Serv,
 };
+const SERV_BP_IR: Soc = Soc {
+    label: "serv, predictor + return stack",
+    core: "serv",
+    variant: SocVariant::ServBpIr,
+};
 
 /// The UART rows: SoC and baud rate.
-const UART_RUNS: [(Soc, u32); 7] = [
+const UART_RUNS: [(Soc, u32); 8] = [
     (PICORV32, 115_200),
     (PICORV32, 1_000_000),
     (PICORV32, 3_000_000),
@@ -73,6 +78,7 @@ const UART_RUNS: [(Soc, u32); 7] = [
     (PICORV32_BP_IR, 1_000_000),
     (SERV, 115_200),
     (SERV, 1_000_000),
+    (SERV_BP_IR, 115_200),
 ];
 
 /// The section: one row per core on `program` (`<program>-<core>.elf`, e.g. `dhrystone`),
@@ -90,7 +96,7 @@ pub fn section(programs: &Path, program: &str, plan: Plan) -> String {
         "bits / instruction",
     ]);
     let mut verdicts = Vec::new();
-    for soc in [PICORV32, PICORV32_BP_IR, SERV] {
+    for soc in [PICORV32, PICORV32_BP_IR, SERV, SERV_BP_IR] {
         let name = format!("{program}-{}", soc.core);
         let core = soc.label;
         eprintln!("bench: lock step: {name} on {core}");

@@ -396,17 +396,10 @@ fn core_lock_step_with_the_predictor_and_the_return_stack() {
             &["has no return stack", "(--implicit-return)"],
         ),
         (
+            &["--core", "serv", "--return-stack-size", "2"],
             &[
-                "--core",
-                "serv",
-                "--bpred-size",
-                "6",
-                "--return-stack-size",
-                "2",
-            ],
-            &[
-                "no SoC of serv is built with --bpred-size 6",
-                "built: serv (rv32)",
+                "no SoC of serv is built with --bpred-size 0 --return-stack-size 2",
+                "built: serv (rv32); serv (rv32 --bpred-size 6 --return-stack-size 2)",
             ],
         ),
         (

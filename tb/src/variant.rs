@@ -239,7 +239,7 @@ impl FromStr for Variant {
 
 /// One verilated SoC build (`etrace_hdl::rvfi::soc`): a core, its RVFI front end and the
 /// `rv32` encoder (with a branch predictor and a return stack in
-/// [`SocVariant::PicoRv32BpIr`]).
+/// [`SocVariant::PicoRv32BpIr`] and [`SocVariant::ServBpIr`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SocVariant {
     /// The SoC as a user builds it.
@@ -254,15 +254,18 @@ pub enum SocVariant {
     /// stack of 4 (`bpred_size_p` 6, `return_stack_size_p` 2: the sizes of the
     /// all-options build), which its trace control registers offer.
     PicoRv32BpIr,
+    /// SERV with the encoder of [`SocVariant::PicoRv32BpIr`].
+    ServBpIr,
 }
 
 impl SocVariant {
     /// Every SoC build.
-    pub const ALL: [SocVariant; 4] = [
+    pub const ALL: [SocVariant; 5] = [
         SocVariant::PicoRv32,
         SocVariant::PicoRv32Swapped,
         SocVariant::Serv,
         SocVariant::PicoRv32BpIr,
+        SocVariant::ServBpIr,
     ];
 
     /// The name: the Verilator `--prefix` (`V<name>`) and the C symbol prefix.
@@ -272,6 +275,7 @@ impl SocVariant {
             SocVariant::PicoRv32Swapped => "picorv32_swapped",
             SocVariant::Serv => "serv",
             SocVariant::PicoRv32BpIr => "picorv32_bp_ir",
+            SocVariant::ServBpIr => "serv_bp_ir",
         }
     }
 
@@ -280,7 +284,7 @@ impl SocVariant {
         match self {
             SocVariant::PicoRv32 | SocVariant::PicoRv32BpIr => "picorv32",
             SocVariant::PicoRv32Swapped => "picorv32-swapped",
-            SocVariant::Serv => "serv",
+            SocVariant::Serv | SocVariant::ServBpIr => "serv",
         }
     }
 
@@ -292,7 +296,7 @@ impl SocVariant {
             ..Default::default()
         };
         match self {
-            SocVariant::PicoRv32BpIr => sizes(6, 2),
+            SocVariant::PicoRv32BpIr | SocVariant::ServBpIr => sizes(6, 2),
             _ => sizes(0, 0),
         }
     }
@@ -314,7 +318,7 @@ impl SocVariant {
             SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped | SocVariant::PicoRv32BpIr => {
                 crate::pythondata::CorePackage::PicoRv32
             }
-            SocVariant::Serv => crate::pythondata::CorePackage::Serv,
+            SocVariant::Serv | SocVariant::ServBpIr => crate::pythondata::CorePackage::Serv,
         }
     }
 
@@ -324,7 +328,7 @@ impl SocVariant {
             SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped | SocVariant::PicoRv32BpIr => {
                 etrace_hdl::rvfi::picorv32_soc::PICORV32_RAM_BASE
             }
-            SocVariant::Serv => etrace_hdl::rvfi::serv_soc::SERV_RAM_BASE,
+            SocVariant::Serv | SocVariant::ServBpIr => etrace_hdl::rvfi::serv_soc::SERV_RAM_BASE,
         }
     }
 
@@ -333,7 +337,7 @@ impl SocVariant {
     pub fn cycles_per_instruction_max(self) -> u64 {
         match self {
             SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped | SocVariant::PicoRv32BpIr => 64,
-            SocVariant::Serv => 256,
+            SocVariant::Serv | SocVariant::ServBpIr => 256,
         }
     }
 
@@ -342,7 +346,9 @@ impl SocVariant {
         etrace_hdl::rvfi::FrontEndOptions {
             swap_branch_itypes: self == SocVariant::PicoRv32Swapped,
             core_traps: match self {
-                SocVariant::Serv => etrace_hdl::rvfi::CoreTraps::TimerInterrupt,
+                SocVariant::Serv | SocVariant::ServBpIr => {
+                    etrace_hdl::rvfi::CoreTraps::TimerInterrupt
+                }
                 _ => etrace_hdl::rvfi::CoreTraps::IllegalInstruction,
             },
         }

@@ -54,15 +54,36 @@ fn serv_runs_its_programs_in_lock_step_with_byte_exact_trace() {
 /// smaller than the default SoC's.
 #[test]
 fn picorv32_with_predictor_and_return_stack_runs_in_lock_step_with_both_options() {
-    let mut config = LockstepConfig::new(SocVariant::PicoRv32BpIr);
+    lock_step_with_both_options(SocVariant::PicoRv32BpIr, SocVariant::PicoRv32, &PROGRAMS);
+}
+
+/// As [`picorv32_with_predictor_and_return_stack_runs_in_lock_step_with_both_options`],
+/// for SERV (`etrace cosim --core serv --bpred-size 6 --return-stack-size 2`): its
+/// programs with calls, loops, traps and timer interrupts (Dhrystone, about as long as
+/// all of them together on the bit-serial core, runs without the options above).
+#[test]
+fn serv_with_predictor_and_return_stack_runs_in_lock_step_with_both_options() {
+    lock_step_with_both_options(
+        SocVariant::ServBpIr,
+        SocVariant::Serv,
+        &SERV_PROGRAMS[..SERV_PROGRAMS.len() - 1],
+    );
+}
+
+/// Runs `programs` on `variant` (an encoder with both blocks) with both options enabled,
+/// in lock step and decoded back, and on `plain` (the same core, the default encoder):
+/// both retire the same instructions, and the loops, the recursion and Dhrystone trace
+/// in fewer bytes with the options.
+fn lock_step_with_both_options(variant: SocVariant, plain: SocVariant, programs: &[&str]) {
+    let mut config = LockstepConfig::new(variant);
     config.options.branch_prediction = true;
     config.options.implicit_return = true;
-    for &name in &PROGRAMS {
+    for &name in programs {
         let elf = etrace_programs::elf(name).unwrap();
         let outcome = run(&elf, &config).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(outcome.decoded.steps >= outcome.retired, "{name}");
-        let plain = run(&elf, &LockstepConfig::new(SocVariant::PicoRv32))
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let plain =
+            run(&elf, &LockstepConfig::new(plain)).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(outcome.retired, plain.retired, "{name}");
         eprintln!(
             "{name}: {} retired, {} bytes with both options, {} without",
