@@ -327,6 +327,13 @@ pub mod replay {
         xlen: Xlen,
         itype_width: ItypeWidth,
     ) -> Result<Vec<IngressRecord>, ProgramError> {
+        let (elf, config) = program(xlen, itype_width);
+        run_records(program_path(xlen), elf, config)
+    }
+
+    /// The program's ELF for `xlen` and the hart model's configuration that runs it with
+    /// `itype_width`.
+    fn program(xlen: Xlen, itype_width: ItypeWidth) -> (&'static [u8], HartConfig) {
         let elf = match xlen {
             Xlen::X32 => TRAPS_RV32,
             Xlen::X64 => TRAPS_RV64,
@@ -335,7 +342,7 @@ pub mod replay {
             itype_width,
             ..HartConfig::default()
         };
-        run_records(program_path(xlen), elf, config)
+        (elf, config)
     }
 
     /// The records a board replays: [`COUNT`] records after the first [`SKIP`].
@@ -343,14 +350,7 @@ pub mod replay {
         xlen: Xlen,
         itype_width: ItypeWidth,
     ) -> Result<Vec<IngressRecord>, ProgramError> {
-        let elf = match xlen {
-            Xlen::X32 => TRAPS_RV32,
-            Xlen::X64 => TRAPS_RV64,
-        };
-        let config = HartConfig {
-            itype_width,
-            ..HartConfig::default()
-        };
+        let (elf, config) = program(xlen, itype_width);
         let records = replay_window(program_path(xlen), elf, config)?.records;
         if records.len() < COUNT {
             return Err(ProgramError::TooShort {
