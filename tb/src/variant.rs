@@ -17,6 +17,8 @@ use etrace_hdl::ntrace::{NtraceFifoConfig, NtraceHwOptions, NtraceTopOptions};
 use etrace_hdl::top::{OutputKind, TopOptions};
 use etrace_spec::params::Params;
 
+use crate::pythondata::CorePackage;
+
 /// One verilated encoder build (`hdl/DESIGN.md`, "Configurations"; `hdl/src/top.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Variant {
@@ -313,31 +315,29 @@ impl SocVariant {
     }
 
     /// The core's package.
-    pub fn core(self) -> crate::pythondata::CorePackage {
+    pub fn core(self) -> CorePackage {
         match self {
             SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped | SocVariant::PicoRv32BpIr => {
-                crate::pythondata::CorePackage::PicoRv32
+                CorePackage::PicoRv32
             }
-            SocVariant::Serv | SocVariant::ServBpIr => crate::pythondata::CorePackage::Serv,
+            SocVariant::Serv | SocVariant::ServBpIr => CorePackage::Serv,
         }
     }
 
     /// The base address of the SoC's RAM (its reset address).
     pub fn ram_base(self) -> u64 {
-        match self {
-            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped | SocVariant::PicoRv32BpIr => {
-                etrace_hdl::rvfi::picorv32_soc::PICORV32_RAM_BASE
-            }
-            SocVariant::Serv | SocVariant::ServBpIr => etrace_hdl::rvfi::serv_soc::SERV_RAM_BASE,
+        match self.core() {
+            CorePackage::PicoRv32 => etrace_hdl::rvfi::picorv32_soc::PICORV32_RAM_BASE,
+            CorePackage::Serv => etrace_hdl::rvfi::serv_soc::SERV_RAM_BASE,
         }
     }
 
     /// Clock cycles the core may take per retired instruction (a bound for a stalled core:
     /// PicoRV32 needs 3-6, division ~40; bit-serial SERV 35-70, shifts up to ~100).
     pub fn cycles_per_instruction_max(self) -> u64 {
-        match self {
-            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped | SocVariant::PicoRv32BpIr => 64,
-            SocVariant::Serv | SocVariant::ServBpIr => 256,
+        match self.core() {
+            CorePackage::PicoRv32 => 64,
+            CorePackage::Serv => 256,
         }
     }
 
@@ -345,11 +345,9 @@ impl SocVariant {
     pub fn front_end(self) -> etrace_hdl::rvfi::FrontEndOptions {
         etrace_hdl::rvfi::FrontEndOptions {
             swap_branch_itypes: self == SocVariant::PicoRv32Swapped,
-            core_traps: match self {
-                SocVariant::Serv | SocVariant::ServBpIr => {
-                    etrace_hdl::rvfi::CoreTraps::TimerInterrupt
-                }
-                _ => etrace_hdl::rvfi::CoreTraps::IllegalInstruction,
+            core_traps: match self.core() {
+                CorePackage::Serv => etrace_hdl::rvfi::CoreTraps::TimerInterrupt,
+                CorePackage::PicoRv32 => etrace_hdl::rvfi::CoreTraps::IllegalInstruction,
             },
         }
     }

@@ -17,8 +17,8 @@ use crate::verilog::Port;
 
 use super::soc::{front_end_instance, front_end_module, port_declarations, range};
 use super::soc_control::{
-    implementation_of, option_pin_connection, predictor_connections, predictor_wires,
-    registers_instance, registers_module, te_wires,
+    check_control_src_bits, implementation_of, option_pin_connection, predictor_connections,
+    predictor_wires, registers_instance, registers_module, te_wires,
 };
 use super::FrontEndOptions;
 use crate::control_interface::te_registers::WORD_ADDRESS_BITS;
@@ -129,9 +129,7 @@ pub fn rvfi_encoder(
     let mut v = front_end_module(front_end);
     v.push_str(&encoder.verilog);
     if registers {
-        if options.src_bits > 12 {
-            return Err(TopError::ControlSrcBits(options.src_bits));
-        }
+        check_control_src_bits(options)?;
         v.push_str(&registers_module(implementation, &registers_top));
     }
     v.push_str(&format!(

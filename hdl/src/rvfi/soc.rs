@@ -28,8 +28,8 @@ use crate::verilog::{flatten_ports, generate_named, top_ports, Port};
 
 use super::front_end::CoreTraps;
 use super::soc_control::{
-    encoder_controls, implementation_of, option_pin_connection, predictor_connections,
-    predictor_wires, te_registers_instance, te_registers_module, WritePort,
+    check_control_src_bits, encoder_controls, implementation_of, option_pin_connection,
+    predictor_connections, predictor_wires, te_registers_instance, te_registers_module, WritePort,
 };
 use super::{FrontEndOptions, RvfiFrontEnd};
 use crate::control_interface::te_registers::WORD_ADDRESS_BITS;
@@ -175,10 +175,9 @@ pub struct SocEncoder {
 impl SocEncoder {
     /// The encoder of a SoC built with `options`.
     pub fn new(options: SocEncoderOptions) -> Result<SocEncoder, TopError> {
-        if options.src_bits > 12 {
-            return Err(TopError::ControlSrcBits(options.src_bits));
-        }
-        let encoder = generate(Config::Rv32, &options.top_options())?;
+        let top = options.top_options();
+        check_control_src_bits(&top)?;
+        let encoder = generate(Config::Rv32, &top)?;
         let width = |name: &str| {
             encoder
                 .ports

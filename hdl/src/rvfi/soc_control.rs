@@ -15,7 +15,7 @@ use rust_hdl::prelude::Block;
 
 use crate::control_interface::te_registers::{TeRegisters, WORD_ADDRESS_BITS};
 use crate::logic::resync::RESYNC_MAX_BITS;
-use crate::top::TopOptions;
+use crate::top::{TopError, TopOptions};
 use crate::verilog::{flatten_ports, generate_named, top_ports};
 use etrace_spec::trace_control::map::WINDOW_BYTES;
 use etrace_spec::trace_control::registers::{TeImplementation, TeProtocol};
@@ -45,6 +45,19 @@ pub fn implementation_of(options: &TopOptions) -> TeImplementation {
         implicit_return: options.return_stack_size > 0,
         src_bits: u32::from(options.src_bits),
         ..SOC_TE_IMPLEMENTATION
+    }
+}
+
+/// The widest `srcID` the registers can report (`trTeSrcBits`, Trace Control Interface
+/// 1.0).
+pub const MAX_CONTROL_SRC_BITS: u8 = 12;
+
+/// `options` as a build with the trace control registers takes them: an error when its
+/// `srcID` is wider than `trTeSrcBits` can report ([`MAX_CONTROL_SRC_BITS`]).
+pub fn check_control_src_bits(options: &TopOptions) -> Result<(), TopError> {
+    match options.src_bits > MAX_CONTROL_SRC_BITS {
+        true => Err(TopError::ControlSrcBits(options.src_bits)),
+        false => Ok(()),
     }
 }
 
