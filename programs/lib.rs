@@ -331,13 +331,19 @@ pub mod replay {
         run_records(program_path(xlen), elf, config)
     }
 
+    /// The program's ELF for `xlen` (built into the binary; its path in the repository is
+    /// [`program_path`]).
+    pub fn program_elf(xlen: Xlen) -> &'static [u8] {
+        match xlen {
+            Xlen::X32 => TRAPS_RV32,
+            Xlen::X64 => TRAPS_RV64,
+        }
+    }
+
     /// The program's ELF for `xlen` and the hart model's configuration that runs it with
     /// `itype_width`.
     fn program(xlen: Xlen, itype_width: ItypeWidth) -> (&'static [u8], HartConfig) {
-        let elf = match xlen {
-            Xlen::X32 => TRAPS_RV32,
-            Xlen::X64 => TRAPS_RV64,
-        };
+        let elf = program_elf(xlen);
         let config = HartConfig {
             itype_width,
             ..HartConfig::default()

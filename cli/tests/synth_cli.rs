@@ -185,6 +185,42 @@ fn programs_a_board_soc_cannot_run_are_usage_errors() {
     let readme = format!("{}/../README.md", env!("CARGO_MANIFEST_DIR"));
     let out = synth(&["--board", "icebreaker", &readme]);
     assert_input_error(&out, &["not an ELF", &readme]);
+    // `-m` is the replayed program's memory map: one error line when malformed, refused
+    // with a core (which runs the program from its SoC's RAM).
+    let out = synth(&["--board", "icebreaker", "-m", "0x80000000:zz"]);
+    assert_input_error(&out, &["malformed memory map", "(-m/--memory)"]);
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    let out = synth(&["--board", "icebreaker", "--core", "serv", "-m", "16"]);
+    assert_input_error(&out, &["SoC's RAM", "(-m/--memory)"]);
+}
+
+/// `-m` (`docs/cli.md`, `synth`): the replayed program runs on the hart model with the
+/// memory map given, as `run -m` runs it. `lowbase` keeps its stack outside every segment
+/// and the default memory: without its map its stores fault and the run is another (the
+/// replay table differs); with it, the report names the map.
+#[test]
+fn a_replayed_program_runs_with_its_memory_map() {
+    let lowbase = elf("lowbase-rv32.elf");
+    let map = etrace_programs::manifest_memory(&etrace_programs::dir(), "lowbase-rv32")
+        .expect("manifest")
+        .expect("lowbase has a memory map");
+    let build = |name: &str, extra: &[&str]| {
+        let mut args = vec![lowbase.as_str()];
+        args.extend_from_slice(extra);
+        let (_, dir, report) = icebreaker_replay_board(name, &args);
+        let verilog = std::fs::read_to_string(dir.join("etrace_board_icebreaker.v")).unwrap();
+        (report, verilog)
+    };
+    let (mapped, mapped_verilog) = build("synth-lowbase-mapped", &["-m", &map]);
+    assert_eq!(mapped["replay"]["memory"], map.as_str());
+    assert_eq!(mapped["replay"]["program"], lowbase.as_str());
+    assert_eq!(mapped["replay"]["records"], 512);
+    let (plain, plain_verilog) = build("synth-lowbase-default-memory", &[]);
+    assert_eq!(plain["replay"]["memory"], serde_json::Value::Null);
+    assert_ne!(
+        mapped_verilog, plain_verilog,
+        "the map changes the replayed run"
+    );
 }
 
 /// Runs `etrace synth --board icebreaker --core serv PROG --no-encoder -o DIR` with
@@ -340,26 +376,11 @@ fn hx8k_ntrace_flow_writes_a_bitstream_and_a_report() {
 /// with the predictor): the report and the capture command name it.
 #[test]
 fn icebreaker_option_board_carries_the_options_and_names_its_parameters() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("synth-icebreaker-options");
-    let _ = std::fs::remove_dir_all(&dir);
-    let dir_name = dir.display().to_string();
     let loops = elf("loops-rv32.elf");
     let options = "--framing smi --src-bits 8 --timestamp --bpred-size 6 --return-stack-size 2";
-    let mut args = vec![
-        "synth",
-        "--board",
-        "icebreaker",
-        "--no-encoder",
-        "-o",
-        &dir_name,
-        &loops,
-    ];
+    let mut args = vec![loops.as_str()];
     args.extend(options.split(' '));
-    let out = etrace_env(&args, &[]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "stderr: {stderr}");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    let (out, dir, report) = icebreaker_replay_board("synth-icebreaker-options", &args);
     assert_eq!(report["timing_met"], true);
     // The plain board top has about 1,260 logic cells (README), this one about 2,000.
     let lc = &report["utilization"]["ICESTORM_LC"];
@@ -374,6 +395,29 @@ fn icebreaker_option_board_carries_the_options_and_names_its_parameters() {
     let described = "encap stream with 8-bit srcID, timestamps, branch prediction (64 entries), \
                      implicit return (4 entries)";
     assert!(params.contains(described), "{params}");
+}
+
+/// Runs `etrace synth --board icebreaker --no-encoder -o DIR` with `args`, DIR the test
+/// folder `name` (emptied first); asserts exit 0 and returns the output, DIR and its report.
+fn icebreaker_replay_board(name: &str, args: &[&str]) -> (Output, PathBuf, serde_json::Value) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_name = dir.display().to_string();
+    let mut all = vec![
+        "synth",
+        "--board",
+        "icebreaker",
+        "--no-encoder",
+        "-o",
+        &dir_name,
+    ];
+    all.extend_from_slice(args);
+    let out = etrace_env(&all, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{all:?}: {stderr}");
+    let report =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    (out, dir, report)
 }
 
 /// The iCEBreaker board in `dir` built with every option the board takes (`--src-bits 8

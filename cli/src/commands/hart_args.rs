@@ -30,10 +30,7 @@ impl HartArgs {
     /// The hart configuration, producing records with `itype_width` (`itype_width_p`); a
     /// malformed or unusable `-m` map is a bad-input error.
     pub fn config(&self, itype_width: ItypeWidth) -> Result<HartConfig, CliError> {
-        let memory = match &self.memory {
-            Some(text) => text.parse::<MemoryMap>().at("-m/--memory")?,
-            None => MemoryMap::default(),
-        };
+        let memory = memory_map(self.memory.as_deref())?;
         Ok(HartConfig {
             max_instructions: self.max_instructions,
             itype_width,
@@ -41,6 +38,16 @@ impl HartArgs {
             memory,
             ..HartConfig::default()
         })
+    }
+}
+
+/// The hart model's memory given by a `-m/--memory` map in spike's syntax (`None`: the
+/// default, 2 GiB at 0x8000_0000 plus wherever the ELF loads); a malformed or unusable map
+/// is a bad-input error naming the option.
+pub fn memory_map(text: Option<&str>) -> Result<MemoryMap, CliError> {
+    match text {
+        Some(text) => text.parse::<MemoryMap>().at("-m/--memory"),
+        None => Ok(MemoryMap::default()),
     }
 }
 

@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use etrace_hart::HartConfig;
+use etrace_hart::{HartConfig, MemoryMap};
 use etrace_hdl::board::{self, Board, BoardEncoder, BoardError, BoardOptions};
 use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::board_soc::{board_soc, BoardSocError, SocCore};
@@ -38,6 +38,7 @@ use super::hardware_args::{
     at_option, frequency_mhz, options_text, sizes_text, soc_options_text, top_error_option,
     write_params_files, HardwareArgs,
 };
+use super::hart_args::memory_map;
 use super::ntrace_hardware_args::NtraceHardwareArgs;
 use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
@@ -66,6 +67,13 @@ pub struct SynthArgs {
     /// 512; default: programs/elf/traps-XLEN.elf).
     #[arg(value_name = "PROG")]
     pub program: Option<PathBuf>,
+    /// Memory map of the hart model that runs a replayed PROG, in spike's syntax as for
+    /// `run`: <base>:<size>,... (hex with 0x) or <MiB> at 0x8000_0000 (default: 2 GiB at
+    /// 0x8000_0000 plus wherever the ELF loads). Not with --core (the core runs PROG from
+    /// its SoC's RAM).
+    // Parsed by `hart_args::memory_map`, not by clap: a malformed map is one error line.
+    #[arg(short = 'm', long = "memory", value_name = "MAP")]
+    pub memory: Option<String>,
     /// Timing target for place and route in MHz (default: the board's oscillator, which
     /// the design runs at).
     #[arg(long, value_name = "MHZ")]
@@ -132,6 +140,10 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
                 "the SoC tops carry the E-Trace encoder; N-Trace boards replay recorded ingress",
                 "--core",
             )),
+            (Some(_), None) if args.memory.is_some() => return Err(CliError::input(
+                "the core runs PROG from its SoC's RAM; the map is the hart model's, for a replayed program",
+                "-m/--memory",
+            )),
             (Some(core), None) => core_design(
                 board,
                 config,
@@ -143,7 +155,7 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
             (None, _) => replay_design(
                 board,
                 config,
-                args.program.clone(),
+                (args.program.clone(), args.memory.as_deref()),
                 args.baud,
                 ntrace.as_ref(),
                 hardware.as_ref(),
@@ -288,11 +300,12 @@ fn ntrace_options_text(options: &NtraceTopOptions) -> String {
 }
 
 /// The replay top of `board` with the encoder of `config`: E-Trace, or N-Trace built
-/// with `ntrace`, replaying the run of `program` (default: the bundled `traps` program).
+/// with `ntrace`, replaying the run of `program` (default: the bundled `traps` program)
+/// on the hart model with the memory map `memory` (`-m`; default: the hart's).
 fn replay_design(
     board: Board,
     config: Config,
-    program: Option<PathBuf>,
+    (program, memory): (Option<PathBuf>, Option<&str>),
     baud: u32,
     ntrace: Option<&NtraceTopOptions>,
     hardware: Option<&TopOptions>,
@@ -302,7 +315,7 @@ fn replay_design(
         encoder: hardware.map(board_encoder).unwrap_or_default(),
         ..BoardOptions::default()
     };
-    let (program, window) = replayed_program(config, program)?;
+    let (program, window) = replayed_program(config, program, memory)?;
     let first_record = window.first;
     let records = window.records;
     let generated = match ntrace {
@@ -335,6 +348,7 @@ fn replay_design(
         source: Source::Replay {
             program,
             first_record,
+            memory: memory.map(str::to_string),
             records: design.records.len(),
             settings: design.settings,
         },
@@ -342,37 +356,49 @@ fn replay_design(
 }
 
 /// The program a replay board of `config` replays (`program`, default the bundled `traps`
-/// build of the configuration's XLEN) and the records of its run it replays
-/// (`replay::replay_window`).
+/// build of the configuration's XLEN) and the records of its run on the hart model with
+/// the memory map `memory` (`-m`) it replays (`replay::replay_window`).
 fn replayed_program(
     config: Config,
     program: Option<PathBuf>,
+    memory: Option<&str>,
 ) -> Result<(PathBuf, replay::ReplayWindow), CliError> {
-    let Some(program) = program else {
-        let records =
-            replay::replayed_records(config.xlen(), config.itype()).at("replayed program")?;
-        let window = replay::ReplayWindow {
-            first: replay::SKIP,
-            records,
-        };
-        return Ok((PathBuf::from(replay::program_path(config.xlen())), window));
+    let memory = memory_map(memory)?;
+    let (program, bytes) = match program {
+        None if memory == MemoryMap::default() => {
+            let records =
+                replay::replayed_records(config.xlen(), config.itype()).at("replayed program")?;
+            let window = replay::ReplayWindow {
+                first: replay::SKIP,
+                records,
+            };
+            return Ok((PathBuf::from(replay::program_path(config.xlen())), window));
+        }
+        None => (
+            PathBuf::from(replay::program_path(config.xlen())),
+            replay::program_elf(config.xlen()).to_vec(),
+        ),
+        Some(program) => {
+            let bytes = std::fs::read(&program).at(program.display())?;
+            let image = parse_elf(&bytes).at(program.display())?;
+            if image.xlen != config.xlen() {
+                return Err(CliError::input(
+                    format!(
+                        "an RV{} program, but configuration {} replays RV{} records",
+                        image.xlen.bits(),
+                        config.name(),
+                        config.xlen().bits()
+                    ),
+                    program.display(),
+                ));
+            }
+            (program, bytes)
+        }
     };
     let place = program.display().to_string();
-    let bytes = std::fs::read(&program).at(&place)?;
-    let image = parse_elf(&bytes).at(&place)?;
-    if image.xlen != config.xlen() {
-        return Err(CliError::input(
-            format!(
-                "an RV{} program, but configuration {} replays RV{} records",
-                image.xlen.bits(),
-                config.name(),
-                config.xlen().bits()
-            ),
-            place,
-        ));
-    }
     let hart = HartConfig {
         itype_width: config.itype(),
+        memory,
         ..HartConfig::default()
     };
     let window = replay::replay_window(&place, &bytes, hart).at(&place)?;

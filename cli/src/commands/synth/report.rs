@@ -217,6 +217,8 @@ pub enum Source {
         program: PathBuf,
         /// The index of the first replayed record in the program's run.
         first_record: usize,
+        /// The hart model's memory map for the run (`-m`; `None`: its default).
+        memory: Option<String>,
         /// Replayed records.
         records: usize,
         /// The replay's build-time constants.
@@ -354,9 +356,10 @@ impl Report {
             "timing_met": self.timing_met(),
             "uart": { "baud": self.baud, "cycles_per_bit": self.cycles_per_bit },
             "replay": match &self.source {
-                Source::Replay { program, first_record, records, settings } => json!({
+                Source::Replay { program, first_record, memory, records, settings } => json!({
                     "program": program.display().to_string(),
                     "first_record": first_record,
+                    "memory": memory,
                     "records": records,
                     "period_cycles": settings.period,
                     "gap_cycles": settings.gap,
