@@ -6,7 +6,7 @@
 //! cycle, step by step, the end of the trace included.
 
 use etrace_ntrace::encoder::cycle::{FifoConfig, NtraceCycleEncoder};
-use etrace_ntrace::{NtraceMode, NtraceOptions};
+use etrace_ntrace::NtraceOptions;
 use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::IngressRecord;
 
@@ -63,23 +63,7 @@ impl NtraceRtl {
 impl NtraceVariant {
     /// The model's options for this build's generator (`etrace_ntrace::NtraceOptions`).
     pub fn model_options(self) -> NtraceOptions {
-        let g = self.generator();
-        NtraceOptions {
-            mode: if g.htm {
-                NtraceMode::Htm
-            } else {
-                NtraceMode::Btm
-            },
-            icnt_bits: g.icnt_bits as u32,
-            hist_bits: g.hist_bits as u32,
-            sync_max: g.sync_max,
-            sijump: g.sijump,
-            call_stack: g.call_stack,
-            repeat_history: g.repeat_history,
-            repeat_bits: g.repeat_bits as u32,
-            itype_width: self.config().itype(),
-            ..NtraceOptions::default()
-        }
+        self.generator().model_options(self.config().itype())
     }
 
     /// The model's FIFO for this build's.

@@ -54,6 +54,8 @@
 //!   (ResourceFull RCODE 2, RepeatBranch) before the next other message, the model's
 //!   order.
 
+use etrace_ntrace::{NtraceMode, NtraceOptions};
+use etrace_spec::ingress::ItypeWidth;
 use rust_hdl::prelude::*;
 
 use super::call_stack::{NtraceCallStack, CALL_STACK_MAX};
@@ -114,6 +116,30 @@ pub struct NtraceHwOptions {
     /// Test only: every branch outcome enters HIST inverted (the deliberate fault that
     /// shows the co-simulation checker bites).
     pub hist_fault: bool,
+}
+
+impl NtraceHwOptions {
+    /// The golden model's options (`etrace_ntrace::NtraceOptions`) for a generator built
+    /// with these, fed records with an `itype` of `itype_width`: the model the
+    /// co-simulations compare the generator with.
+    pub fn model_options(&self, itype_width: ItypeWidth) -> NtraceOptions {
+        NtraceOptions {
+            mode: if self.htm {
+                NtraceMode::Htm
+            } else {
+                NtraceMode::Btm
+            },
+            icnt_bits: self.icnt_bits as u32,
+            hist_bits: self.hist_bits as u32,
+            sync_max: self.sync_max,
+            sijump: self.sijump,
+            call_stack: self.call_stack,
+            repeat_history: self.repeat_history,
+            repeat_bits: self.repeat_bits as u32,
+            itype_width,
+            ..NtraceOptions::default()
+        }
+    }
 }
 
 impl Default for NtraceHwOptions {

@@ -4,27 +4,13 @@
 #![allow(dead_code, unused_imports)]
 
 use etrace_hdl::ntrace::{NtraceHwOptions, NtraceIngress};
-use etrace_ntrace::{NtraceMode, NtraceOptions};
-use etrace_spec::ingress::IngressRecord;
+use etrace_ntrace::NtraceOptions;
+use etrace_spec::ingress::{IngressRecord, ItypeWidth};
 use rust_hdl::prelude::*;
 
-/// The model's options for the generator's `o`.
+/// The model's options for the generator's `o` (records with a 4-bit `itype`).
 pub fn model_options(o: NtraceHwOptions) -> NtraceOptions {
-    NtraceOptions {
-        mode: if o.htm {
-            NtraceMode::Htm
-        } else {
-            NtraceMode::Btm
-        },
-        icnt_bits: o.icnt_bits as u32,
-        hist_bits: o.hist_bits as u32,
-        sync_max: o.sync_max,
-        sijump: o.sijump,
-        call_stack: o.call_stack,
-        repeat_history: o.repeat_history,
-        repeat_bits: o.repeat_bits as u32,
-        ..NtraceOptions::default()
-    }
+    o.model_options(ItypeWidth::W4)
 }
 
 /// Drives an ingress bundle and trace enable with `record`, or with the end of the trace
