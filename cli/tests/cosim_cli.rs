@@ -326,6 +326,56 @@ fn core_lock_step_runs_and_reports_divergence() {
     assert_code(&out, 2, "an RV64 program");
 }
 
+/// Issue 22 item 5 on `cosim --core`: `--src-bits 8 --timestamp` with both blocks runs the
+/// PicoRV32 SoC whose encoder sends an 8-bit `srcID` and timestamps, byte-exact in lock
+/// step; its bytes (`-o`) decode, with the parameter file written beside them and the
+/// framing options the summary names, to as many steps as the lock step decoded.
+#[test]
+fn core_lock_step_with_every_generation_option() {
+    let tailcall = elf("tailcall-picorv32.elf");
+    let dir = std::env::temp_dir().join(format!("etrace-cosim-core-all-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("tailcall.bin");
+    let trace_name = trace.to_str().unwrap();
+    let options = "--bpred-size 6 --return-stack-size 2 --src-bits 8 --timestamp";
+    let mut args = vec!["cosim", &tailcall, "--core", "picorv32"];
+    args.extend(options.split(' '));
+    args.extend(["--branch-prediction", "--implicit-return", "-o", trace_name]);
+    let stdout = etrace_ok(&args);
+    assert!(
+        stdout.contains(&format!("on core picorv32 (rv32 {options})")),
+        "{stdout}"
+    );
+    let steps: usize = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("decoded: "))
+        .and_then(|l| l.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let params = format!("{trace_name}.params.toml");
+    let text = std::fs::read_to_string(&params).unwrap();
+    assert!(text.contains("--src-bits 8 --timestamp"), "{text}");
+    let dec = etrace(&[
+        "decode",
+        trace_name,
+        "--elf",
+        &tailcall,
+        "--params",
+        &params,
+        "--framing",
+        "encap",
+        "--src-bits",
+        "8",
+        "--timestamp",
+        "--format",
+        "pcs",
+    ]);
+    assert_code(&dec, 0, "decode of the SoC's bytes");
+    let pcs = String::from_utf8_lossy(&dec.stdout).lines().count();
+    assert_eq!(pcs, steps, "decoded PCs against the lock step's steps");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Issue 22 with issue 23: `--core picorv32 --bpred-size 6 --return-stack-size 2` runs the
 /// SoC whose encoder has the predictor and the return stack, both options enabled through
 /// its trace control registers: byte-exact in lock step, fewer bits per instruction than
@@ -386,7 +436,7 @@ fn core_lock_step_with_the_predictor_and_the_return_stack() {
     let pcs = String::from_utf8_lossy(&dec.stdout).lines().count();
     assert!(pcs as u64 > 170_000, "{pcs} pcs");
     std::fs::remove_dir_all(&dir).unwrap();
-    let refused: [(&[&str], &[&str]); 4] = [
+    let refused: [(&[&str], &[&str]); 5] = [
         (
             &["--core", "picorv32", "--branch-prediction"],
             &["has no branch predictor", "(--branch-prediction)"],
@@ -398,8 +448,15 @@ fn core_lock_step_with_the_predictor_and_the_return_stack() {
         (
             &["--core", "serv", "--return-stack-size", "2"],
             &[
-                "no SoC of serv is built with --bpred-size 0 --return-stack-size 2",
+                "no SoC of serv is built with --return-stack-size 2 (built:",
                 "built: serv (rv32); serv (rv32 --bpred-size 6 --return-stack-size 2)",
+            ],
+        ),
+        (
+            &["--core", "picorv32", "--src-bits", "4"],
+            &[
+                "no SoC of picorv32 is built with --src-bits 4",
+                "picorv32 (rv32 --bpred-size 6 --return-stack-size 2 --src-bits 8 --timestamp)",
             ],
         ),
         (

@@ -241,7 +241,8 @@ impl FromStr for Variant {
 
 /// One verilated SoC build (`etrace_hdl::rvfi::soc`): a core, its RVFI front end and the
 /// `rv32` encoder (with a branch predictor and a return stack in
-/// [`SocVariant::PicoRv32BpIr`] and [`SocVariant::ServBpIr`]).
+/// [`SocVariant::PicoRv32BpIr`] and [`SocVariant::ServBpIr`], and an 8-bit srcID and
+/// timestamps besides in [`SocVariant::PicoRv32All`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SocVariant {
     /// The SoC as a user builds it.
@@ -258,16 +259,21 @@ pub enum SocVariant {
     PicoRv32BpIr,
     /// SERV with the encoder of [`SocVariant::PicoRv32BpIr`].
     ServBpIr,
+    /// PicoRV32 with the encoder of [`SocVariant::PicoRv32BpIr`] that also sends an 8-bit
+    /// encap `srcID` (0) and 2-byte timestamps: every generation option the SoC's encap
+    /// encoder takes, at the sizes of the all-options build.
+    PicoRv32All,
 }
 
 impl SocVariant {
     /// Every SoC build.
-    pub const ALL: [SocVariant; 5] = [
+    pub const ALL: [SocVariant; 6] = [
         SocVariant::PicoRv32,
         SocVariant::PicoRv32Swapped,
         SocVariant::Serv,
         SocVariant::PicoRv32BpIr,
         SocVariant::ServBpIr,
+        SocVariant::PicoRv32All,
     ];
 
     /// The name: the Verilator `--prefix` (`V<name>`) and the C symbol prefix.
@@ -278,13 +284,14 @@ impl SocVariant {
             SocVariant::Serv => "serv",
             SocVariant::PicoRv32BpIr => "picorv32_bp_ir",
             SocVariant::ServBpIr => "serv_bp_ir",
+            SocVariant::PicoRv32All => "picorv32_all",
         }
     }
 
     /// The core's name on the command line (`--core`).
     pub fn core_name(self) -> &'static str {
         match self {
-            SocVariant::PicoRv32 | SocVariant::PicoRv32BpIr => "picorv32",
+            SocVariant::PicoRv32 | SocVariant::PicoRv32BpIr | SocVariant::PicoRv32All => "picorv32",
             SocVariant::PicoRv32Swapped => "picorv32-swapped",
             SocVariant::Serv | SocVariant::ServBpIr => "serv",
         }
@@ -299,6 +306,11 @@ impl SocVariant {
         };
         match self {
             SocVariant::PicoRv32BpIr | SocVariant::ServBpIr => sizes(6, 2),
+            SocVariant::PicoRv32All => etrace_hdl::rvfi::soc::SocEncoderOptions {
+                src_bits: 8,
+                timestamp: true,
+                ..sizes(6, 2)
+            },
             _ => sizes(0, 0),
         }
     }
@@ -317,9 +329,10 @@ impl SocVariant {
     /// The core's package.
     pub fn core(self) -> CorePackage {
         match self {
-            SocVariant::PicoRv32 | SocVariant::PicoRv32Swapped | SocVariant::PicoRv32BpIr => {
-                CorePackage::PicoRv32
-            }
+            SocVariant::PicoRv32
+            | SocVariant::PicoRv32Swapped
+            | SocVariant::PicoRv32BpIr
+            | SocVariant::PicoRv32All => CorePackage::PicoRv32,
             SocVariant::Serv | SocVariant::ServBpIr => CorePackage::Serv,
         }
     }

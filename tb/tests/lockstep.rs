@@ -70,6 +70,38 @@ fn serv_with_predictor_and_return_stack_runs_in_lock_step_with_both_options() {
     );
 }
 
+/// `payload.adoc`, "Two example transport schemes" (encap `srcID` and timestamp) with
+/// issue 22's options: PicoRV32 whose encoder has both blocks and also sends an 8-bit
+/// `srcID` and 2-byte timestamps (the cycle a packet is produced in), both options
+/// enabled (`etrace cosim --core picorv32 --bpred-size 6 --return-stack-size 2
+/// --src-bits 8 --timestamp`): byte-exact with the model built the same way, decoded
+/// back, with the same retirements as without the two framing options and more bytes
+/// (a `srcID` byte and a timestamp in every packet).
+#[test]
+fn picorv32_with_every_generation_option_runs_in_lock_step() {
+    let with_options = |variant| {
+        let mut config = LockstepConfig::new(variant);
+        config.options.branch_prediction = true;
+        config.options.implicit_return = true;
+        config
+    };
+    let (all, sized) = (
+        with_options(SocVariant::PicoRv32All),
+        with_options(SocVariant::PicoRv32BpIr),
+    );
+    for &name in &PROGRAMS[..PROGRAMS.len() - 1] {
+        let elf = etrace_programs::elf(name).unwrap();
+        let outcome = run(&elf, &all).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(outcome.decoded.steps >= outcome.retired, "{name}");
+        let without = run(&elf, &sized).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(outcome.retired, without.retired, "{name}");
+        assert!(
+            outcome.bytes > without.bytes,
+            "{name}: {outcome:?} against {without:?}"
+        );
+    }
+}
+
 /// Runs `programs` on `variant` (an encoder with both blocks) with both options enabled,
 /// in lock step and decoded back, and on `plain` (the same core, the default encoder):
 /// both retire the same instructions, and the loops, the recursion and Dhrystone trace

@@ -70,14 +70,14 @@ pub struct CosimArgs {
     pub ntrace: NtraceArgs,
     /// Run the program on a soft core in lock step with the hart model: picorv32 or serv
     /// (picorv32-swapped: the deliberately wrong front end). The SoC's encoder is the
-    /// `rv32` encap build; picorv32 is also built with --bpred-size 6
-    /// --return-stack-size 2.
+    /// `rv32` encap build; picorv32 and serv are also built with --bpred-size 6
+    /// --return-stack-size 2, picorv32 with --src-bits 8 --timestamp besides.
     #[arg(
         long,
         value_name = "CORE",
         requires = "elf",
         conflicts_with_all = [
-            "config", "variant", "random", "framing", "src_bits", "timestamp",
+            "config", "variant", "random", "framing",
             "atb_bits", "memory", "spike_bootrom", "stall_probability",
             "idle_probability", "seed", "src_id",
         ]

@@ -35,7 +35,8 @@ fn soc_variant(name: &str, hardware: &HardwareArgs) -> Result<SocVariant, CliErr
     let encoder = SocEncoderOptions {
         bpred_size: hardware.bpred_size,
         return_stack_size: hardware.return_stack_size,
-        ..SocEncoderOptions::default()
+        src_bits: hardware.src_bits,
+        timestamp: hardware.timestamp,
     };
     SocVariant::find(&core, encoder).ok_or_else(|| {
         let built: Vec<String> = SocVariant::ALL
@@ -45,10 +46,8 @@ fn soc_variant(name: &str, hardware: &HardwareArgs) -> Result<SocVariant, CliErr
             .collect();
         CliError::input(
             format!(
-                "no SoC of {core} is built with --bpred-size {} --return-stack-size {} \
-                 (built: {})",
-                encoder.bpred_size,
-                encoder.return_stack_size,
+                "no SoC of {core} is built with{} (built: {})",
+                soc_options_text(encoder),
                 built.join("; ")
             ),
             "hardware generation options",
