@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use etrace_hart::{HartConfig, MemoryMap};
+use etrace_hart::HartConfig;
 use etrace_hdl::board::{self, Board, BoardEncoder, BoardError, BoardOptions};
 use etrace_hdl::config::Config;
 use etrace_hdl::rvfi::board_soc::{board_soc, BoardSocError, SocCore};
@@ -365,15 +365,6 @@ fn replayed_program(
 ) -> Result<(PathBuf, replay::ReplayWindow), CliError> {
     let memory = memory_map(memory)?;
     let (program, bytes) = match program {
-        None if memory == MemoryMap::default() => {
-            let records =
-                replay::replayed_records(config.xlen(), config.itype()).at("replayed program")?;
-            let window = replay::ReplayWindow {
-                first: replay::SKIP,
-                records,
-            };
-            return Ok((PathBuf::from(replay::program_path(config.xlen())), window));
-        }
         None => (
             PathBuf::from(replay::program_path(config.xlen())),
             replay::program_elf(config.xlen()).to_vec(),
