@@ -11,6 +11,7 @@ pub mod fusesoc;
 pub mod generics;
 pub mod ingress;
 pub mod logic;
+pub mod lut_boundary;
 pub mod ntrace;
 pub mod output;
 pub mod packer;

@@ -88,9 +88,10 @@ pub fn unsize_literals(verilog: &str) -> String {
     out
 }
 
-/// The Verilog of `uut` (top module `top`) with the literal rewrite of [`unsize_literals`].
+/// The Verilog of `uut` (top module `top`) with the literal rewrite of [`unsize_literals`]
+/// and the encoder's LUT boundaries marked ([`crate::lut_boundary::mark`]).
 pub fn generate<U: Block>(uut: &U) -> String {
-    unsize_literals(&generate_verilog(uut))
+    crate::lut_boundary::mark(&unsize_literals(&generate_verilog(uut)))
 }
 
 /// The Verilog of `uut` renamed so that its top module is `name` (for files that hold one

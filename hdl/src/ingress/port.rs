@@ -400,6 +400,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.chart_key.curr_privilege.next = self.n_privilege.q.val();
         self.chart_key.curr_context.next = self.n_context.q.val();
         self.chart_key.curr_ctype.next = self.n_ctype.q.val();
+        self.chart_key.curr_return.next = self.n_return.q.val();
+        self.chart_key.next_valid.next = !self.fill.val() || self.fill_valid.val();
         // (The chart reads the other `next` fields only when `next` is traced.)
         self.chart_key.next_traced.next = !self.fill.val() && self.qualified.val();
         self.chart_key.next_exc_only.next = self.b_exc_only.q.val();
@@ -421,6 +423,8 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for IngressPort<A, E
         self.chart_key_ir.curr_privilege.next = self.n_privilege.q.val();
         self.chart_key_ir.curr_context.next = self.n_context.q.val();
         self.chart_key_ir.curr_ctype.next = self.n_ctype.q.val();
+        self.chart_key_ir.curr_return.next = self.n_return.q.val();
+        self.chart_key_ir.next_valid.next = !self.fill.val() || self.fill_valid.val();
         self.chart_key_ir.next_traced.next = !self.fill.val() && self.qualified.val();
         self.chart_key_ir.next_exc_only.next = self.b_exc_only.q.val();
         self.chart_key_ir.next_privilege.next = self.b_privilege.q.val();

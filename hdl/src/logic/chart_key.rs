@@ -67,10 +67,13 @@ pub struct ChartKeys {
     pub next_format3: Bit,
     /// `curr` traced, a retired branch: its outcome enters the branch map.
     pub push: Bit,
-    /// `next_ppccd` if `curr` is a return inferred from the return stack (then not an
-    /// uninferable discontinuity, `sec:implicit-return`).
+    /// `next_ppccd` if the return stack's top matches `next`'s address (`top_hit`): a
+    /// return in `curr` with `next` valid is then inferred, and no uninferable
+    /// discontinuity (`sec:implicit-return`). The decision selects it with `top_hit`
+    /// alone (one LUT from flip-flops), not with the return flags of the window.
     pub next_ppccd_ir: Bit,
-    /// `next_format3` if `curr` is an inferred return.
+    /// `next_format3` if the return stack's top matches `next`'s address (as
+    /// `next_ppccd_ir`).
     pub next_format3_ir: Bit,
 }
 
@@ -115,6 +118,10 @@ pub struct ChartKey {
     pub curr_context: Signal<In, Bits<1>>,
     /// `curr` `ctype`.
     pub curr_ctype: Signal<In, Bits<1>>,
+    /// `curr` retires a return.
+    pub curr_return: Signal<In, Bit>,
+    /// `next` holds a record (traced or not).
+    pub next_valid: Signal<In, Bit>,
     /// `next` holds a traced record.
     pub next_traced: Signal<In, Bit>,
     /// `next` is exception-only.
@@ -133,6 +140,7 @@ pub struct ChartKey {
     nexo: Signal<Local, Bit>,
     nppccd: Signal<Local, Bit>,
     nppccd_ir: Signal<Local, Bit>,
+    inferable: Signal<Local, Bit>,
     cci: Signal<Local, Bit>,
     address_due: Signal<Local, Bit>,
     own: Signal<Local, Bit>,
@@ -156,8 +164,14 @@ impl Logic for ChartKey {
             && ((self.next_privilege.val() != self.curr_privilege.val())
                 || ((self.next_context.val() != self.curr_context.val())
                     && self.curr_updiscon.val()));
-        self.nppccd_ir.next =
-            self.next_traced.val() && (self.next_privilege.val() != self.curr_privilege.val());
+        // A return in `curr` with `next` valid is inferred when the stack's top matches
+        // `next` (the decision knows that from `top_hit`); other records never are.
+        self.inferable.next = self.curr_return.val() && self.next_valid.val();
+        self.nppccd_ir.next = self.nppccd.val();
+        if self.inferable.val() {
+            self.nppccd_ir.next =
+                self.next_traced.val() && (self.next_privilege.val() != self.curr_privilege.val());
+        }
         self.cci.next =
             (self.curr_context.val() != self.prev_context.val()) && self.curr_ctype.val().any();
         self.address_due.next = self.curr_er_n.val() || self.nexo.val() || !self.next_traced.val();

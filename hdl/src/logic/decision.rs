@@ -9,7 +9,7 @@
 //! hardware: `ctype_width_p` = 1 (so only `ctype` 1, imprecise context, is reported: by a
 //! format 3.2). With implicit return ([`super::return_stack::ReturnStack`]) an inferred
 //! return is no uninferable discontinuity (the ingress port selects the keys for an
-//! inferred `prev`, `curr_inferred` those of `curr`) and address packets carry
+//! inferred `prev`, `top_hit` those of `curr`) and address packets carry
 //! `irreport` (`sec:irxx`). With branch prediction
 //! ([`super::branch_count::BranchCount`]) the branches are counted instead of mapped from
 //! the 31st correct prediction on, and reported by format 0 packets (`sec:format0`).
@@ -25,6 +25,22 @@ use super::chart_key::ChartKeys;
 use crate::packer::layout::{bit, one_hot, LAYOUTS};
 use crate::param::LocalParam;
 use rust_hdl::prelude::*;
+
+/// The decision's LUT boundaries (`hdl/DESIGN.md`, "LUT boundaries and `top_hit` alone",
+/// [`crate::lut_boundary`]): the state conditions that many outcomes share (`held` and
+/// the outcomes `empties_map`, `two`, `none` as boundaries measured slower on the
+/// ECP5), each ending a LUT, so that the outcomes and the state updates after them are
+/// not mapped through terms shared across the chart.
+pub const LUT_BOUNDARIES: &[&str] = &[
+    "next_ppccd",
+    "due",
+    "full",
+    "open",
+    "rest_open",
+    "cci_open",
+    "quiet_open",
+    "map_open",
+];
 
 /// Which packets the chart produces for the current instruction and how the encoder state
 /// and the packet fields follow from the window and the state.
@@ -69,10 +85,12 @@ pub struct Decision {
     pub prev_interrupt: Signal<In, Bit>,
     /// `curr` signals an interrupt.
     pub curr_interrupt: Signal<In, Bit>,
-    /// `curr` is a return inferred from the return stack (`sec:implicit-return`), if it
-    /// is traced and retires: only read for the chart's `rest` (`plain` keys), in
-    /// `next_ppccd` / `next_format3` (the other keys give packets without `irreport`).
-    pub curr_inferred: Signal<In, Bit>,
+    /// The return stack's top matches `next`'s address (`sec:implicit-return`): a
+    /// return in `curr` with `next` valid is inferred, and the keys `next_ppccd_ir` /
+    /// `next_format3_ir` apply (they fold in whether `curr` is such a return). Only read
+    /// for the chart's `rest` (`plain` keys: the other keys give packets without
+    /// `irreport`).
+    pub top_hit: Signal<In, Bit>,
     /// `prev` is a return that failed the return stack's prediction.
     pub prev_mispredicted: Signal<In, Bit>,
     /// The return stack asks for the depth before a format 3 (`sec:irxx`).
@@ -118,7 +136,8 @@ pub struct Decision {
     pub ienable: Signal<Out, Bit>,
     /// Support packet `qual_status`.
     pub qual_status: Signal<Out, Bits<2>>,
-    // `next` ppccd / reported by a format 3 after the return stack's inference of `curr`.
+    // `next` ppccd / reported by a format 3 after the return stack's inference of `curr`
+    // (one LUT of three flip-flops).
     next_ppccd: Signal<Local, Bit>,
     next_format3: Signal<Local, Bit>,
     // One or two inputs of state.
@@ -180,7 +199,7 @@ impl Logic for Decision {
         // counting (`rpt_br`); the lost flag with a drained queue (recovery is possible).
         self.next_ppccd.next = self.keys.val().next_ppccd;
         self.next_format3.next = self.keys.val().next_format3;
-        if self.curr_inferred.val() {
+        if self.top_hit.val() {
             self.next_ppccd.next = self.keys.val().next_ppccd_ir;
             self.next_format3.next = self.keys.val().next_format3_ir;
         }

@@ -285,7 +285,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.decision.implicit_exception.next = self.options.implicit_exception.val();
         self.decision.prev_interrupt.next = self.ingress.prev_interrupt.val();
         self.decision.curr_interrupt.next = self.ingress.curr_interrupt.val();
-        self.decision.curr_inferred.next = self.return_stack.inferred.val();
+        self.decision.top_hit.next = self.return_stack.hit.val();
         self.decision.prev_mispredicted.next = self.return_stack.prev_mispredicted.val();
         self.decision.must_report.next = self.return_stack.must_report.val();
 

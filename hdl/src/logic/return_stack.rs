@@ -25,6 +25,17 @@ const STACK_BITS: usize = MAX_ENTRIES * 64;
 /// Width of the `irdepth` value port (`return_stack_size_p + 1` bits are sent).
 pub const IRDEPTH_BITS: usize = 8;
 
+/// The return stack's LUT boundaries (`hdl/DESIGN.md`, "LUT boundaries and `top_hit` alone",
+/// [`crate::lut_boundary`]): the `A`-bit compares of the candidates for the next top, each
+/// a tree of its own before `shift` and the push / pop select the outcome.
+pub const LUT_BOUNDARIES: &[&str] = &[
+    "link_matches_next",
+    "link_matches_incoming",
+    "second_matches_next",
+    "second_matches_incoming",
+    "top_matches_incoming",
+];
+
 /// The stack, its depth and the two flags of `sec:irxx` (a return was inferred since the
 /// last call; a branch retired since the last inferred return), updated for the current
 /// instruction in a deciding cycle.
@@ -38,7 +49,7 @@ pub const IRDEPTH_BITS: usize = 8;
 /// `next`'s next address. Built with `return_stack_size_p` 0 ([`Default`]) its state is
 /// constant 0 (synthesis removes it; a simulator has nothing to evaluate).
 ///
-/// The outputs the decision reads (`inferred`, `depth`, `must_report` and the flags of
+/// The outputs the decision reads (`hit`, `depth`, `must_report` and the flags of
 /// `prev`) do not depend on `restart`, which the decision forms: the next state alone
 /// does (so there is no loop through the decision, for Verilator either).
 #[derive(LogicBlock)]
@@ -78,11 +89,13 @@ pub struct ReturnStack<const A: usize> {
     pub restart: Signal<In, Bit>,
     /// Implicit return is on: the option, in hardware with a stack (`ioptions`).
     pub enabled: Signal<Out, Bit>,
-    /// `curr` is a return the stack infers if it is traced and retires in a deciding
-    /// cycle (before a restart in this cycle): without `update`, so that it is one LUT
-    /// from flip-flops and not behind the keys. The decision reads it only for
-    /// `plain` keys (the chart's `rest`), which imply `update`.
-    pub inferred: Signal<Out, Bit>,
+    /// The stack is not empty and its top equals `next`'s `iaddr` (a flip-flop): a
+    /// return in `curr` with `next` valid is inferred if it is traced and retires in a
+    /// deciding cycle. The decision reads it with keys that fold in whether `curr` is
+    /// such a return ([`super::chart_key::ChartKeys`]`::next_ppccd_ir`), so that its
+    /// selection is one LUT from flip-flops; only for `plain` keys (the chart's
+    /// `rest`), which imply `update`.
+    pub hit: Signal<Out, Bit>,
     /// The depth after `curr` (`irdepth`), without a restart.
     pub depth: Signal<Out, Bits<IRDEPTH_BITS>>,
     /// An address packet for `curr` before a format 3 carries the depth (`sec:irxx`,
@@ -99,7 +112,7 @@ pub struct ReturnStack<const A: usize> {
     inferred_q: DFF<Bit>,
     mispredicted_q: DFF<Bit>,
     /// The stack is not empty (so the option is on) and its top equals `next`'s `iaddr`
-    /// (one flip-flop, so that `inferred` is one LUT of three inputs from flip-flops).
+    /// (one flip-flop, the decision's `hit`).
     top_hit: DFF<Bit>,
     active: Signal<Local, Bit>,
     do_call: Signal<Local, Bit>,
@@ -170,7 +183,7 @@ impl<const A: usize> ReturnStack<A> {
             incoming_iaddr: Default::default(),
             restart: Default::default(),
             enabled: Default::default(),
-            inferred: Default::default(),
+            hit: Default::default(),
             depth: Default::default(),
             must_report: Default::default(),
             prev_inferred: Default::default(),
@@ -238,7 +251,7 @@ impl<const A: usize> Logic for ReturnStack<A> {
         self.do_call.next = self.active.val() && self.call.val();
         self.do_return.next = self.active.val() && self.ret.val() && self.next_valid.val();
         self.nonempty.next = self.count.q.val().any();
-        self.inferred.next = self.ret.val() && self.next_valid.val() && self.top_hit.q.val();
+        self.hit.next = self.top_hit.q.val();
         self.popped.next = self.do_return.val() && self.top_hit.q.val();
 
         // The state after `curr` without a restart: what an address packet reports.

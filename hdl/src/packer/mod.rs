@@ -66,6 +66,11 @@ pub use words::{Fill, JoinWords, Place, TAIL_BITS};
 /// 15, 7, 3 and 1 bits, format 0 with address.
 const ADDRESS_INFO_AT: [usize; 7] = [2, 7 + 31, 7 + 15, 7 + 7, 7 + 3, 7 + 1, 36];
 
+/// The packer's LUT boundary (`hdl/DESIGN.md`, "LUT boundaries and `top_hit` alone",
+/// [`crate::lut_boundary`]): the sign of the sign extension, its own tree of the layouts'
+/// last field bits, so that no payload bit is built from another payload bit.
+pub const LUT_BOUNDARIES: &[&str] = &["fill$sign"];
+
 /// Packs one te_inst field bundle (`hdl/DESIGN.md`, "Packet field bundle") into payload
 /// bits (`payload.adoc`), with the layout given one-hot ([`layout`]). Purely
 /// combinational.
