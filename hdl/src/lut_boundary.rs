@@ -64,50 +64,54 @@ pub const KEEP: &str = "(* keep *) ";
 /// `verilog` with every LUT boundary's declaration marked `(* keep *)`. Modules and nets
 /// that are not there are left alone (a top without an encoder core).
 pub fn mark(verilog: &str) -> String {
-    let with_predictor =
-        modules(verilog).any(|(name, text)| name.ends_with(PREDICTOR) && text.contains(AVAILABLE));
+    let with_predictor = pieces(verilog)
+        .any(|piece| module_name(piece).ends_with(PREDICTOR) && piece.contains(AVAILABLE));
     if !with_predictor {
         return verilog.to_string();
     }
-    let mut out = String::with_capacity(verilog.len() + 1024);
-    let mut module = String::new();
-    for line in verilog.split_inclusive('\n') {
-        if line.starts_with("module ") || !module.is_empty() {
-            module.push_str(line);
-            if line.starts_with("endmodule") {
-                out.push_str(&mark_module(&module));
-                module.clear();
-            }
-        } else {
-            out.push_str(line);
-        }
-    }
-    out.push_str(&module);
-    out
+    pieces(verilog).map(mark_module).collect()
 }
 
-/// The modules of `verilog`: (name, text from `module` to `endmodule`).
-fn modules(verilog: &str) -> impl Iterator<Item = (&str, &str)> {
-    verilog.match_indices("\nmodule ").map(move |(at, _)| {
-        let text = &verilog[at + 1..];
-        let text = &text[..text.find("\nendmodule").unwrap_or(text.len())];
-        (module_name(text), text)
+/// `verilog` cut at its module boundaries: each module's text (a line from `module` to a
+/// line from `endmodule`), and the text between them, in order.
+fn pieces(verilog: &str) -> impl Iterator<Item = &str> {
+    let mut rest = verilog;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let end = if rest.starts_with("module ") {
+            rest.find("\nendmodule").map_or(rest.len(), |at| {
+                let after = at + 1;
+                after
+                    + rest[after..]
+                        .find('\n')
+                        .map_or(rest.len() - after, |n| n + 1)
+            })
+        } else {
+            rest.find("\nmodule ").map_or(rest.len(), |at| at + 1)
+        };
+        let (piece, after) = rest.split_at(end);
+        rest = after;
+        Some(piece)
     })
 }
 
-/// The name of the module whose text starts at `text`.
+/// The name of the module whose text starts at `text` ("" for text that is no module).
 fn module_name(text: &str) -> &str {
-    text["module ".len()..]
-        .split(|c: char| c == '(' || c.is_whitespace())
-        .next()
+    text.strip_prefix("module ")
+        .and_then(|rest| rest.split(|c: char| c == '(' || c.is_whitespace()).next())
         .unwrap_or("")
 }
 
-/// One module's text (from `module` to `endmodule`), marked if it is a block with
+/// One piece of the Verilog ([`pieces`]), marked if it is the module of a block with
 /// boundaries (in an encoder with a predictor).
 fn mark_module(text: &str) -> String {
     let name = module_name(text);
-    let Some(block) = BLOCKS.iter().find(|b| name.ends_with(b.module)) else {
+    let Some(block) = BLOCKS
+        .iter()
+        .find(|b| !name.is_empty() && name.ends_with(b.module))
+    else {
         return text.to_string();
     };
     if block.only_available && !text.contains(AVAILABLE) {
@@ -209,6 +213,25 @@ mod tests {
         );
         assert!(!encoder(0, 2).contains(KEEP));
         assert!(!encoder(0, 0).contains(KEEP));
+    }
+
+    /// The pieces are the whole text, every module one piece of its own.
+    #[test]
+    fn pieces_cut_at_module_boundaries() {
+        let verilog = encoder(6, 2);
+        assert_eq!(pieces(&verilog).collect::<String>(), verilog);
+        let modules = pieces(&verilog)
+            .filter(|p| p.starts_with("module "))
+            .count();
+        assert_eq!(modules, verilog.matches("\nendmodule").count());
+        assert!(pieces(&verilog)
+            .filter(|p| p.starts_with("module "))
+            .all(|p| p
+                .trim_end()
+                .lines()
+                .last()
+                .unwrap()
+                .starts_with("endmodule")));
     }
 
     #[test]
