@@ -30,6 +30,8 @@ pub struct BranchCount<const W: usize> {
     /// The branch map holds 29 branches before this cycle's (after any emptying): with a
     /// correct prediction this branch makes 30, and the next correct one enters counting.
     pub held_is_29: Signal<In, Bit>,
+    /// The branch map holds 30 branches after the edge.
+    pub held_is_30_ahead: Signal<In, Bit>,
     /// The branches are reported or dropped in this cycle (the map empties): the count
     /// restarts.
     pub clear: Signal<In, Bit>,
@@ -45,6 +47,14 @@ pub struct BranchCount<const W: usize> {
     /// Counting before this cycle and this branch failed its prediction (`rpt_br`; the
     /// format 0 `branch_fmt` addr-fail).
     pub failed: Signal<Out, Bit>,
+    /// A branch in this cycle would be counted, not mapped: counting, or the map holds 30
+    /// correctly predicted branches and this one is predicted correctly (a flip-flop,
+    /// formed a cycle ahead, so that the decision's `held` reads three flip-flops:
+    /// `hdl/DESIGN.md`, "The decision's `held` and `full` from flip-flops").
+    pub counts: Signal<Out, Bit>,
+    /// A branch in this cycle would fill the map (it holds 30 and the branch is mapped)
+    /// or fail the count (counting, predicted wrongly; `rpt_br`): a flip-flop.
+    pub fills: Signal<Out, Bit>,
     /// The count reached its maximum, `branch_count` = 0xffff_ffff (an address is due).
     pub full: Signal<Out, Bit>,
     /// Format 0 `branch_count` after this cycle's branch.
@@ -63,6 +73,12 @@ pub struct BranchCount<const W: usize> {
     /// enters counting (`enter` is then one LUT of `push`, `ok` and this flip-flop). Formed
     /// for after the edge from the map's 29 and this cycle's branch.
     ready: DFF<Bit>,
+    counts_q: DFF<Bit>,
+    fills_q: DFF<Bit>,
+    // After the edge, before the clear: counting, and `ready`.
+    stays_counting: Signal<Local, Bit>,
+    ready_kept: Signal<Local, Bit>,
+    correct_next: Signal<Local, Bit>,
     // The increment as a `W`-bit addend (counting, a branch, predicted correctly).
     step: Signal<Local, Bits<W>>,
     available: Constant<Bit>,
@@ -89,6 +105,14 @@ impl<const W: usize> BranchCount<W> {
             full: Default::default(),
             value: Default::default(),
             counting_q: Default::default(),
+            counts: Default::default(),
+            fills: Default::default(),
+            held_is_30_ahead: Default::default(),
+            counts_q: Default::default(),
+            fills_q: Default::default(),
+            stays_counting: Default::default(),
+            ready_kept: Default::default(),
+            correct_next: Default::default(),
             some_failed: Default::default(),
             count: Default::default(),
             step: Default::default(),
@@ -119,13 +143,16 @@ impl<const W: usize> Logic for BranchCount<W> {
             count,
             at_max,
             below_max,
-            ready
+            ready,
+            counts_q,
+            fills_q
         );
         self.enabled.next = self.available.val() && self.option.val();
         self.ok.d.next = self.enabled.val() && self.correct_ahead.val();
         self.enter.next = self.push.val() && self.ok.q.val() && self.ready.q.val();
-        self.counting.next = self.counting_q.q.val() || self.enter.val();
-        self.map_push.next = self.push.val() && !self.counting.val();
+        // (`counts` is `counting_q || (ready && ok)`, and `ready` excludes `counting_q`.)
+        self.counting.next = self.counts_q.q.val() && (self.counting_q.q.val() || self.push.val());
+        self.map_push.next = self.push.val() && !self.counts_q.q.val();
         self.failed.next = self.counting_q.q.val() && self.push.val() && !self.ok.q.val();
         // `at_max` and `below_max` are set only while counting (a clear resets them with
         // `counting_q`), so `full` needs no `counting_q` term: one LUT of four inputs.
@@ -150,16 +177,29 @@ impl<const W: usize> Logic for BranchCount<W> {
         // `ready` after the edge: not cleared, and either this branch is correctly predicted
         // and makes the map's 30th (the map held 29; a branch that enters counting finds 30,
         // so it clears `ready`), or there is no branch and `ready` keeps its value.
-        self.ready.d.next = self.ready.q.val();
+        self.ready_kept.next = self.ready.q.val();
         if self.push.val() {
-            self.ready.d.next = self.ok.q.val()
+            self.ready_kept.next = self.ok.q.val()
                 && !self.counting_q.q.val()
                 && !self.some_failed.q.val()
                 && self.held_is_29.val();
         }
-        if self.clear.val() || !self.available.val() {
-            self.ready.d.next = false;
-        }
+        self.ready.d.next = self.ready_kept.val() && self.available.val() && !self.clear.val();
+        // `counts` and `fills` after the edge, from the state after it (`counting_q`,
+        // `ready`, `ok`) written out as above.
+        self.stays_counting.next =
+            self.counting_q.q.val() || (self.push.val() && self.ok.q.val() && self.ready.q.val());
+        self.correct_next.next = self.enabled.val() && self.correct_ahead.val();
+        self.counts_q.d.next = self.available.val()
+            && !self.clear.val()
+            && (self.stays_counting.val() || (self.ready_kept.val() && self.correct_next.val()));
+        self.fills_q.d.next = (self.held_is_30_ahead.val() && !self.counts_q.d.val())
+            || (self.available.val()
+                && !self.clear.val()
+                && self.stays_counting.val()
+                && !self.correct_next.val());
+        self.counts.next = self.counts_q.q.val();
+        self.fills.next = self.fills_q.q.val();
         self.some_failed.d.next = !self.clear.val()
             && (self.some_failed.q.val()
                 || (self.push.val() && !self.counting_q.q.val() && !self.ok.q.val()));
@@ -237,6 +277,50 @@ mod tests {
                 wait_clock_true!(sim, clock, x);
             }
             sim_assert!(sim, fulls > 50, x);
+            sim.done(x)
+        });
+        let mut uut = BranchCount::<4>::new(true);
+        uut.connect_all();
+        sim.run(Box::new(uut), 100_000).unwrap();
+    }
+
+    /// `counts` and `fills` (flip-flops formed a cycle ahead) against their meaning on the
+    /// state after the edge: counting, or `ready` with a correct prediction; the map's 30
+    /// with a branch that is not counted, or counting with a wrong prediction.
+    #[test]
+    fn counts_and_fills_follow_the_state() {
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<BranchCount<4>>| {
+            x.clock.next = !x.clock.val()
+        });
+        sim.add_testbench(move |mut sim: Sim<BranchCount<4>>| {
+            let mut x = sim.init()?;
+            x.option.next = true;
+            let mut state = 0x1b87_3593_u64;
+            let mut held_30_before = false;
+            let (mut counted, mut filled) = (0, 0);
+            for _ in 0..4000 {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                x.push.next = state & 1 != 0;
+                x.correct_ahead.next = state & 0x6 != 0;
+                x.held_is_29.next = state & 0x18 != 0;
+                x.held_is_30_ahead.next = state & 0x60 == 0x60;
+                x.clear.next = state & 0x780 == 0;
+                wait_clock_false!(sim, clock, x);
+                let counting = x.counting_q.q.val();
+                let ok = x.ok.q.val();
+                let counts = counting || (x.ready.q.val() && ok);
+                sim_assert_eq!(sim, x.counts.val(), counts, x);
+                let fills = (held_30_before && !counts) || (counting && !ok);
+                sim_assert_eq!(sim, x.fills.val(), fills, x);
+                counted += usize::from(counts && !counting);
+                filled += usize::from(fills);
+                held_30_before = x.held_is_30_ahead.val();
+                wait_clock_true!(sim, clock, x);
+            }
+            sim_assert!(sim, counted > 20 && filled > 100, x);
             sim.done(x)
         });
         let mut uut = BranchCount::<4>::new(true);

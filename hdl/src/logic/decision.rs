@@ -54,17 +54,19 @@ pub struct Decision {
     pub curr_valid: Signal<In, Bit>,
     /// The chart key of the window, registered (0 but in a deciding cycle).
     pub keys: Signal<In, ChartKeys>,
-    /// Branches are held in the branch map (the current instruction's not counted; 0 when
-    /// the map is dropped in this cycle because counting starts).
+    /// Branches are held in the branch map (the current instruction's not counted). While
+    /// counting the map is empty.
     pub held_any: Signal<In, Bit>,
-    /// Correctly predicted branches are counted (`pbc` >= 31, `sec:format0`).
+    /// A branch in this cycle is counted, not mapped (`BranchCount::counts`, a flip-flop).
+    pub counts: Signal<In, Bit>,
+    /// Correctly predicted branches are counted (`pbc` >= 31, `sec:format0`), this
+    /// instruction's included.
     pub counting: Signal<In, Bit>,
-    /// Counting, and the current branch failed its prediction (`rpt_br`).
-    pub count_failed: Signal<In, Bit>,
     /// The count of correctly predicted branches reached its maximum (an address is due).
     pub count_full: Signal<In, Bit>,
-    /// The branch map holds 30 branches.
-    pub held_is_30: Signal<In, Bit>,
+    /// A branch in this cycle fills the map (it holds 30, the branch is mapped) or fails
+    /// the count (`rpt_br`): a flip-flop.
+    pub map_fills: Signal<In, Bit>,
     /// The branch map holds 31 branches (full).
     pub held_is_31: Signal<In, Bit>,
     /// The trap of `prev` was reported already with `thaddr` = 0.
@@ -109,6 +111,10 @@ pub struct Decision {
     pub recover: Signal<Out, Bit>,
     /// The packet (or trace enable) empties the branch map.
     pub empties_map: Signal<Out, Bit>,
+    /// Branches are held in the branch map, this instruction's included, before the
+    /// packet's clear (0 when the map is dropped because counting starts): the map is
+    /// not empty after the cycle if this holds and `empties_map` does not.
+    pub held: Signal<Out, Bit>,
     /// The packet reports `curr`'s address: it becomes the last address.
     pub reports_address: Signal<Out, Bit>,
     /// The first packet's payload layout, one-hot (`packer::layout::bit`), but for a
@@ -142,7 +148,6 @@ pub struct Decision {
     next_format3: Signal<Local, Bit>,
     // One or two inputs of state.
     map_push: Signal<Local, Bit>,
-    held: Signal<Local, Bit>,
     due: Signal<Local, Bit>,
     full: Signal<Local, Bit>,
     drained_lost: Signal<Local, Bit>,
@@ -155,7 +160,7 @@ pub struct Decision {
     updiscon_open: Signal<Local, Bit>,
     state_sync: Signal<Local, Bit>,
     rest_closed: Signal<Local, Bit>,
-    may_keep: Signal<Local, Bit>,
+    early_empties: Signal<Local, Bit>,
     // The chart's outcomes.
     trap_action: Signal<Local, Bit>,
     sync_action: Signal<Local, Bit>,
@@ -203,13 +208,14 @@ impl Logic for Decision {
             self.next_ppccd.next = self.keys.val().next_ppccd_ir;
             self.next_format3.next = self.keys.val().next_format3_ir;
         }
-        self.map_push.next = self.keys.val().push && !self.counting.val();
-        self.held.next = self.held_any.val() || self.map_push.val();
+        // (`held_any` is 0 while counting, so `counts` with a branch drops the map; three
+        // flip-flops.)
+        self.map_push.next = self.keys.val().push && !self.counts.val();
+        self.held.next = (self.held_any.val() && !(self.keys.val().push && self.counts.val()))
+            || self.map_push.val();
         self.due.next = (self.held.val() && (self.resync_at_max.val() || self.next_ppccd.val()))
             || self.count_full.val();
-        self.full.next = self.held_is_31.val()
-            || (self.held_is_30.val() && self.map_push.val())
-            || self.count_failed.val();
+        self.full.next = self.held_is_31.val() || (self.keys.val().push && self.map_fills.val());
         self.drained_lost.next = self.lost.val() && self.queue_drained.val();
         self.open.next = !self.resync_exceeded.val() && !self.drained_lost.val();
         self.idle.next = !self.keys.val().support
@@ -245,12 +251,14 @@ impl Logic for Decision {
         self.two.next = self.cci_open.val() && !self.due.val() && self.full.val();
         self.restart.next =
             self.enable.val() || self.keys.val().trap_or_sync || self.rest_closed.val();
-        // (`rest` but a context packet or silence; spelled with `due` and `full` last, so
-        // that they enter the last LUT.)
-        self.may_keep.next = self.cci_open.val() || self.quiet_open.val();
-        self.empties_map.next = self.enable.val()
-            || self.keys.val().trap_or_sync
-            || (self.keys.val().rest && !self.may_keep.val())
+        // The map's clear: the keys that clear it whatever the state says (`rest_address`
+        // is `rest` but `rest_map`; `rest_map` closed is the recovery sync), one LUT beside
+        // `due`, and then `due` or `full` in one LUT (`hdl/DESIGN.md`, "The decision's
+        // `held` and `full` from flip-flops").
+        self.early_empties.next = self.enable.val()
+            || self.keys.val().reports
+            || (self.keys.val().rest_map && !self.open.val());
+        self.empties_map.next = self.early_empties.val()
             || (self.keys.val().rest && (self.due.val() || self.full.val()));
         self.reports_address.next = self.keys.val().reports
             || self.rest_closed.val()

@@ -122,6 +122,9 @@ pub struct PacketLogic<const A: usize, const E: usize, const IT: usize> {
     present: Signal<Local, Bit>,
     push: Signal<Local, Bit>,
     held_is_29: Signal<Local, Bit>,
+    // `held_is_30` / `31` after the cycle if the packet does not empty the map.
+    kept_30: Signal<Local, Bit>,
+    kept_31: Signal<Local, Bit>,
     empties: Signal<Local, Bit>,
     option_ie: Signal<Local, Bits<6>>,
     option_fa: Signal<Local, Bits<6>>,
@@ -270,11 +273,11 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.decision.finishing.next = self.trace_control.finishing.val();
         self.decision.curr_valid.next = self.ingress.curr_valid.val();
         self.decision.keys.next = self.ingress.keys.val();
-        self.decision.held_any.next = self.held_any.q.val() && !self.branch_count.enter.val();
+        self.decision.held_any.next = self.held_any.q.val();
+        self.decision.counts.next = self.branch_count.counts.val();
         self.decision.counting.next = self.branch_count.counting.val();
-        self.decision.count_failed.next = self.branch_count.failed.val();
         self.decision.count_full.next = self.branch_count.full.val();
-        self.decision.held_is_30.next = self.held_is_30.q.val();
+        self.decision.map_fills.next = self.branch_count.fills.val();
         self.decision.held_is_31.next = self.held_is_31.q.val();
         self.decision.prev_trap_reported.next = self.trap_reported.q.val();
         self.decision.resync_at_max.next = self.resync.at_max.val();
@@ -310,18 +313,22 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for PacketLogic<A, E
         self.held_map.d.next = self.branch_map.map_bits.val();
         self.empties.next = self.decision.empties_map.val() || self.branch_count.enter.val();
         self.held_empty.d.next = self.empties.val();
-        // The flags of the count after this cycle (`branch_map.branches`, or 0 if emptied).
-        // `!empties` is written into every assignment on purpose: one common clear after
-        // the push mux lets synthesis put the decision behind the mux.
+        // The flags of the count after this cycle (`branch_map.branches`, or 0 if emptied):
+        // the decision's clear last, in one LUT after it. The map holds a branch after the
+        // cycle if the decision's `held` says so and the packet does not empty it; 30 and
+        // 31 follow the push (no push when counting starts, then the map holds 30, not 31).
         self.held_is_29.next = !self.held_empty.q.val() && (self.held_count.q.val() == 29);
         self.branch_count.held_is_29.next = self.held_is_29.val();
-        self.held_any.d.next = !self.empties.val() && (self.held_any.q.val() || self.push.val());
-        self.held_is_30.d.next = !self.empties.val() && self.held_is_30.q.val();
-        self.held_is_31.d.next = !self.empties.val() && self.held_is_31.q.val();
+        self.held_any.d.next = self.decision.held.val() && !self.decision.empties_map.val();
+        self.kept_30.next = self.held_is_30.q.val() && !self.branch_count.enter.val();
+        self.kept_31.next = self.held_is_31.q.val();
         if self.push.val() {
-            self.held_is_30.d.next = !self.empties.val() && self.held_is_29.val();
-            self.held_is_31.d.next = !self.empties.val() && self.held_is_30.q.val();
+            self.kept_30.next = self.held_is_29.val();
+            self.kept_31.next = self.held_is_30.q.val();
         }
+        self.held_is_30.d.next = self.kept_30.val() && !self.decision.empties_map.val();
+        self.held_is_31.d.next = self.kept_31.val() && !self.decision.empties_map.val();
+        self.branch_count.held_is_30_ahead.next = self.held_is_30.d.val();
 
         // Resync count: the trace-lost support packet is not counted.
         self.resync.clear.next = self.trace_control.enable_cycle.val();

@@ -87,6 +87,10 @@ pub struct Predictor {
     states: BlockRam<Bits<8>, WORD_ADDRESS_BITS>,
     // The word was written since the last restart (else its entries are 01).
     valid: DFF<Bits<WORDS>>,
+    // `valid` of the word the RAM read at the last edge, after that edge (0 after a
+    // restart; a word written at that edge is `written`'s): the read's 16:1 multiplexer is
+    // in the cycle before, beside the RAM's own read.
+    read_valid: DFF<Bit>,
     // `curr`'s word, and its entry's state (the table's before this cycle's update).
     curr_word: DFF<Bits<8>>,
     prediction: DFF<Bit>,
@@ -170,6 +174,7 @@ impl Predictor {
             correct_ahead: Default::default(),
             states: Default::default(),
             valid: Default::default(),
+            read_valid: Default::default(),
             curr_word: Default::default(),
             prediction: Default::default(),
             correct_q: Default::default(),
@@ -232,6 +237,7 @@ impl Logic for Predictor {
             self,
             clock,
             valid,
+            read_valid,
             curr_word,
             prediction,
             curr_lsb,
@@ -277,6 +283,7 @@ impl Logic for Predictor {
         self.curr_lsb.d.next = false;
         self.written.d.next = false;
         self.written_word.d.next = 0.into();
+        self.read_valid.d.next = false;
         if self.present.val() {
             self.index.next = self.index_address.val() & self.index_mask.val();
             self.next_index.next = self.next_index_address.val() & self.index_mask.val();
@@ -331,14 +338,11 @@ impl Logic for Predictor {
             self.states.read_address.next = self.ahead_word.val();
             self.written.d.next = self.update.val() && (self.ahead_word.val() == self.word.val());
             self.written_word.d.next = self.new_word.val();
+            self.read_valid.d.next =
+                !self.restart.val() && self.valid.q.val().get_bit(self.ahead_word.val().index());
             // `next`'s word and entry as the table is now.
             self.next_word.next = self.weak_word.val();
-            if self
-                .valid
-                .q
-                .val()
-                .get_bit(self.next_word_address.val().index())
-            {
+            if self.read_valid.q.val() {
                 self.next_word.next = self.states.read_data.val();
             }
             if self.written.q.val() {
