@@ -223,6 +223,29 @@ mod tests {
     use super::*;
     use crate::verilog::{generate, lint, yosys_check};
 
+    /// A simulation of a 4-bit count (it wraps often) with its clock.
+    fn clocked() -> Simulation<BranchCount<4>> {
+        let mut sim = Simulation::new();
+        sim.add_clock(5, |x: &mut Box<BranchCount<4>>| {
+            x.clock.next = !x.clock.val()
+        });
+        sim
+    }
+
+    /// Runs `sim` on a 4-bit count with a predictor.
+    fn run_4_bit(mut sim: Simulation<BranchCount<4>>) {
+        let mut uut = BranchCount::<4>::new(true);
+        uut.connect_all();
+        sim.run(Box::new(uut), 100_000).unwrap();
+    }
+
+    /// The next state of a xorshift64 generator (the stimulus).
+    fn xorshift(state: &mut u64) {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+    }
+
     #[test]
     fn branch_count_verilog() {
         let mut uut = BranchCount::<32>::new(true);
@@ -238,10 +261,7 @@ mod tests {
     /// branches, predictions and clears.
     #[test]
     fn full_follows_the_count() {
-        let mut sim = Simulation::new();
-        sim.add_clock(5, |x: &mut Box<BranchCount<4>>| {
-            x.clock.next = !x.clock.val()
-        });
+        let mut sim = clocked();
         sim.add_testbench(move |mut sim: Sim<BranchCount<4>>| {
             let mut x = sim.init()?;
             x.option.next = true;
@@ -250,9 +270,7 @@ mod tests {
             let mut after = None;
             let mut correct_before = false;
             for _ in 0..4000 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                xorshift(&mut state);
                 x.push.next = state & 3 != 0;
                 x.correct_ahead.next = state & 0x1c != 0;
                 x.held_is_29.next = state & 0x20 != 0;
@@ -279,9 +297,7 @@ mod tests {
             sim_assert!(sim, fulls > 50, x);
             sim.done(x)
         });
-        let mut uut = BranchCount::<4>::new(true);
-        uut.connect_all();
-        sim.run(Box::new(uut), 100_000).unwrap();
+        run_4_bit(sim);
     }
 
     /// `counts` and `fills` (flip-flops formed a cycle ahead) against their meaning on the
@@ -289,10 +305,7 @@ mod tests {
     /// with a branch that is not counted, or counting with a wrong prediction.
     #[test]
     fn counts_and_fills_follow_the_state() {
-        let mut sim = Simulation::new();
-        sim.add_clock(5, |x: &mut Box<BranchCount<4>>| {
-            x.clock.next = !x.clock.val()
-        });
+        let mut sim = clocked();
         sim.add_testbench(move |mut sim: Sim<BranchCount<4>>| {
             let mut x = sim.init()?;
             x.option.next = true;
@@ -300,9 +313,7 @@ mod tests {
             let mut held_30_before = false;
             let (mut counted, mut filled) = (0, 0);
             for _ in 0..4000 {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
+                xorshift(&mut state);
                 x.push.next = state & 1 != 0;
                 x.correct_ahead.next = state & 0x6 != 0;
                 x.held_is_29.next = state & 0x18 != 0;
@@ -323,8 +334,6 @@ mod tests {
             sim_assert!(sim, counted > 20 && filled > 100, x);
             sim.done(x)
         });
-        let mut uut = BranchCount::<4>::new(true);
-        uut.connect_all();
-        sim.run(Box::new(uut), 100_000).unwrap();
+        run_4_bit(sim);
     }
 }
