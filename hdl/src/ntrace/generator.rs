@@ -447,9 +447,15 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     // `block_end` or change Ownership message; any message for B-CNT).
     flush_early: Signal<Local, Bit>,
     flush_bcnt: Signal<Local, Bit>,
-    bcnt_step: Signal<Local, Bits<REPEAT_BITS>>,
+    // The counts below their maximum, and one more, from their flip-flops (off the path
+    // through the repeat decisions; the counts never pass `repeat_max`).
+    bcnt_below_max: Signal<Local, Bit>,
+    bcnt_plus: Signal<Local, Bits<REPEAT_BITS>>,
     bcnt_now: Signal<Local, Bits<REPEAT_BITS>>,
+    hrepeat_below_max: Signal<Local, Bit>,
+    hrepeat_plus: Signal<Local, Bits<REPEAT_BITS>>,
     hrepeat_base: Signal<Local, Bits<REPEAT_BITS>>,
+    hrepeat_base_plus: Signal<Local, Bits<REPEAT_BITS>>,
     hist_same: Signal<Local, Bit>,
     hist_repeat: Signal<Local, Bit>,
     bcnt_lead: ZeroExtend<REPEAT_BITS, LEAD_BITS>,
@@ -708,8 +714,12 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             plain_sent: Default::default(),
             flush_early: Default::default(),
             flush_bcnt: Default::default(),
-            bcnt_step: Default::default(),
+            bcnt_below_max: Default::default(),
+            bcnt_plus: Default::default(),
             bcnt_now: Default::default(),
+            hrepeat_below_max: Default::default(),
+            hrepeat_plus: Default::default(),
+            hrepeat_base_plus: Default::default(),
             hrepeat_base: Default::default(),
             hist_same: Default::default(),
             hist_repeat: Default::default(),
@@ -1217,12 +1227,17 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             && (self.key_addr.val() == self.last_addr.q.val())
             && (self.key_hist.val() == self.last_hist.q.val())
             && (self.iaddr_q.q.val() == self.last_target.q.val());
+        // The counts start at 0 and step by one only below `repeat_max`, so "below the
+        // maximum" is "not at it": an equality of the flip-flops, not a comparator behind
+        // the decisions.
+        self.bcnt_below_max.next = self.bcnt.q.val() != self.repeat_max.val();
+        self.hrepeat_below_max.next = self.hrepeat.q.val() != self.repeat_max.val();
         self.branch_repeat.next = self.repeat_on.val()
             && self.resolving.val()
             && !self.sync_due.val()
             && !self.block_resource.q.val()
             && self.same_branch.val()
-            && (self.bcnt.q.val() < self.repeat_max.val());
+            && self.bcnt_below_max.val();
         self.plain_sent.next =
             self.resolving.val() && !self.sync_due.val() && !self.branch_repeat.val();
 
@@ -1309,14 +1324,19 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.flush_early.next = self.block_end.valid.val() || self.owner_change.val();
         self.flush_bcnt.next =
             self.flush_early.val() || self.icnt_over.val() || self.hist_over.val();
-        self.bcnt_step.next = 0.into();
+        // B-CNT with this record's repeat, and HREPEAT after the flush and one more: the
+        // adders read the flip-flops, the decisions only select.
+        self.bcnt_plus.next = self.bcnt.q.val() + 1;
+        self.bcnt_now.next = self.bcnt.q.val();
         if self.branch_repeat.val() {
-            self.bcnt_step.next = 1.into();
+            self.bcnt_now.next = self.bcnt_plus.val();
         }
-        self.bcnt_now.next = self.bcnt.q.val() + self.bcnt_step.val();
+        self.hrepeat_plus.next = self.hrepeat.q.val() + 1;
         self.hrepeat_base.next = self.hrepeat.q.val();
+        self.hrepeat_base_plus.next = self.hrepeat_plus.val();
         if self.flush_early.val() {
             self.hrepeat_base.next = 0.into();
+            self.hrepeat_base_plus.next = 1.into();
         }
         // "HIST Field Full" with repeated history: the cut HIST equal to the last one
         // sent is counted (HREPEAT) instead of sent.
@@ -1326,7 +1346,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.hist_repeat.next = self.repeat_on.val()
             && self.hist_over.val()
             && self.hist_same.val()
-            && (self.hrepeat_base.val() < self.repeat_max.val());
+            && (self.flush_early.val() || self.hrepeat_below_max.val());
         self.bcnt_lead.narrow.next = self.bcnt_now.val();
         self.last_full_lead.narrow.next = self.last_full.q.val();
         self.early_count.narrow.next = self.hrepeat.q.val();
@@ -1347,8 +1367,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.early_hrepeat.hist_valid.next = false;
 
         // 2. RepeatBranch: B-CNT.
-        self.repeat_branch.valid.next =
-            self.repeat_on.val() && self.flush_bcnt.val() && self.bcnt_now.val().any();
+        self.repeat_branch.valid.next = self.repeat_on.val()
+            && self.flush_bcnt.val()
+            && (self.branch_repeat.val() || self.bcnt.q.val().any());
         self.repeat_branch.tcode.next = self.tc_repeat_branch.val();
         self.repeat_branch.lead.next = self.bcnt_lead.wide.val();
         self.repeat_branch.lead_min.next = 1.into();
@@ -1480,7 +1501,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.hrepeat.d.next = 0.into();
         }
         if self.hist_repeat.val() {
-            self.hrepeat.d.next = self.hrepeat_base.val() + 1;
+            self.hrepeat.d.next = self.hrepeat_base_plus.val();
         }
         // Without repeated history both counts are constant 0 (synthesis drops them).
         if !self.repeat_on.val() {
