@@ -42,8 +42,8 @@ pub struct NtraceCallStack<const A: usize> {
     e6: DFF<Bits<A>>,
     e7: DFF<Bits<A>>,
     count: DFF<Bits<4>>,
-    // Entries held before the operation (0 after `clear`).
-    held: Signal<Local, Bits<4>>,
+    // The stack holds entries before the operation (none after `clear`).
+    held_any: Signal<Local, Bit>,
     // Entries written: bit i for entry i (the first `depth`).
     live: Constant<Bits<8>>,
     depth: Constant<Bits<4>>,
@@ -78,7 +78,7 @@ impl<const A: usize> NtraceCallStack<A> {
             e6: Default::default(),
             e7: Default::default(),
             count: Default::default(),
-            held: Default::default(),
+            held_any: Default::default(),
             live: Constant::new(bits::<8>((1u64 << depth) - 1)),
             depth: Constant::new(bits::<4>(depth as u64)),
         }
@@ -97,16 +97,15 @@ impl<const A: usize> Logic for NtraceCallStack<A> {
         dff_setup!(self, clock, e0, e1, e2, e3, e4, e5, e6, e7, count);
         self.top.next = self.e0.q.val();
         self.nonempty.next = self.count.q.val().any();
-        self.held.next = self.count.q.val();
-        if self.clear.val() {
-            self.held.next = 0.into();
-        }
-        self.count.d.next = self.held.val();
+        // The count's steps are formed from its flip-flops and `clear` only selects after
+        // them (it comes late, from the generator's synchronising decision): a cleared
+        // stack holds the one entry a push or a swap gives it, or none.
+        self.held_any.next = self.count.q.val().any() && !self.clear.val();
+        self.count.d.next = self.count.q.val();
         if self.push.val() && self.live.val().any() {
             // The oldest entry of a full stack falls off.
-            self.count.d.next = self.held.val() + 1;
-            if self.held.val() == self.depth.val() {
-                self.count.d.next = self.held.val();
+            if self.count.q.val() != self.depth.val() {
+                self.count.d.next = self.count.q.val() + 1;
             }
             if self.live.val().get_bit(0) {
                 self.e0.d.next = self.link.val();
@@ -133,8 +132,8 @@ impl<const A: usize> Logic for NtraceCallStack<A> {
                 self.e7.d.next = self.e6.q.val();
             }
         }
-        if self.pop.val() && self.held.val().any() {
-            self.count.d.next = self.held.val() - 1;
+        if self.pop.val() && self.held_any.val() {
+            self.count.d.next = self.count.q.val() - 1;
             if self.live.val().get_bit(0) {
                 self.e0.d.next = self.e1.q.val();
             }
@@ -160,7 +159,13 @@ impl<const A: usize> Logic for NtraceCallStack<A> {
         if self.swap.val() && self.live.val().any() {
             // Pop and push: the top is replaced (an empty stack gets its one entry).
             self.e0.d.next = self.link.val();
-            if !self.held.val().any() {
+            if !self.count.q.val().any() {
+                self.count.d.next = 1.into();
+            }
+        }
+        if self.clear.val() {
+            self.count.d.next = 0.into();
+            if self.push.val() || self.swap.val() {
                 self.count.d.next = 1.into();
             }
         }

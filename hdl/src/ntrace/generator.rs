@@ -59,6 +59,7 @@ use etrace_spec::ingress::ItypeWidth;
 use rust_hdl::prelude::*;
 
 use super::call_stack::{NtraceCallStack, CALL_STACK_MAX};
+use super::hist_cut::HistCut;
 use super::ingress::NtraceIngress;
 use super::message::{NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
 
@@ -68,10 +69,6 @@ pub const ICNT_BITS: usize = 22;
 use crate::ingress::NextSequential;
 use crate::packer::ZeroExtend;
 use crate::param::LocalParam;
-
-/// Largest period of a full HIST register tried by repeated history: half the branch bits
-/// of the widest register (31 branch bits, `NTRACE_MAX_HIST` 32 with the stop bit).
-const MAX_PERIOD: usize = (HIST_BITS - 1) / 2;
 
 /// Width of the HREPEAT and B-CNT counters at most (the model's `repeat_bits` 1..=18).
 pub const REPEAT_BITS: usize = 18;
@@ -408,32 +405,13 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     last_target: DFF<Bits<A>>,
     bcnt: DFF<Bits<REPEAT_BITS>>,
     block_resource: DFF<Bit>,
-    // The full HIST cut at its smallest period, and what stays: the branch bits, their
-    // mask (`n` bits), the periods tried (bit `p`: `p <= n / 2`), a one, and per period
-    // `p` the bits kept, `n mod p` (written out in the kernel: a sub-block per period,
-    // its input written and its outputs read by this kernel, is a combinational loop for
-    // Verilator).
-    hist_branches: Signal<Local, Bits<HIST_BITS>>,
+    // The full HIST cut at its smallest period for each outcome of the branch that fills
+    // it, formed ahead from the HIST flip-flops (`HistCut`), and the one of the record's
+    // outcome; what stays in HIST after it.
+    cut_taken: HistCut,
+    cut_not_taken: HistCut,
     hist_sent: Signal<Local, Bits<HIST_BITS>>,
     hist_kept: Signal<Local, Bits<HIST_BITS>>,
-    hist_mask: Constant<Bits<HIST_BITS>>,
-    hist_one: Constant<Bits<HIST_BITS>>,
-    periods: Constant<Bits<16>>,
-    rest_1: Constant<Bits<HIST_BITS>>,
-    rest_2: Constant<Bits<HIST_BITS>>,
-    rest_3: Constant<Bits<HIST_BITS>>,
-    rest_4: Constant<Bits<HIST_BITS>>,
-    rest_5: Constant<Bits<HIST_BITS>>,
-    rest_6: Constant<Bits<HIST_BITS>>,
-    rest_7: Constant<Bits<HIST_BITS>>,
-    rest_8: Constant<Bits<HIST_BITS>>,
-    rest_9: Constant<Bits<HIST_BITS>>,
-    rest_10: Constant<Bits<HIST_BITS>>,
-    rest_11: Constant<Bits<HIST_BITS>>,
-    rest_12: Constant<Bits<HIST_BITS>>,
-    rest_13: Constant<Bits<HIST_BITS>>,
-    rest_14: Constant<Bits<HIST_BITS>>,
-    rest_15: Constant<Bits<HIST_BITS>>,
     // The plain branch message of the resolving record as a repeat key (fields a
     // message lacks are 0).
     key_tcode: Signal<Local, Bits<6>>,
@@ -441,19 +419,28 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     key_addr: Signal<Local, Bits<ADDR_BITS>>,
     key_hist: Signal<Local, Bits<HIST_BITS>>,
     same_branch: Signal<Local, Bit>,
+    // The key compared with the last branch message ahead, off the record's paths: the
+    // fields the record does not change (TCODE, I-CNT and B-TYPE, HIST), registered from
+    // the last cycle's state as `hist_empty` (the state changes only in the cycle after a
+    // record, and a restart or a reset as a record enters leaves it resolving nothing),
+    // and its U-ADDR and target from the port as the record enters (as `matched_ahead`).
+    same_fields: DFF<Bit>,
+    same_addr: DFF<Bit>,
+    same_target: DFF<Bit>,
+    port_iaddr_wide: ZeroExtend<A, ADDR_BITS>,
+    port_key_addr: Signal<Local, Bits<ADDR_BITS>>,
     branch_repeat: Signal<Local, Bit>,
     plain_sent: Signal<Local, Bit>,
     // Counted repeats go out before this record's first message (`flush_early`: a
     // `block_end` or change Ownership message; any message for B-CNT).
     flush_early: Signal<Local, Bit>,
     flush_bcnt: Signal<Local, Bit>,
-    // The counts below their maximum, and one more, from their flip-flops (off the path
-    // through the repeat decisions; the counts never pass `repeat_max`).
+    // The counts below their maximum (from their flip-flops: the counts never pass
+    // `repeat_max`), B-CNT with this record's repeat, HREPEAT after the flush and with one
+    // more (the adders read the flip-flops, so the repeat decisions only select).
     bcnt_below_max: Signal<Local, Bit>,
-    bcnt_plus: Signal<Local, Bits<REPEAT_BITS>>,
     bcnt_now: Signal<Local, Bits<REPEAT_BITS>>,
     hrepeat_below_max: Signal<Local, Bit>,
-    hrepeat_plus: Signal<Local, Bits<REPEAT_BITS>>,
     hrepeat_base: Signal<Local, Bits<REPEAT_BITS>>,
     hrepeat_base_plus: Signal<Local, Bits<REPEAT_BITS>>,
     hist_same: Signal<Local, Bit>,
@@ -543,14 +530,6 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             "sync_max {} is above 65528",
             options.sync_max
         );
-        // Repeated history: the branch bits of a full HIST register, the periods tried
-        // (at most half of them), the bits kept for each.
-        let branches = options.hist_bits - 1;
-        let branch_mask = (1u64 << branches) - 1;
-        let periods = (1..=MAX_PERIOD)
-            .filter(|p| 2 * p <= branches)
-            .fold(0u64, |m, p| m | 1 << p);
-        let rest = |p: usize| (branches % p) as u64;
         NtraceGenerator {
             clock: Default::default(),
             reset: Default::default(),
@@ -684,41 +663,27 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             last_target: Default::default(),
             bcnt: Default::default(),
             block_resource: Default::default(),
-            hist_branches: Default::default(),
+            cut_taken: HistCut::new(options.hist_bits, true),
+            cut_not_taken: HistCut::new(options.hist_bits, false),
             hist_sent: Default::default(),
             hist_kept: Default::default(),
-            hist_mask: Constant::new(bits::<HIST_BITS>(branch_mask)),
-            hist_one: Constant::new(bits::<HIST_BITS>(1)),
-            periods: Constant::new(bits::<16>(periods)),
-            rest_1: Constant::new(bits::<HIST_BITS>(rest(1))),
-            rest_2: Constant::new(bits::<HIST_BITS>(rest(2))),
-            rest_3: Constant::new(bits::<HIST_BITS>(rest(3))),
-            rest_4: Constant::new(bits::<HIST_BITS>(rest(4))),
-            rest_5: Constant::new(bits::<HIST_BITS>(rest(5))),
-            rest_6: Constant::new(bits::<HIST_BITS>(rest(6))),
-            rest_7: Constant::new(bits::<HIST_BITS>(rest(7))),
-            rest_8: Constant::new(bits::<HIST_BITS>(rest(8))),
-            rest_9: Constant::new(bits::<HIST_BITS>(rest(9))),
-            rest_10: Constant::new(bits::<HIST_BITS>(rest(10))),
-            rest_11: Constant::new(bits::<HIST_BITS>(rest(11))),
-            rest_12: Constant::new(bits::<HIST_BITS>(rest(12))),
-            rest_13: Constant::new(bits::<HIST_BITS>(rest(13))),
-            rest_14: Constant::new(bits::<HIST_BITS>(rest(14))),
-            rest_15: Constant::new(bits::<HIST_BITS>(rest(15))),
             key_tcode: Default::default(),
             key_lead: Default::default(),
             key_addr: Default::default(),
             key_hist: Default::default(),
             same_branch: Default::default(),
+            same_fields: Default::default(),
+            same_addr: Default::default(),
+            same_target: Default::default(),
+            port_iaddr_wide: Default::default(),
+            port_key_addr: Default::default(),
             branch_repeat: Default::default(),
             plain_sent: Default::default(),
             flush_early: Default::default(),
             flush_bcnt: Default::default(),
             bcnt_below_max: Default::default(),
-            bcnt_plus: Default::default(),
             bcnt_now: Default::default(),
             hrepeat_below_max: Default::default(),
-            hrepeat_plus: Default::default(),
             hrepeat_base_plus: Default::default(),
             hrepeat_base: Default::default(),
             hist_same: Default::default(),
@@ -811,6 +776,9 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             last_addr,
             last_hist,
             last_target,
+            same_fields,
+            same_addr,
+            same_target,
             bcnt,
             block_resource,
             reference,
@@ -1026,152 +994,22 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         }
         self.hist_over.next =
             self.hist_push.val() && (self.hist_pushed.val() & self.hist_top.val()).any();
-        // Repeated history: the full register is cut at its smallest period (the last
-        // assignment wins).
-        self.hist_branches.next = self.hist_pushed.val() ^ self.hist_top.val();
+        // Repeated history: the full register is cut at its smallest period. It is full
+        // only when the record's branch pushes onto a HIST one short of full (`hist_over`;
+        // from an empty one only when `hist_bits` is 2, whose HIST is always empty), so the
+        // cut is the one formed ahead from the HIST flip-flops for the record's outcome.
+        self.cut_taken.clock.next = self.clock.val();
+        self.cut_taken.hist.next = self.hist.q.val();
+        self.cut_not_taken.clock.next = self.clock.val();
+        self.cut_not_taken.hist.next = self.hist.q.val();
         self.hist_sent.next = self.hist_pushed.val();
         self.hist_kept.next = 1.into();
-        if self.repeat_on.val() {
-            if self.periods.val().get_bit(15)
-                && ((self.hist_branches.val() >> 15)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 15)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_15.val())
-                    | (self.hist_branches.val() >> self.rest_15.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_15.val())
-                    | (self.hist_branches.val()
-                        & ((self.hist_one.val() << self.rest_15.val()) - 1));
-            }
-            if self.periods.val().get_bit(14)
-                && ((self.hist_branches.val() >> 14)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 14)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_14.val())
-                    | (self.hist_branches.val() >> self.rest_14.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_14.val())
-                    | (self.hist_branches.val()
-                        & ((self.hist_one.val() << self.rest_14.val()) - 1));
-            }
-            if self.periods.val().get_bit(13)
-                && ((self.hist_branches.val() >> 13)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 13)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_13.val())
-                    | (self.hist_branches.val() >> self.rest_13.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_13.val())
-                    | (self.hist_branches.val()
-                        & ((self.hist_one.val() << self.rest_13.val()) - 1));
-            }
-            if self.periods.val().get_bit(12)
-                && ((self.hist_branches.val() >> 12)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 12)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_12.val())
-                    | (self.hist_branches.val() >> self.rest_12.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_12.val())
-                    | (self.hist_branches.val()
-                        & ((self.hist_one.val() << self.rest_12.val()) - 1));
-            }
-            if self.periods.val().get_bit(11)
-                && ((self.hist_branches.val() >> 11)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 11)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_11.val())
-                    | (self.hist_branches.val() >> self.rest_11.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_11.val())
-                    | (self.hist_branches.val()
-                        & ((self.hist_one.val() << self.rest_11.val()) - 1));
-            }
-            if self.periods.val().get_bit(10)
-                && ((self.hist_branches.val() >> 10)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 10)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_10.val())
-                    | (self.hist_branches.val() >> self.rest_10.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_10.val())
-                    | (self.hist_branches.val()
-                        & ((self.hist_one.val() << self.rest_10.val()) - 1));
-            }
-            if self.periods.val().get_bit(9)
-                && ((self.hist_branches.val() >> 9)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 9)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_9.val())
-                    | (self.hist_branches.val() >> self.rest_9.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_9.val())
-                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_9.val()) - 1));
-            }
-            if self.periods.val().get_bit(8)
-                && ((self.hist_branches.val() >> 8)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 8)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_8.val())
-                    | (self.hist_branches.val() >> self.rest_8.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_8.val())
-                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_8.val()) - 1));
-            }
-            if self.periods.val().get_bit(7)
-                && ((self.hist_branches.val() >> 7)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 7)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_7.val())
-                    | (self.hist_branches.val() >> self.rest_7.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_7.val())
-                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_7.val()) - 1));
-            }
-            if self.periods.val().get_bit(6)
-                && ((self.hist_branches.val() >> 6)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 6)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_6.val())
-                    | (self.hist_branches.val() >> self.rest_6.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_6.val())
-                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_6.val()) - 1));
-            }
-            if self.periods.val().get_bit(5)
-                && ((self.hist_branches.val() >> 5)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 5)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_5.val())
-                    | (self.hist_branches.val() >> self.rest_5.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_5.val())
-                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_5.val()) - 1));
-            }
-            if self.periods.val().get_bit(4)
-                && ((self.hist_branches.val() >> 4)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 4)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_4.val())
-                    | (self.hist_branches.val() >> self.rest_4.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_4.val())
-                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_4.val()) - 1));
-            }
-            if self.periods.val().get_bit(3)
-                && ((self.hist_branches.val() >> 3)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 3)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_3.val())
-                    | (self.hist_branches.val() >> self.rest_3.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_3.val())
-                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_3.val()) - 1));
-            }
-            if self.periods.val().get_bit(2)
-                && ((self.hist_branches.val() >> 2)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 2)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_2.val())
-                    | (self.hist_branches.val() >> self.rest_2.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_2.val())
-                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_2.val()) - 1));
-            }
-            if self.periods.val().get_bit(1)
-                && ((self.hist_branches.val() >> 1)
-                    == (self.hist_branches.val() & (self.hist_mask.val() >> 1)))
-            {
-                self.hist_sent.next = (self.hist_top.val() >> self.rest_1.val())
-                    | (self.hist_branches.val() >> self.rest_1.val());
-                self.hist_kept.next = (self.hist_one.val() << self.rest_1.val())
-                    | (self.hist_branches.val() & ((self.hist_one.val() << self.rest_1.val()) - 1));
+        if self.repeat_on.val() && self.hist_over.val() {
+            self.hist_sent.next = self.cut_not_taken.sent.val();
+            self.hist_kept.next = self.cut_not_taken.kept.val();
+            if self.hist_outcome.val().get_bit(0) {
+                self.hist_sent.next = self.cut_taken.sent.val();
+                self.hist_kept.next = self.cut_taken.kept.val();
             }
         }
         self.hist.d.next = self.hist_pushed.val();
@@ -1221,12 +1059,21 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
                 self.key_hist.next = self.hist.q.val();
             }
         }
-        self.same_branch.next = self.last_valid.q.val()
-            && (self.key_tcode.val() == self.last_tcode.q.val())
+        self.same_fields.d.next = (self.key_tcode.val() == self.last_tcode.q.val())
             && (self.key_lead.val() == self.last_lead.q.val())
-            && (self.key_addr.val() == self.last_addr.q.val())
-            && (self.key_hist.val() == self.last_hist.q.val())
-            && (self.iaddr_q.q.val() == self.last_target.q.val());
+            && (self.key_hist.val() == self.last_hist.q.val());
+        self.port_iaddr_wide.narrow.next = self.ingress.iaddr.val();
+        self.port_key_addr.next = 0.into();
+        if !self.pend_direct.q.val() {
+            self.port_key_addr.next =
+                (self.reference.q.val() ^ self.port_iaddr_wide.wide.val()) >> 1;
+        }
+        self.same_addr.d.next = self.port_key_addr.val() == self.last_addr.q.val();
+        self.same_target.d.next = self.ingress.iaddr.val() == self.last_target.q.val();
+        self.same_branch.next = self.last_valid.q.val()
+            && self.same_fields.q.val()
+            && self.same_addr.q.val()
+            && self.same_target.q.val();
         // The counts start at 0 and step by one only below `repeat_max`, so "below the
         // maximum" is "not at it": an equality of the flip-flops, not a comparator behind
         // the decisions.
@@ -1326,23 +1173,28 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.flush_early.val() || self.icnt_over.val() || self.hist_over.val();
         // B-CNT with this record's repeat, and HREPEAT after the flush and one more: the
         // adders read the flip-flops, the decisions only select.
-        self.bcnt_plus.next = self.bcnt.q.val() + 1;
         self.bcnt_now.next = self.bcnt.q.val();
         if self.branch_repeat.val() {
-            self.bcnt_now.next = self.bcnt_plus.val();
+            self.bcnt_now.next = self.bcnt.q.val() + 1;
         }
-        self.hrepeat_plus.next = self.hrepeat.q.val() + 1;
         self.hrepeat_base.next = self.hrepeat.q.val();
-        self.hrepeat_base_plus.next = self.hrepeat_plus.val();
+        self.hrepeat_base_plus.next = self.hrepeat.q.val() + 1;
         if self.flush_early.val() {
             self.hrepeat_base.next = 0.into();
             self.hrepeat_base_plus.next = 1.into();
         }
         // "HIST Field Full" with repeated history: the cut HIST equal to the last one
         // sent is counted (HREPEAT) instead of sent.
+        // (Compared for the record's outcome from the cuts' flip-flops: it is read only
+        // when the register is full, when `hist_sent` is that cut.)
         self.hist_same.next = self.last_full_valid.q.val()
             && !self.a_sync.val()
-            && (self.hist_sent.val() == self.last_full.q.val());
+            && (self.cut_not_taken.sent.val() == self.last_full.q.val());
+        if self.hist_outcome.val().get_bit(0) {
+            self.hist_same.next = self.last_full_valid.q.val()
+                && !self.a_sync.val()
+                && (self.cut_taken.sent.val() == self.last_full.q.val());
+        }
         self.hist_repeat.next = self.repeat_on.val()
             && self.hist_over.val()
             && self.hist_same.val()

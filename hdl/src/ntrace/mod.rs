@@ -8,6 +8,8 @@
 //!   serialiser needs;
 //! * [`generator`]: the rules of generating messages, per ingress record, with the I-CNT
 //!   counter and the HIST register;
+//! * [`hist_cut`]: the repeated history cut of a full HIST register at its smallest
+//!   period, formed ahead for each outcome of the branch that fills it;
 //! * [`call_stack`]: the return address stack of the implicit return optimisation;
 //! * [`mseo`]: one message's MSEO bytes ("MSEO Sequences"): its layout and each byte;
 //! * [`mseo_cursor`]: a held message's MSEO bytes one per cycle from a shift register;
@@ -17,6 +19,7 @@
 
 pub mod call_stack;
 pub mod generator;
+pub mod hist_cut;
 pub mod ingress;
 pub mod message;
 pub mod mseo;
@@ -26,6 +29,7 @@ pub mod top;
 
 pub use call_stack::NtraceCallStack;
 pub use generator::{NtraceGenerator, NtraceHwOptions};
+pub use hist_cut::HistCut;
 pub use ingress::NtraceIngress;
 pub use message::{NtraceMessage, NtraceMessageSource};
 pub use mseo::{MseoByteAt, MseoBytes, MseoLayout, MseoLayoutHold, MseoMeasure, MseoRuns};
