@@ -18,5 +18,7 @@ pub mod packer;
 pub mod packet_kind;
 pub mod param;
 pub mod rvfi;
+#[cfg(test)]
+mod test_rng;
 pub mod top;
 pub mod verilog;

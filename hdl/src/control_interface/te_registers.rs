@@ -290,6 +290,7 @@ impl Logic for TeRegisters {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::xorshift;
     use crate::verilog::{generate, lint, yosys_check};
     use etrace_spec::trace_control::registers::{NtraceModes, TeSettings};
     use std::sync::{Arc, Mutex};
@@ -303,9 +304,7 @@ mod tests {
     fn stimulus(seed: u64, n: usize) -> Vec<Cycle> {
         let mut s = seed;
         let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+            xorshift(&mut s);
             s
         };
         let offsets = [0x000, 0x004, 0x008, 0x00C, 0x010, 0x3FC, 0xFFC];

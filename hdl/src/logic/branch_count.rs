@@ -221,6 +221,7 @@ impl<const W: usize> Logic for BranchCount<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_rng::xorshift;
     use crate::verilog::{generate, lint, yosys_check};
 
     /// A simulation of a 4-bit count (it wraps often) with its clock.
@@ -237,13 +238,6 @@ mod tests {
         let mut uut = BranchCount::<4>::new(true);
         uut.connect_all();
         sim.run(Box::new(uut), 100_000).unwrap();
-    }
-
-    /// The next state of a xorshift64 generator (the stimulus).
-    fn xorshift(state: &mut u64) {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
     }
 
     #[test]

@@ -3,15 +3,9 @@
 //! registers one branch short of full, periodic and random.
 
 use super::*;
+use crate::test_rng::xorshift;
 use crate::verilog::{generate, lint, yosys_check};
 use etrace_ntrace::encoder::history::History;
-
-/// The next state of a xorshift64 generator (the stimulus).
-fn xorshift(state: &mut u64) {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-}
 
 /// `n - 2` branch bits (one short of a full `n`-bit register, `n` >= 3): each period from
 /// 1 to `MAX_PERIOD` repeated (with one bit flipped in some, so that only a longer period
