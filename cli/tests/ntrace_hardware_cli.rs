@@ -6,7 +6,7 @@
 //! N-Trace hardware does not have (exit 2).
 
 mod common;
-use common::{assert_code, check_usage_error, elf, etrace, out_dir, stat};
+use common::{assert_code, check_usage_error, elf, etrace, etrace_ok, out_dir, scratch, stat};
 
 #[test]
 fn gen_verilog_writes_the_ntrace_top_core_and_decoding_note() {
@@ -112,29 +112,50 @@ fn gen_verilog_refuses_what_the_ntrace_hardware_lacks() {
     );
 }
 
+/// Co-simulates `program` on the N-Trace RTL with `options`, its bytes written to `trace`;
+/// returns the summary.
+fn cosim_ntrace_to(program: &str, options: &[&str], trace: &str) -> String {
+    let mut args = vec!["cosim", program, "--protocol", "ntrace"];
+    args.extend(options);
+    args.extend(["-o", trace]);
+    etrace_ok(&args)
+}
+
+/// `decode --protocol ntrace` of `trace` against `program`, with `options`; returns the
+/// decoded text.
+fn decode_ntrace(trace: &str, program: &str, options: &[&str]) -> String {
+    let mut args = vec!["decode", trace, "--elf", program, "--protocol", "ntrace"];
+    args.extend(options);
+    etrace_ok(&args)
+}
+
+/// The arguments of `capture --protocol ntrace` reading `trace` (a file as the serial
+/// device) against `program`, with `options`.
+fn capture_ntrace_args<'a>(trace: &'a str, program: &'a str, options: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["capture", "--serial", trace, "--elf", program];
+    args.extend(["--protocol", "ntrace"]);
+    args.extend(options);
+    args
+}
+
 /// "History Trace Messaging" with every optimisation: the RTL's bytes equal the model's,
 /// `-o` writes them, and `decode --protocol ntrace` decodes them to the program's trace.
 #[test]
 fn cosim_ntrace_writes_bytes_a_decoder_reads() {
-    let trace = out_dir().join("loops.mseo");
-    let trace_name = trace.display().to_string();
+    let trace = scratch("loops.mseo");
     let program = elf("loops-rv32.elf");
-    let out = etrace(&[
-        "cosim",
+    let stdout = cosim_ntrace_to(
         &program,
-        "--protocol",
-        "ntrace",
-        "--sijump",
-        "--call-stack",
-        "4",
-        "--repeat-history",
-        "--idle-probability",
-        "0.3",
-        "-o",
-        &trace_name,
-    ]);
-    assert_code(&out, 0, "cosim --protocol ntrace");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+        &[
+            "--sijump",
+            "--call-stack",
+            "4",
+            "--repeat-history",
+            "--idle-probability",
+            "0.3",
+        ],
+        &trace,
+    );
     assert!(
         stdout.contains("N-Trace RTL ntrace_rv32_htm_all"),
         "{stdout}"
@@ -142,16 +163,7 @@ fn cosim_ntrace_writes_bytes_a_decoder_reads() {
     let bytes = std::fs::read(&trace).unwrap();
     assert_eq!(bytes.len() as u64, stat(&stdout, "bytes matched"));
     assert!(stat(&stdout, "records") > 1000, "{stdout}");
-    let decoded = etrace(&[
-        "decode",
-        &trace_name,
-        "--elf",
-        &program,
-        "--protocol",
-        "ntrace",
-    ]);
-    assert_code(&decoded, 0, "decode of the RTL's N-Trace bytes");
-    let text = String::from_utf8_lossy(&decoded.stdout);
+    let text = decode_ntrace(&trace, &program, &[]);
     assert!(text.contains("range 0x"), "{text}");
     assert!(!text.contains("error"), "{text}");
 }
@@ -210,68 +222,23 @@ fn cosim_ntrace_fault_is_a_failed_check_and_bad_options_usage_errors() {
 /// first message boundary; the program's retired addresses come out.
 #[test]
 fn capture_ntrace_reads_the_rtl_stream_as_decode_does() {
-    let trace = out_dir().join("capture-recursion.mseo");
-    let trace_name = trace.display().to_string();
+    let trace = scratch("capture-recursion.mseo");
     let program = elf("recursion-rv32.elf");
-    let out = etrace(&[
-        "cosim",
+    cosim_ntrace_to(&program, &["--ntrace-mode", "btm"], &trace);
+    let decoded = decode_ntrace(&trace, &program, &["--format", "pcs"]);
+    let synced = etrace_ok(&capture_ntrace_args(
+        &trace,
         &program,
-        "--protocol",
-        "ntrace",
-        "--ntrace-mode",
-        "btm",
-        "-o",
-        &trace_name,
-    ]);
-    assert_code(&out, 0, "cosim --protocol ntrace --ntrace-mode btm");
-    let decoded = etrace(&[
-        "decode",
-        &trace_name,
-        "--elf",
-        &program,
-        "--protocol",
-        "ntrace",
-        "--format",
-        "pcs",
-    ]);
-    assert_code(&decoded, 0, "decode --protocol ntrace");
-    let capture = |extra: &[&str]| {
-        let mut args = vec![
-            "capture",
-            "--serial",
-            &trace_name,
-            "--elf",
-            &program,
-            "--protocol",
-            "ntrace",
-            "--format",
-            "pcs",
-        ];
-        args.extend(extra);
-        etrace(&args)
-    };
-    let synced = capture(&["--synced"]);
-    assert_code(&synced, 0, "capture --protocol ntrace --synced");
-    assert_eq!(synced.stdout, decoded.stdout);
-    let pcs = String::from_utf8_lossy(&synced.stdout).lines().count();
+        &["--format", "pcs", "--synced"],
+    ));
+    assert_eq!(synced, decoded);
+    let pcs = synced.lines().count();
     assert!(pcs > 1000, "{pcs} addresses");
     // Entered at an arbitrary byte: the first message is skipped, the rest is the same.
-    let hunting = capture(&[]);
-    assert_code(&hunting, 0, "capture --protocol ntrace");
-    let tail = String::from_utf8_lossy(&hunting.stdout).into_owned();
-    assert!(!tail.is_empty() && String::from_utf8_lossy(&decoded.stdout).ends_with(&tail));
+    let tail = etrace_ok(&capture_ntrace_args(&trace, &program, &["--format", "pcs"]));
+    assert!(!tail.is_empty() && decoded.ends_with(&tail));
     check_usage_error(
-        &[
-            "capture",
-            "--serial",
-            &trace_name,
-            "--elf",
-            &program,
-            "--protocol",
-            "ntrace",
-            "--framing",
-            "smi",
-        ],
+        &capture_ntrace_args(&trace, &program, &["--framing", "smi"]),
         "--framing",
     );
 }

@@ -7,7 +7,7 @@
 //! logic, another call stack depth and another repeat counter width are caught.
 
 use etrace_hart::HartConfig;
-use etrace_hdl::ntrace::{MseoBytes, NtraceGenerator, NtraceHwOptions, NtraceMessageSource};
+use etrace_hdl::ntrace::{MseoBytes, NtraceGenerator, NtraceHwOptions};
 use etrace_ntrace::message::layout::{parse, to_bytes};
 use etrace_ntrace::message::{Body, FieldConfig, Rcode};
 use etrace_ntrace::{NtraceEncoder, NtraceOptions};
@@ -16,28 +16,12 @@ use rust_hdl::prelude::*;
 use std::sync::{Arc, Mutex};
 
 mod ntrace_common;
-use ntrace_common::{drive_record, model_options, random_records};
-
-/// One message slot as plain numbers: (tcode, lead, lead_min, addr, addr_valid, hist,
-/// hist_valid).
-type Slot = (u64, u64, u64, u64, bool, u64, bool);
-
-fn slot(m: &NtraceMessageSource) -> Option<Slot> {
-    m.valid.val().then(|| {
-        (
-            m.tcode.val().to_u64(),
-            m.lead.val().to_u64(),
-            m.lead_min.val().to_u64(),
-            m.addr.val().to_u64(),
-            m.addr_valid.val(),
-            m.hist.val().to_u64(),
-            m.hist_valid.val(),
-        )
-    })
-}
+use ntrace_common::{
+    drive_message, drive_record, model_options, random_records, read_message, MessageFields,
+};
 
 /// The generator's messages for `records` (one per cycle, trace enabled, then disabled).
-fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slot> {
+fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<MessageFields> {
     let out = Arc::new(Mutex::new(Vec::new()));
     let out_tb = out.clone();
     let recs = records.to_vec();
@@ -77,7 +61,7 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slo
                 &x.late_hrepeat,
                 &x.hist_full,
             ] {
-                v.extend(slot(m));
+                v.extend(read_message(m));
             }
             drop(v);
             wait_clock_cycle!(sim, clock, x);
@@ -93,7 +77,7 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Slo
 }
 
 /// The MSEO bytes `MseoBytes` gives each message.
-fn serialise(slots: &[Slot]) -> Vec<Vec<u8>> {
+fn serialise(slots: &[MessageFields]) -> Vec<Vec<u8>> {
     let out = Arc::new(Mutex::new(Vec::new()));
     let out_tb = out.clone();
     let todo = slots.to_vec();
@@ -101,14 +85,7 @@ fn serialise(slots: &[Slot]) -> Vec<Vec<u8>> {
     sim.add_testbench(move |mut sim: Sim<MseoBytes>| {
         let mut x = sim.init()?;
         for s in &todo {
-            x.message.valid.next = true;
-            x.message.tcode.next = s.0.into();
-            x.message.lead.next = s.1.into();
-            x.message.lead_min.next = s.2.into();
-            x.message.addr.next = s.3.into();
-            x.message.addr_valid.next = s.4;
-            x.message.hist.next = s.5.into();
-            x.message.hist_valid.next = s.6;
+            drive_message(&mut x.message, s);
             x.index.next = 0.into();
             x = sim.wait(10, x)?;
             let length = x.length.val().to_u64();

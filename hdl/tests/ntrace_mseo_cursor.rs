@@ -4,14 +4,13 @@
 //! HIST runs, the cursor stepped byte by byte gives the same bytes as `MseoBytes` at
 //! index 0, 1, 2, ...
 
-use etrace_hdl::ntrace::mseo::{ADDR_UPPER, HIST_UPPER, LEAD_UPPER};
 use etrace_hdl::ntrace::{MseoBytes, MseoCursor, MseoMeasure, NtraceMessage};
 use etrace_spec::ingress::random::Rng;
 use rust_hdl::prelude::*;
 use std::sync::{Arc, Mutex};
 
-/// One message (tcode, lead, lead_min, addr, addr_valid, hist, hist_valid).
-type Message = (u64, u64, u64, u64, bool, u64, bool);
+mod ntrace_common;
+use ntrace_common::{drive_message, MessageFields};
 
 /// The cursor on a message whose layout `MseoMeasure` gives, beside `MseoBytes` on the
 /// same message.
@@ -32,13 +31,7 @@ struct CursorBench {
 impl Logic for CursorBench {
     #[hdl_gen]
     fn update(&mut self) {
-        self.measure.runs.valid.next = self.message.valid.val();
-        self.measure.runs.lead_min.next = self.message.lead_min.val();
-        self.measure.runs.lead_upper.next = self.message.lead.val().get_bits::<LEAD_UPPER>(6);
-        self.measure.runs.addr_valid.next = self.message.addr_valid.val();
-        self.measure.runs.addr_upper.next = self.message.addr.val().get_bits::<ADDR_UPPER>(6);
-        self.measure.runs.hist_valid.next = self.message.hist_valid.val();
-        self.measure.runs.hist_upper.next = self.message.hist.val().get_bits::<HIST_UPPER>(6);
+        NtraceMessage::link(&mut self.message, &mut self.measure.message);
         self.cursor.clock.next = self.clock.val();
         self.cursor.tcode.next = self.message.tcode.val();
         self.cursor.lead.next = self.message.lead.val();
@@ -74,7 +67,7 @@ fn random_value(rng: &mut Rng, bits: u64) -> u64 {
     rng.next_u64() & mask
 }
 
-fn random_messages(seed: u64, count: usize) -> Vec<Message> {
+fn random_messages(seed: u64, count: usize) -> Vec<MessageFields> {
     let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| {
@@ -92,7 +85,7 @@ fn random_messages(seed: u64, count: usize) -> Vec<Message> {
 }
 
 /// Each message's bytes from the cursor (stepped once per clock) and from `MseoBytes`.
-fn both_serialisers(messages: &[Message]) -> Vec<(Vec<u8>, Vec<u8>)> {
+fn both_serialisers(messages: &[MessageFields]) -> Vec<(Vec<u8>, Vec<u8>)> {
     let out = Arc::new(Mutex::new(Vec::new()));
     let out_tb = out.clone();
     let todo = messages.to_vec();
@@ -101,14 +94,7 @@ fn both_serialisers(messages: &[Message]) -> Vec<(Vec<u8>, Vec<u8>)> {
     sim.add_testbench(move |mut sim: Sim<CursorBench>| {
         let mut x = sim.init()?;
         for m in &todo {
-            x.message.valid.next = true;
-            x.message.tcode.next = m.0.into();
-            x.message.lead.next = m.1.into();
-            x.message.lead_min.next = m.2.into();
-            x.message.addr.next = m.3.into();
-            x.message.addr_valid.next = m.4;
-            x.message.hist.next = m.5.into();
-            x.message.hist_valid.next = m.6;
+            drive_message(&mut x.message, m);
             x.index.next = 0.into();
             x.step.next = true;
             wait_clock_false!(sim, clock, x);

@@ -443,6 +443,7 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     hrepeat_below_max: Signal<Local, Bit>,
     hrepeat_base: Signal<Local, Bits<REPEAT_BITS>>,
     hrepeat_base_plus: Signal<Local, Bits<REPEAT_BITS>>,
+    cut_same: Signal<Local, Bit>,
     hist_same: Signal<Local, Bit>,
     hist_repeat: Signal<Local, Bit>,
     bcnt_lead: ZeroExtend<REPEAT_BITS, LEAD_BITS>,
@@ -686,6 +687,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             hrepeat_below_max: Default::default(),
             hrepeat_base_plus: Default::default(),
             hrepeat_base: Default::default(),
+            cut_same: Default::default(),
             hist_same: Default::default(),
             hist_repeat: Default::default(),
             bcnt_lead: Default::default(),
@@ -1187,14 +1189,12 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         // sent is counted (HREPEAT) instead of sent.
         // (Compared for the record's outcome from the cuts' flip-flops: it is read only
         // when the register is full, when `hist_sent` is that cut.)
-        self.hist_same.next = self.last_full_valid.q.val()
-            && !self.a_sync.val()
-            && (self.cut_not_taken.sent.val() == self.last_full.q.val());
+        self.cut_same.next = self.cut_not_taken.sent.val() == self.last_full.q.val();
         if self.hist_outcome.val().get_bit(0) {
-            self.hist_same.next = self.last_full_valid.q.val()
-                && !self.a_sync.val()
-                && (self.cut_taken.sent.val() == self.last_full.q.val());
+            self.cut_same.next = self.cut_taken.sent.val() == self.last_full.q.val();
         }
+        self.hist_same.next =
+            self.last_full_valid.q.val() && !self.a_sync.val() && self.cut_same.val();
         self.hist_repeat.next = self.repeat_on.val()
             && self.hist_over.val()
             && self.hist_same.val()

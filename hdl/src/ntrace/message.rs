@@ -44,3 +44,49 @@ bundle! {
     /// The side that forms a message: the generator.
     pub struct NtraceMessageSource;
 }
+
+/// A message whose fields are generation constants ("Fields in Messages"): only fixed
+/// fields (`lead`, of which `lead_min` bits are sent), no address and no HIST, present
+/// while `present` is high. The output path's Error message and its empty slot.
+#[derive(LogicBlock)]
+pub struct FixedMessage {
+    /// The message is present.
+    pub present: Signal<In, Bit>,
+    /// The message.
+    pub message: NtraceMessageSource,
+    tcode: Constant<Bits<6>>,
+    lead: Constant<Bits<LEAD_BITS>>,
+    lead_min: Constant<Bits<3>>,
+}
+
+impl FixedMessage {
+    /// The message of `tcode` whose fixed fields are `lead`, `lead_min` bits sent.
+    pub fn new(tcode: u8, lead: u8, lead_min: u8) -> Self {
+        FixedMessage {
+            present: Default::default(),
+            message: Default::default(),
+            tcode: Constant::new(u64::from(tcode).into()),
+            lead: Constant::new(u64::from(lead).into()),
+            lead_min: Constant::new(u64::from(lead_min).into()),
+        }
+    }
+
+    /// No message: every field 0 (with `present` low).
+    pub fn none() -> Self {
+        FixedMessage::new(0, 0, 0)
+    }
+}
+
+impl Logic for FixedMessage {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.message.valid.next = self.present.val();
+        self.message.tcode.next = self.tcode.val();
+        self.message.lead.next = self.lead.val();
+        self.message.lead_min.next = self.lead_min.val();
+        self.message.addr.next = 0.into();
+        self.message.addr_valid.next = false;
+        self.message.hist.next = 0.into();
+        self.message.hist_valid.next = false;
+    }
+}

@@ -55,120 +55,112 @@ bundle! {
     pub struct MseoLayoutSource;
 }
 
-bundle! {
-    /// What a message's layout depends on ([`MseoMeasure`]): whether it and its address
-    /// and HIST runs are present, the bits of `lead` always sent, and each run above its
-    /// first group of 6 bits (the first group is always sent).
-    pub struct MseoRuns {
-        /// A message is present.
-        valid: In<Bit>,
-        /// Bits of `lead` always sent ([`NtraceMessage`]).
-        lead_min: In<Bits<3>>,
-        /// `lead` above its first group of 6 bits.
-        lead_upper: In<Bits<LEAD_UPPER>>,
-        /// The message has an address run.
-        addr_valid: In<Bit>,
-        /// The address above its first group of 6 bits.
-        addr_upper: In<Bits<ADDR_UPPER>>,
-        /// The message has a HIST run.
-        hist_valid: In<Bit>,
-        /// HIST above its first group of 6 bits.
-        hist_upper: In<Bits<HIST_UPPER>>,
-    }
-}
-
 /// The layout of one message's MSEO bytes (combinational): each run's significant
 /// groups of 6 bits, at least one.
 #[derive(LogicBlock, Default)]
 pub struct MseoMeasure {
-    /// The message's runs.
-    pub runs: MseoRuns,
+    /// The message: its layout depends on whether it and its address and HIST runs are
+    /// present, the bits of `lead` always sent, and each run above its first group of 6
+    /// bits (the first group is always sent).
+    pub message: NtraceMessage,
     /// Its layout.
     pub layout: MseoLayoutSource,
     sums: MseoRunSums,
+    lead_upper: Signal<Local, Bits<LEAD_UPPER>>,
+    addr_upper: Signal<Local, Bits<ADDR_UPPER>>,
+    hist_upper: Signal<Local, Bits<HIST_UPPER>>,
+    // What the layout does not depend on: TCODE and each run's first group.
+    unused_fields: Signal<Local, Bit>,
 }
 
 impl Logic for MseoMeasure {
     #[hdl_gen]
     fn update(&mut self) {
+        self.lead_upper.next = self.message.lead.val().get_bits::<LEAD_UPPER>(6);
+        self.addr_upper.next = self.message.addr.val().get_bits::<ADDR_UPPER>(6);
+        self.hist_upper.next = self.message.hist.val().get_bits::<HIST_UPPER>(6);
+        self.unused_fields.next = self.message.tcode.val().any()
+            || self.message.lead.val().get_bits::<6>(0).any()
+            || self.message.addr.val().get_bits::<6>(0).any()
+            || self.message.hist.val().get_bits::<6>(0).any();
         // Bytes of `lead`: at least those of its fixed fields and one bit, else up to
         // its most significant nonzero group of 6 bits.
         self.sums.lead_bytes.next = 1.into();
-        if self.runs.lead_min.val() > 6 {
+        if self.message.lead_min.val() > 6 {
             self.sums.lead_bytes.next = 2.into();
         }
-        if self.runs.lead_upper.val().get_bits::<6>(0).any() {
+        if self.lead_upper.val().get_bits::<6>(0).any() {
             self.sums.lead_bytes.next = 2.into();
         }
-        if self.runs.lead_upper.val().get_bits::<6>(6).any() {
+        if self.lead_upper.val().get_bits::<6>(6).any() {
             self.sums.lead_bytes.next = 3.into();
         }
-        if self.runs.lead_upper.val().get_bits::<6>(12).any() {
+        if self.lead_upper.val().get_bits::<6>(12).any() {
             self.sums.lead_bytes.next = 4.into();
         }
-        if self.runs.lead_upper.val().get_bits::<6>(18).any() {
+        if self.lead_upper.val().get_bits::<6>(18).any() {
             self.sums.lead_bytes.next = 5.into();
         }
-        if self.runs.lead_upper.val().get_bits::<6>(24).any() {
+        if self.lead_upper.val().get_bits::<6>(24).any() {
             self.sums.lead_bytes.next = 6.into();
         }
-        if self.runs.lead_upper.val().get_bits::<4>(30).any() {
+        if self.lead_upper.val().get_bits::<4>(30).any() {
             self.sums.lead_bytes.next = 7.into();
         }
         self.sums.addr_bytes.next = 1.into();
-        if self.runs.addr_upper.val().get_bits::<6>(0).any() {
+        if self.addr_upper.val().get_bits::<6>(0).any() {
             self.sums.addr_bytes.next = 2.into();
         }
-        if self.runs.addr_upper.val().get_bits::<6>(6).any() {
+        if self.addr_upper.val().get_bits::<6>(6).any() {
             self.sums.addr_bytes.next = 3.into();
         }
-        if self.runs.addr_upper.val().get_bits::<6>(12).any() {
+        if self.addr_upper.val().get_bits::<6>(12).any() {
             self.sums.addr_bytes.next = 4.into();
         }
-        if self.runs.addr_upper.val().get_bits::<6>(18).any() {
+        if self.addr_upper.val().get_bits::<6>(18).any() {
             self.sums.addr_bytes.next = 5.into();
         }
-        if self.runs.addr_upper.val().get_bits::<6>(24).any() {
+        if self.addr_upper.val().get_bits::<6>(24).any() {
             self.sums.addr_bytes.next = 6.into();
         }
-        if self.runs.addr_upper.val().get_bits::<6>(30).any() {
+        if self.addr_upper.val().get_bits::<6>(30).any() {
             self.sums.addr_bytes.next = 7.into();
         }
-        if self.runs.addr_upper.val().get_bits::<6>(36).any() {
+        if self.addr_upper.val().get_bits::<6>(36).any() {
             self.sums.addr_bytes.next = 8.into();
         }
-        if self.runs.addr_upper.val().get_bits::<6>(42).any() {
+        if self.addr_upper.val().get_bits::<6>(42).any() {
             self.sums.addr_bytes.next = 9.into();
         }
-        if self.runs.addr_upper.val().get_bits::<6>(48).any() {
+        if self.addr_upper.val().get_bits::<6>(48).any() {
             self.sums.addr_bytes.next = 10.into();
         }
-        if self.runs.addr_upper.val().get_bits::<4>(54).any() {
+        if self.addr_upper.val().get_bits::<4>(54).any() {
             self.sums.addr_bytes.next = 11.into();
         }
-        if !self.runs.addr_valid.val() {
+        if !self.message.addr_valid.val() {
             self.sums.addr_bytes.next = 0.into();
         }
         self.sums.hist_bytes.next = 1.into();
-        if self.runs.hist_upper.val().get_bits::<6>(0).any() {
+        if self.hist_upper.val().get_bits::<6>(0).any() {
             self.sums.hist_bytes.next = 2.into();
         }
-        if self.runs.hist_upper.val().get_bits::<6>(6).any() {
+        if self.hist_upper.val().get_bits::<6>(6).any() {
             self.sums.hist_bytes.next = 3.into();
         }
-        if self.runs.hist_upper.val().get_bits::<6>(12).any() {
+        if self.hist_upper.val().get_bits::<6>(12).any() {
             self.sums.hist_bytes.next = 4.into();
         }
-        if self.runs.hist_upper.val().get_bits::<6>(18).any() {
+        if self.hist_upper.val().get_bits::<6>(18).any() {
             self.sums.hist_bytes.next = 5.into();
         }
-        if self.runs.hist_upper.val().get_bits::<2>(24).any() {
+        if self.hist_upper.val().get_bits::<2>(24).any() {
             self.sums.hist_bytes.next = 6.into();
         }
-        if !self.runs.hist_valid.val() {
+        if !self.message.hist_valid.val() {
             self.sums.hist_bytes.next = 0.into();
         }
-        self.sums.valid.next = self.runs.valid.val();
+        self.sums.valid.next = self.message.valid.val();
         MseoLayoutSource::link(&mut self.layout, &mut self.sums.layout);
     }
 }
@@ -216,8 +208,8 @@ pub struct MseoLayoutHold {
     pub clock: Signal<In, Clock>,
     /// Holds the offered message's layout from the next cycle.
     pub load: Signal<In, Bit>,
-    /// The offered message's runs.
-    pub runs: MseoRuns,
+    /// The offered message.
+    pub message: NtraceMessage,
     /// With `load`: holds `preset` instead of the offered message's layout (a message
     /// whose layout is known without measuring it, such as a constant one), selected
     /// after the measurement so the select is off its path.
@@ -244,9 +236,9 @@ impl Logic for MseoLayoutHold {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, valid, lead_bytes, addr_bytes, hist_bytes, length_q);
-        MseoRuns::link(&mut self.runs, &mut self.measure.runs);
+        NtraceMessage::link(&mut self.message, &mut self.measure.message);
         if self.load.val() {
-            self.valid.d.next = self.runs.valid.val();
+            self.valid.d.next = self.message.valid.val();
             self.lead_bytes.d.next = self.measure.layout.lead_bytes.val();
             self.addr_bytes.d.next = self.measure.layout.addr_bytes.val();
             self.hist_bytes.d.next = self.measure.layout.hist_bytes.val();
@@ -366,13 +358,7 @@ pub struct MseoBytes {
 impl Logic for MseoBytes {
     #[hdl_gen]
     fn update(&mut self) {
-        self.measure.runs.valid.next = self.message.valid.val();
-        self.measure.runs.lead_min.next = self.message.lead_min.val();
-        self.measure.runs.lead_upper.next = self.message.lead.val().get_bits::<LEAD_UPPER>(6);
-        self.measure.runs.addr_valid.next = self.message.addr_valid.val();
-        self.measure.runs.addr_upper.next = self.message.addr.val().get_bits::<ADDR_UPPER>(6);
-        self.measure.runs.hist_valid.next = self.message.hist_valid.val();
-        self.measure.runs.hist_upper.next = self.message.hist.val().get_bits::<HIST_UPPER>(6);
+        NtraceMessage::link(&mut self.message, &mut self.measure.message);
         self.byte_at.tcode.next = self.message.tcode.val();
         self.byte_at.lead.next = self.message.lead.val();
         self.byte_at.addr.next = self.message.addr.val();

@@ -18,8 +18,10 @@ use rust_hdl::prelude::*;
 
 use super::generator::{NtraceGenerator, NtraceHwOptions};
 use super::ingress::NtraceIngress;
-use super::message::{NtraceMessage, NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
-use super::mseo::{MseoLayout, MseoLayoutHold, MseoMeasure, ADDR_UPPER, HIST_UPPER, LEAD_UPPER};
+use super::message::{
+    FixedMessage, NtraceMessage, NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS,
+};
+use super::mseo::{MseoLayout, MseoLayoutHold, MseoMeasure};
 use super::mseo_cursor::MseoCursor;
 use crate::output::ByteFifo;
 
@@ -30,10 +32,12 @@ pub const RESTART_ROOM: u32 = 4 + 38 + 12;
 const _: () = assert!(RESTART_ROOM + 1 < 64, "the queue's room test reads 6 bits");
 
 /// TCODE of the Error message ("Error Message").
-const ERROR_TCODE: u64 = 8;
+const ERROR_TCODE: u8 = 8;
 /// `lead` of the Error message: ETYPE 0 (4 bits), ECODE 0b100 "program trace messages
 /// lost" above it.
-const ERROR_LEAD: u64 = 0b100 << 4;
+const ERROR_LEAD: u8 = 0b100 << 4;
+/// Bits of the Error message's `lead` always sent: ETYPE and one bit of ECODE.
+const ERROR_LEAD_MIN: u8 = 5;
 
 /// The output FIFO of the path, as the model's `FifoConfig`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,8 +175,11 @@ pub struct NtraceMseoQueue<const N: usize> {
     // slot's message; as they advance, the slot behind the head) and held while its bytes
     // are written, so the fit decision and the byte start from flip-flops.
     head: MseoLayoutHold,
-    // The Error slot's layout (a constant message, or none), held as the slots load.
+    // The Error message (present when due), and its layout, held as the slots load.
+    error_message: FixedMessage,
     error_layout: MseoMeasure,
+    // The message shifted into the last slot: none.
+    no_message: FixedMessage,
     // The head's bytes one after another, the run being sent in a shift register.
     cursor: MseoCursor,
     // What the queue does not read: the head slot's fields only the layout reads (measured
@@ -220,8 +227,6 @@ pub struct NtraceMseoQueue<const N: usize> {
     // `spent`, so `sent`'s upper bits are constant 0 and the `spent` compare is narrow.
     sent_mask: Constant<Bits<16>>,
     every_last: Constant<Bits<16>>,
-    error_tcode: Constant<Bits<6>>,
-    error_lead: Constant<Bits<LEAD_BITS>>,
     error_on: Constant<Bit>,
     // Taking a step, from flip-flops formed a cycle ahead: idle; idle with nothing
     // lost (a step is fed); idle, overflowed and with the restart room, `free >=
@@ -322,7 +327,9 @@ impl<const N: usize> NtraceMseoQueue<N> {
             s6: Default::default(),
             s7: Default::default(),
             head: Default::default(),
+            error_message: FixedMessage::new(ERROR_TCODE, ERROR_LEAD, ERROR_LEAD_MIN),
             error_layout: Default::default(),
+            no_message: FixedMessage::none(),
             cursor: Default::default(),
             unused_head_fields: Default::default(),
             fifo: Default::default(),
@@ -350,8 +357,6 @@ impl<const N: usize> NtraceMseoQueue<N> {
                 (u64::from(fifo.send_bytes) + 1).next_power_of_two() - 1,
             )),
             every_last: Constant::new(bits::<16>(u64::from(fifo.every_cycles - 1))),
-            error_tcode: Constant::new(bits::<6>(ERROR_TCODE)),
-            error_lead: Constant::new(bits::<LEAD_BITS>(ERROR_LEAD)),
             error_on: Constant::new(!fifo.error_fault),
             idle: Default::default(),
             open: Default::default(),
@@ -445,14 +450,8 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
 
         // The slots: loaded in the cycle after the record enters the generator, the
         // Error message first; shifted towards `error` (the head) one at a time.
-        self.error.d.valid.next = self.error_due.q.val() && self.error_on.val();
-        self.error.d.tcode.next = self.error_tcode.val();
-        self.error.d.lead.next = self.error_lead.val();
-        self.error.d.lead_min.next = 5.into();
-        self.error.d.addr.next = 0.into();
-        self.error.d.addr_valid.next = false;
-        self.error.d.hist.next = 0.into();
-        self.error.d.hist_valid.next = false;
+        self.error_message.present.next = self.error_due.q.val() && self.error_on.val();
+        NtraceMessage::join(&mut self.error.d, &mut self.error_message.message);
         NtraceMessage::link(&mut self.early_hrepeat, &mut self.s0.d);
         NtraceMessage::link(&mut self.repeat_branch, &mut self.s1.d);
         NtraceMessage::link(&mut self.block_end, &mut self.s2.d);
@@ -469,31 +468,16 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         NtraceMessage::join(&mut self.s4.behind, &mut self.s5.q);
         NtraceMessage::join(&mut self.s5.behind, &mut self.s6.q);
         NtraceMessage::join(&mut self.s6.behind, &mut self.s7.q);
-        self.s7.behind.valid.next = false;
-        self.s7.behind.tcode.next = 0.into();
-        self.s7.behind.lead.next = 0.into();
-        self.s7.behind.lead_min.next = 0.into();
-        self.s7.behind.addr.next = 0.into();
-        self.s7.behind.addr_valid.next = false;
-        self.s7.behind.hist.next = 0.into();
-        self.s7.behind.hist_valid.next = false;
+        self.no_message.present.next = false;
+        NtraceMessage::join(&mut self.s7.behind, &mut self.no_message.message);
         self.load.next = self.capturing.q.val();
         // The layout of the message that is the head after this edge: the Error slot's as
         // the slots load (the Error message or none), else the slot behind the head.
-        self.head.runs.valid.next = self.s0.q.valid.val();
-        self.head.runs.lead_min.next = self.s0.q.lead_min.val();
-        self.head.runs.lead_upper.next = self.s0.q.lead.val().get_bits::<LEAD_UPPER>(6);
-        self.head.runs.addr_valid.next = self.s0.q.addr_valid.val();
-        self.head.runs.addr_upper.next = self.s0.q.addr.val().get_bits::<ADDR_UPPER>(6);
-        self.head.runs.hist_valid.next = self.s0.q.hist_valid.val();
-        self.head.runs.hist_upper.next = self.s0.q.hist.val().get_bits::<HIST_UPPER>(6);
-        self.error_layout.runs.valid.next = self.error_due.q.val() && self.error_on.val();
-        self.error_layout.runs.lead_min.next = 5.into();
-        self.error_layout.runs.lead_upper.next = self.error_lead.val().get_bits::<LEAD_UPPER>(6);
-        self.error_layout.runs.addr_valid.next = false;
-        self.error_layout.runs.addr_upper.next = 0.into();
-        self.error_layout.runs.hist_valid.next = false;
-        self.error_layout.runs.hist_upper.next = 0.into();
+        NtraceMessage::join(&mut self.head.message, &mut self.s0.q);
+        NtraceMessage::join(
+            &mut self.error_layout.message,
+            &mut self.error_message.message,
+        );
         MseoLayout::join(&mut self.head.preset, &mut self.error_layout.layout);
         self.head.use_preset.next = self.load.val();
         self.head.clock.next = self.clock.val();
