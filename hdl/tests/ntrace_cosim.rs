@@ -51,16 +51,7 @@ fn run_generator(records: &[IngressRecord], options: NtraceHwOptions) -> Vec<Mes
             }
             x = sim.wait(1, x)?;
             let mut v = out_tb.lock().unwrap();
-            for m in [
-                &x.early_hrepeat,
-                &x.repeat_branch,
-                &x.block_end,
-                &x.sync_owner,
-                &x.owner,
-                &x.icnt_full,
-                &x.late_hrepeat,
-                &x.hist_full,
-            ] {
+            for m in x.slots.in_order() {
                 v.extend(read_message(m));
             }
             drop(v);

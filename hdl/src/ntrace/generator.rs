@@ -61,7 +61,7 @@ use rust_hdl::prelude::*;
 use super::call_stack::{NtraceCallStack, CALL_STACK_MAX};
 use super::hist_cut::HistCut;
 use super::ingress::NtraceIngress;
-use super::message::{NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
+use super::message::{NtraceSlotsSource, ADDR_BITS, HIST_BITS, LEAD_BITS};
 
 /// Width of the I-CNT counter register: `NTRACE_MAX_ICNT` (22 bits, "Maximum Field
 /// Sizes").
@@ -186,22 +186,8 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     /// the model's `NtraceEncoder::restart(SyncReason::FIFO_OVERRUN)`. Low outside an
     /// output path that loses messages.
     pub restart: Signal<In, Bit>,
-    /// ResourceFull RCODE 2 before the first message that ends a run of HIST repeats.
-    pub early_hrepeat: NtraceMessageSource,
-    /// RepeatBranch.
-    pub repeat_branch: NtraceMessageSource,
-    /// The message that ends a block.
-    pub block_end: NtraceMessageSource,
-    /// The Ownership message after a synchronising message.
-    pub sync_owner: NtraceMessageSource,
-    /// The Ownership message of a privilege or context change.
-    pub owner: NtraceMessageSource,
-    /// ResourceFull, I-CNT overflow.
-    pub icnt_full: NtraceMessageSource,
-    /// ResourceFull RCODE 2 before a HIST ResourceFull that is no repeat.
-    pub late_hrepeat: NtraceMessageSource,
-    /// ResourceFull, HIST full.
-    pub hist_full: NtraceMessageSource,
+    /// The record's messages, one per slot in the order above.
+    pub slots: NtraceSlotsSource,
     iretire_q: DFF<Bit>,
     // The record's itype one-hot (bit `k`: itype `k`) and "a record is present" (traced,
     // retiring or with an itype), decoded as the record enters: its class is one LUT from
@@ -407,9 +393,13 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     block_resource: DFF<Bit>,
     // The full HIST cut at its smallest period for each outcome of the branch that fills
     // it, formed ahead from the HIST flip-flops (`HistCut`), and the one of the record's
-    // outcome; what stays in HIST after it.
+    // outcome (the cut, what stays in HIST after it, and whether it is the last full HIST);
+    // the HIST field sent and the register after the record.
     cut_taken: HistCut,
     cut_not_taken: HistCut,
+    cut_sent: Signal<Local, Bits<HIST_BITS>>,
+    cut_kept: Signal<Local, Bits<HIST_BITS>>,
+    cut_same: Signal<Local, Bit>,
     hist_sent: Signal<Local, Bits<HIST_BITS>>,
     hist_kept: Signal<Local, Bits<HIST_BITS>>,
     // The plain branch message of the resolving record as a repeat key (fields a
@@ -443,7 +433,6 @@ pub struct NtraceGenerator<const A: usize, const E: usize, const IT: usize> {
     hrepeat_below_max: Signal<Local, Bit>,
     hrepeat_base: Signal<Local, Bits<REPEAT_BITS>>,
     hrepeat_base_plus: Signal<Local, Bits<REPEAT_BITS>>,
-    cut_same: Signal<Local, Bit>,
     hist_same: Signal<Local, Bit>,
     hist_repeat: Signal<Local, Bit>,
     bcnt_lead: ZeroExtend<REPEAT_BITS, LEAD_BITS>,
@@ -538,14 +527,7 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             record: Default::default(),
             trace_enable: Default::default(),
             restart: Default::default(),
-            early_hrepeat: Default::default(),
-            repeat_branch: Default::default(),
-            block_end: Default::default(),
-            sync_owner: Default::default(),
-            owner: Default::default(),
-            icnt_full: Default::default(),
-            late_hrepeat: Default::default(),
-            hist_full: Default::default(),
+            slots: Default::default(),
             iretire_q: Default::default(),
             itype_hot: Default::default(),
             present_ff: Default::default(),
@@ -666,6 +648,9 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             block_resource: Default::default(),
             cut_taken: HistCut::new(options.hist_bits, true),
             cut_not_taken: HistCut::new(options.hist_bits, false),
+            cut_sent: Default::default(),
+            cut_kept: Default::default(),
+            cut_same: Default::default(),
             hist_sent: Default::default(),
             hist_kept: Default::default(),
             key_tcode: Default::default(),
@@ -687,7 +672,6 @@ impl<const A: usize, const E: usize, const IT: usize> NtraceGenerator<A, E, IT> 
             hrepeat_below_max: Default::default(),
             hrepeat_base_plus: Default::default(),
             hrepeat_base: Default::default(),
-            cut_same: Default::default(),
             hist_same: Default::default(),
             hist_repeat: Default::default(),
             bcnt_lead: Default::default(),
@@ -1000,19 +984,28 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         // only when the record's branch pushes onto a HIST one short of full (`hist_over`;
         // from an empty one only when `hist_bits` is 2, whose HIST is always empty), so the
         // cut is the one formed ahead from the HIST flip-flops for the record's outcome.
+        // Each block also compares its cut with the last full HIST, for HREPEAT (`cut_same`,
+        // read only when the register is full, when `hist_sent` is that cut). The outcome
+        // selects the three once.
         self.cut_taken.clock.next = self.clock.val();
         self.cut_taken.hist.next = self.hist.q.val();
+        self.cut_taken.last_full.next = self.last_full.q.val();
         self.cut_not_taken.clock.next = self.clock.val();
         self.cut_not_taken.hist.next = self.hist.q.val();
+        self.cut_not_taken.last_full.next = self.last_full.q.val();
+        self.cut_sent.next = self.cut_not_taken.sent.val();
+        self.cut_kept.next = self.cut_not_taken.kept.val();
+        self.cut_same.next = self.cut_not_taken.same.val();
+        if self.hist_outcome.val().get_bit(0) {
+            self.cut_sent.next = self.cut_taken.sent.val();
+            self.cut_kept.next = self.cut_taken.kept.val();
+            self.cut_same.next = self.cut_taken.same.val();
+        }
         self.hist_sent.next = self.hist_pushed.val();
         self.hist_kept.next = 1.into();
         if self.repeat_on.val() && self.hist_over.val() {
-            self.hist_sent.next = self.cut_not_taken.sent.val();
-            self.hist_kept.next = self.cut_not_taken.kept.val();
-            if self.hist_outcome.val().get_bit(0) {
-                self.hist_sent.next = self.cut_taken.sent.val();
-                self.hist_kept.next = self.cut_taken.kept.val();
-            }
+            self.hist_sent.next = self.cut_sent.val();
+            self.hist_kept.next = self.cut_kept.val();
         }
         self.hist.d.next = self.hist_pushed.val();
         if self.hist_over.val() {
@@ -1091,7 +1084,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.resolving.val() && !self.sync_due.val() && !self.branch_repeat.val();
 
         // 3. The message that ends a block.
-        self.block_end.valid.next = self.correlation.q.val()
+        self.slots.block_end.valid.next = self.correlation.q.val()
             || self.starting.val()
             || (self.resolving.val() && !self.branch_repeat.val())
             || self.block_sync.val();
@@ -1102,75 +1095,75 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         self.event_end.next = self.end_event.q.val()
             || (self.end_matched_event.q.val() && self.matched_ahead.q.val());
         // ProgTraceCorrelation: EVCODE 4, CDF, I-CNT(, HIST).
-        self.block_end.tcode.next = self.tc_prog_trace_correlation.val();
-        self.block_end.lead.next = (self.icnt_lead.wide.val() << 6) | self.cdf.val() | 4;
-        self.block_end.lead_min.next = 7.into();
-        self.block_end.addr.next = self.faddr.val();
+        self.slots.block_end.tcode.next = self.tc_prog_trace_correlation.val();
+        self.slots.block_end.lead.next = (self.icnt_lead.wide.val() << 6) | self.cdf.val() | 4;
+        self.slots.block_end.lead_min.next = 7.into();
+        self.slots.block_end.addr.next = self.faddr.val();
         // F-ADDR or U-ADDR: `addr_load`, formed a cycle ahead.
-        self.block_end.addr_valid.next = self.addr_load.val();
-        self.block_end.hist.next = self.hist.q.val();
-        self.block_end.hist_valid.next = self.htm.val();
+        self.slots.block_end.addr_valid.next = self.addr_load.val();
+        self.slots.block_end.hist.next = self.hist.q.val();
+        self.slots.block_end.hist_valid.next = self.htm.val();
         if self.end_start.q.val() {
             // ProgTraceSync: SYNC 5 (Trace Enable), or 7 (restart from FIFO overrun),
             // I-CNT 0, F-ADDR.
-            self.block_end.tcode.next = self.tc_prog_trace_sync.val();
-            self.block_end.lead.next = 5.into();
+            self.slots.block_end.tcode.next = self.tc_prog_trace_sync.val();
+            self.slots.block_end.lead.next = 5.into();
             if self.overrun.q.val() {
-                self.block_end.lead.next = 7.into();
+                self.slots.block_end.lead.next = 7.into();
             }
-            self.block_end.lead_min.next = 5.into();
-            self.block_end.hist_valid.next = false;
+            self.slots.block_end.lead_min.next = 5.into();
+            self.slots.block_end.hist_valid.next = false;
         }
         if self.end_direct_sync.q.val() {
             // DirectBranchSync: SYNC 2, I-CNT, F-ADDR.
-            self.block_end.tcode.next = self.tc_direct_branch_sync.val();
-            self.block_end.lead.next = (self.icnt_lead.wide.val() << 4) | 2;
-            self.block_end.lead_min.next = 5.into();
-            self.block_end.hist_valid.next = false;
+            self.slots.block_end.tcode.next = self.tc_direct_branch_sync.val();
+            self.slots.block_end.lead.next = (self.icnt_lead.wide.val() << 4) | 2;
+            self.slots.block_end.lead_min.next = 5.into();
+            self.slots.block_end.hist_valid.next = false;
         }
         if self.end_direct.q.val() {
             // DirectBranch: I-CNT.
-            self.block_end.tcode.next = self.tc_direct_branch.val();
-            self.block_end.lead.next = self.icnt_lead.wide.val();
-            self.block_end.lead_min.next = 1.into();
-            self.block_end.hist_valid.next = false;
+            self.slots.block_end.tcode.next = self.tc_direct_branch.val();
+            self.slots.block_end.lead.next = self.icnt_lead.wide.val();
+            self.slots.block_end.lead_min.next = 1.into();
+            self.slots.block_end.hist_valid.next = false;
         }
         if self.indirect_sync_end.val() {
             // IndirectBranch(Hist)Sync: SYNC 2, B-TYPE, I-CNT, F-ADDR(, HIST).
-            self.block_end.tcode.next = self.tc_indirect_branch_sync.val();
+            self.slots.block_end.tcode.next = self.tc_indirect_branch_sync.val();
             if self.with_hist.val() {
-                self.block_end.tcode.next = self.tc_indirect_branch_hist_sync.val();
+                self.slots.block_end.tcode.next = self.tc_indirect_branch_hist_sync.val();
             }
-            self.block_end.lead.next =
+            self.slots.block_end.lead.next =
                 (self.icnt_lead.wide.val() << 6) | (self.btype_lead.wide.val() << 4) | 2;
-            self.block_end.hist_valid.next = self.with_hist.val();
+            self.slots.block_end.hist_valid.next = self.with_hist.val();
         }
         if self.indirect_end.val() {
             // IndirectBranch(Hist): B-TYPE, I-CNT, U-ADDR(, HIST).
-            self.block_end.tcode.next = self.tc_indirect_branch.val();
+            self.slots.block_end.tcode.next = self.tc_indirect_branch.val();
             if self.with_hist.val() {
-                self.block_end.tcode.next = self.tc_indirect_branch_hist.val();
+                self.slots.block_end.tcode.next = self.tc_indirect_branch_hist.val();
             }
-            self.block_end.lead.next =
+            self.slots.block_end.lead.next =
                 (self.icnt_lead.wide.val() << 2) | self.btype_lead.wide.val();
-            self.block_end.lead_min.next = 3.into();
-            self.block_end.addr.next = self.uaddr.val();
-            self.block_end.hist_valid.next = self.with_hist.val();
+            self.slots.block_end.lead_min.next = 3.into();
+            self.slots.block_end.addr.next = self.uaddr.val();
+            self.slots.block_end.hist_valid.next = self.with_hist.val();
         }
         if self.event_end.val() {
             // IndirectBranch(Hist)Sync: SYNC 6 (Trace Event), B-TYPE 0, I-CNT, F-ADDR, HIST
             // (HTM).
-            self.block_end.tcode.next = self.tc_indirect_branch_sync.val();
+            self.slots.block_end.tcode.next = self.tc_indirect_branch_sync.val();
             if self.htm.val() {
-                self.block_end.tcode.next = self.tc_indirect_branch_hist_sync.val();
+                self.slots.block_end.tcode.next = self.tc_indirect_branch_hist_sync.val();
             }
-            self.block_end.lead.next = (self.icnt_lead.wide.val() << 6) | 6;
+            self.slots.block_end.lead.next = (self.icnt_lead.wide.val() << 6) | 6;
         }
 
         // Counted repeats go out before the record's first message: any `block_end`
         // message or a change Ownership sends both counts; a ResourceFull sends B-CNT
         // (this record's repeat included).
-        self.flush_early.next = self.block_end.valid.val() || self.owner_change.val();
+        self.flush_early.next = self.slots.block_end.valid.val() || self.owner_change.val();
         self.flush_bcnt.next =
             self.flush_early.val() || self.icnt_over.val() || self.hist_over.val();
         // B-CNT with this record's repeat, and HREPEAT after the flush and one more: the
@@ -1186,13 +1179,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
             self.hrepeat_base_plus.next = 1.into();
         }
         // "HIST Field Full" with repeated history: the cut HIST equal to the last one
-        // sent is counted (HREPEAT) instead of sent.
-        // (Compared for the record's outcome from the cuts' flip-flops: it is read only
-        // when the register is full, when `hist_sent` is that cut.)
-        self.cut_same.next = self.cut_not_taken.sent.val() == self.last_full.q.val();
-        if self.hist_outcome.val().get_bit(0) {
-            self.cut_same.next = self.cut_taken.sent.val() == self.last_full.q.val();
-        }
+        // sent (`cut_same`) is counted (HREPEAT) instead of sent.
         self.hist_same.next =
             self.last_full_valid.q.val() && !self.a_sync.val() && self.cut_same.val();
         self.hist_repeat.next = self.repeat_on.val()
@@ -1208,84 +1195,84 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         // repeat messages are gated by the option itself: without it the counts stay 0,
         // which synthesis cannot see through their registers, so their logic would stay
         // on the decision's paths.)
-        self.early_hrepeat.valid.next =
+        self.slots.early_hrepeat.valid.next =
             self.repeat_on.val() && self.flush_early.val() && self.hrepeat.q.val().any();
-        self.early_hrepeat.tcode.next = self.tc_resource_full.val();
-        self.early_hrepeat.lead.next = (self.last_full_lead.wide.val() << 4) | 2;
-        self.early_hrepeat.lead_min.next = 5.into();
-        self.early_hrepeat.addr.next = self.early_count.wide.val();
-        self.early_hrepeat.addr_valid.next = true;
-        self.early_hrepeat.hist.next = 0.into();
-        self.early_hrepeat.hist_valid.next = false;
+        self.slots.early_hrepeat.tcode.next = self.tc_resource_full.val();
+        self.slots.early_hrepeat.lead.next = (self.last_full_lead.wide.val() << 4) | 2;
+        self.slots.early_hrepeat.lead_min.next = 5.into();
+        self.slots.early_hrepeat.addr.next = self.early_count.wide.val();
+        self.slots.early_hrepeat.addr_valid.next = true;
+        self.slots.early_hrepeat.hist.next = 0.into();
+        self.slots.early_hrepeat.hist_valid.next = false;
 
         // 2. RepeatBranch: B-CNT.
-        self.repeat_branch.valid.next = self.repeat_on.val()
+        self.slots.repeat_branch.valid.next = self.repeat_on.val()
             && self.flush_bcnt.val()
             && (self.branch_repeat.val() || self.bcnt.q.val().any());
-        self.repeat_branch.tcode.next = self.tc_repeat_branch.val();
-        self.repeat_branch.lead.next = self.bcnt_lead.wide.val();
-        self.repeat_branch.lead_min.next = 1.into();
-        self.repeat_branch.addr.next = 0.into();
-        self.repeat_branch.addr_valid.next = false;
-        self.repeat_branch.hist.next = 0.into();
-        self.repeat_branch.hist_valid.next = false;
+        self.slots.repeat_branch.tcode.next = self.tc_repeat_branch.val();
+        self.slots.repeat_branch.lead.next = self.bcnt_lead.wide.val();
+        self.slots.repeat_branch.lead_min.next = 1.into();
+        self.slots.repeat_branch.addr.next = 0.into();
+        self.slots.repeat_branch.addr_valid.next = false;
+        self.slots.repeat_branch.hist.next = 0.into();
+        self.slots.repeat_branch.hist_valid.next = false;
 
         // 4. Ownership after a synchronising message: the privilege the block ran at.
-        self.sync_owner.valid.next = self.a_sync.val();
-        self.sync_owner.tcode.next = self.tc_ownership.val();
-        self.sync_owner.lead.next = self.old_owner_process.val();
+        self.slots.sync_owner.valid.next = self.a_sync.val();
+        self.slots.sync_owner.tcode.next = self.tc_ownership.val();
+        self.slots.sync_owner.lead.next = self.old_owner_process.val();
         if self.starting.val() {
-            self.sync_owner.lead.next = self.owner_process.val();
+            self.slots.sync_owner.lead.next = self.owner_process.val();
         }
-        self.sync_owner.lead_min.next = 1.into();
-        self.sync_owner.addr.next = 0.into();
-        self.sync_owner.addr_valid.next = false;
-        self.sync_owner.hist.next = 0.into();
-        self.sync_owner.hist_valid.next = false;
+        self.slots.sync_owner.lead_min.next = 1.into();
+        self.slots.sync_owner.addr.next = 0.into();
+        self.slots.sync_owner.addr_valid.next = false;
+        self.slots.sync_owner.hist.next = 0.into();
+        self.slots.sync_owner.hist_valid.next = false;
 
         // 5. Ownership of a privilege or context change.
-        self.owner.valid.next = self.owner_change.val();
-        self.owner.tcode.next = self.tc_ownership.val();
-        self.owner.lead.next = self.owner_process.val();
-        self.owner.lead_min.next = 1.into();
-        self.owner.addr.next = 0.into();
-        self.owner.addr_valid.next = false;
-        self.owner.hist.next = 0.into();
-        self.owner.hist_valid.next = false;
+        self.slots.owner.valid.next = self.owner_change.val();
+        self.slots.owner.tcode.next = self.tc_ownership.val();
+        self.slots.owner.lead.next = self.owner_process.val();
+        self.slots.owner.lead_min.next = 1.into();
+        self.slots.owner.addr.next = 0.into();
+        self.slots.owner.addr_valid.next = false;
+        self.slots.owner.hist.next = 0.into();
+        self.slots.owner.hist_valid.next = false;
 
         // 6. ResourceFull RCODE 0: RDATA the I-CNT, this instruction included.
-        self.icnt_full.valid.next = self.icnt_over.val();
-        self.icnt_full.tcode.next = self.tc_resource_full.val();
-        self.icnt_full.lead.next = self.sum_lead.wide.val() << 4;
-        self.icnt_full.lead_min.next = 5.into();
-        self.icnt_full.addr.next = 0.into();
-        self.icnt_full.addr_valid.next = false;
-        self.icnt_full.hist.next = 0.into();
-        self.icnt_full.hist_valid.next = false;
+        self.slots.icnt_full.valid.next = self.icnt_over.val();
+        self.slots.icnt_full.tcode.next = self.tc_resource_full.val();
+        self.slots.icnt_full.lead.next = self.sum_lead.wide.val() << 4;
+        self.slots.icnt_full.lead_min.next = 5.into();
+        self.slots.icnt_full.addr.next = 0.into();
+        self.slots.icnt_full.addr_valid.next = false;
+        self.slots.icnt_full.hist.next = 0.into();
+        self.slots.icnt_full.hist_valid.next = false;
 
         // 7. ResourceFull RCODE 2 before a HIST ResourceFull that is no repeat.
-        self.late_hrepeat.valid.next = self.repeat_on.val()
+        self.slots.late_hrepeat.valid.next = self.repeat_on.val()
             && self.hist_over.val()
             && !self.hist_repeat.val()
             && self.hrepeat_base.val().any();
-        self.late_hrepeat.tcode.next = self.tc_resource_full.val();
-        self.late_hrepeat.lead.next = (self.last_full_lead.wide.val() << 4) | 2;
-        self.late_hrepeat.lead_min.next = 5.into();
-        self.late_hrepeat.addr.next = self.late_count.wide.val();
-        self.late_hrepeat.addr_valid.next = true;
-        self.late_hrepeat.hist.next = 0.into();
-        self.late_hrepeat.hist_valid.next = false;
+        self.slots.late_hrepeat.tcode.next = self.tc_resource_full.val();
+        self.slots.late_hrepeat.lead.next = (self.last_full_lead.wide.val() << 4) | 2;
+        self.slots.late_hrepeat.lead_min.next = 5.into();
+        self.slots.late_hrepeat.addr.next = self.late_count.wide.val();
+        self.slots.late_hrepeat.addr_valid.next = true;
+        self.slots.late_hrepeat.hist.next = 0.into();
+        self.slots.late_hrepeat.hist_valid.next = false;
 
         // 8. ResourceFull RCODE 1: RDATA the full HIST (the whole periods with repeated
         // history), unless counted as a repeat.
-        self.hist_full.valid.next = self.hist_over.val() && !self.hist_repeat.val();
-        self.hist_full.tcode.next = self.tc_resource_full.val();
-        self.hist_full.lead.next = (self.hist_lead.wide.val() << 4) | 1;
-        self.hist_full.lead_min.next = 5.into();
-        self.hist_full.addr.next = 0.into();
-        self.hist_full.addr_valid.next = false;
-        self.hist_full.hist.next = 0.into();
-        self.hist_full.hist_valid.next = false;
+        self.slots.hist_full.valid.next = self.hist_over.val() && !self.hist_repeat.val();
+        self.slots.hist_full.tcode.next = self.tc_resource_full.val();
+        self.slots.hist_full.lead.next = (self.hist_lead.wide.val() << 4) | 1;
+        self.slots.hist_full.lead_min.next = 5.into();
+        self.slots.hist_full.addr.next = 0.into();
+        self.slots.hist_full.addr_valid.next = false;
+        self.slots.hist_full.hist.next = 0.into();
+        self.slots.hist_full.hist_valid.next = false;
 
         // State.
         if self.starting.val() {
@@ -1340,7 +1327,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         if self.a_sync.val()
             || self.owner_change.val()
             || self.correlation.q.val()
-            || self.hist_full.valid.val()
+            || self.slots.hist_full.valid.val()
         {
             self.last_valid.d.next = false;
         }
@@ -1363,7 +1350,7 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         if self.a_sync.val() {
             self.last_full_valid.d.next = false;
         }
-        if self.hist_full.valid.val() {
+        if self.slots.hist_full.valid.val() {
             self.last_full_valid.d.next = true;
             self.last_full.d.next = self.hist_sent.val();
         }
@@ -1426,29 +1413,29 @@ impl<const A: usize, const E: usize, const IT: usize> Logic for NtraceGenerator<
         // The messages a synchronising record counts after its sync (its own sync
         // Ownership, change Ownership, I-CNT / HIST ResourceFull and late HREPEAT).
         self.counted_now.next = 0.into();
-        if self.sync_owner.valid.val() {
+        if self.slots.sync_owner.valid.val() {
             self.counted_now.next = self.counted_now.val() | 0x02;
         }
-        if self.owner.valid.val() {
+        if self.slots.owner.valid.val() {
             self.counted_now.next = self.counted_now.val() | 0x04;
         }
-        if self.icnt_full.valid.val() {
+        if self.slots.icnt_full.valid.val() {
             self.counted_now.next = self.counted_now.val() | 0x08;
         }
-        if self.hist_full.valid.val() {
+        if self.slots.hist_full.valid.val() {
             self.counted_now.next = self.counted_now.val() | 0x10;
         }
-        if self.late_hrepeat.valid.val() {
+        if self.slots.late_hrepeat.valid.val() {
             self.counted_now.next = self.counted_now.val() | 0x40;
         }
         if !self.a_sync.val() {
-            if self.block_end.valid.val() {
+            if self.slots.block_end.valid.val() {
                 self.counted_now.next = self.counted_now.val() | 0x01;
             }
-            if self.early_hrepeat.valid.val() {
+            if self.slots.early_hrepeat.valid.val() {
                 self.counted_now.next = self.counted_now.val() | 0x20;
             }
-            if self.repeat_branch.valid.val() {
+            if self.slots.repeat_branch.valid.val() {
                 self.counted_now.next = self.counted_now.val() | 0x80;
             }
             if self.sync_due.val() {

@@ -10,7 +10,8 @@
 //! of full), and records are at least three cycles apart, so the two register stages
 //! here (the period found, then the cut) are current whenever a record is present. The
 //! generator keeps one block per outcome and selects by the record's outcome, so no
-//! period test is on the record's paths.
+//! period test is on the record's paths. The cut is also compared here with the last full
+//! HIST sent (`same`, for the HREPEAT count), so that compare is off them too.
 
 use rust_hdl::prelude::*;
 
@@ -22,18 +23,22 @@ pub const MAX_PERIOD: usize = (HIST_BITS - 1) / 2;
 
 /// The cut of `hist` filled by `outcome`, two cycles after `hist` is on its port: `sent`,
 /// the HIST field of the ResourceFull RCODE 1 (the whole register when it has no period),
-/// and `kept`, the HIST register after it (1 when it has no period). Meaningful only when
-/// `hist` is one branch short of full.
+/// `kept`, the HIST register after it (1 when it has no period), and `same`, `sent` equal
+/// to `last_full`. Meaningful only when `hist` is one branch short of full.
 #[derive(LogicBlock)]
 pub struct HistCut {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// The HIST register before the branch that fills it (stop bit included).
     pub hist: Signal<In, Bits<HIST_BITS>>,
+    /// The last full HIST sent ("Repeated History Optimization"), compared with `sent`.
+    pub last_full: Signal<In, Bits<HIST_BITS>>,
     /// The HIST field sent ("HIST Field Full"), cut at the smallest period.
     pub sent: Signal<Out, Bits<HIST_BITS>>,
     /// The HIST register after the message: the bits after the whole periods.
     pub kept: Signal<Out, Bits<HIST_BITS>>,
+    /// `sent` is `last_full`: the cut repeats the last full HIST (counted, not sent).
+    pub same: Signal<Out, Bit>,
     // Stage 1: a period was found (`cut`) and the bits it leaves, `n mod p` (`rest`).
     cut: DFF<Bit>,
     rest: DFF<Bits<HIST_BITS>>,
@@ -87,8 +92,10 @@ impl HistCut {
         HistCut {
             clock: Default::default(),
             hist: Default::default(),
+            last_full: Default::default(),
             sent: Default::default(),
             kept: Default::default(),
+            same: Default::default(),
             cut: Default::default(),
             rest: Default::default(),
             sent_ff: Default::default(),
@@ -237,6 +244,7 @@ impl Logic for HistCut {
         }
         self.sent.next = self.sent_ff.q.val();
         self.kept.next = self.kept_ff.q.val();
+        self.same.next = self.sent_ff.q.val() == self.last_full.val();
     }
 }
 

@@ -46,9 +46,10 @@ fn model_cut(n: usize, bits: u64, taken: bool) -> (u64, u64) {
     (sent, h.value())
 }
 
-/// Runs `HistCut::new(n, taken)` on `cases` (branch bits one short of full) and returns
-/// its (sent, kept) for each, two cycles after the register is on its port.
-fn hardware_cut(n: usize, taken: bool, cases: &[u64]) -> Vec<(u64, u64)> {
+/// Runs `HistCut::new(n, taken)` on `cases` (branch bits one short of full, and the last
+/// full HIST on its port) and returns its (sent, kept) and `same` for each, two cycles
+/// after the register is on its port.
+fn hardware_cut(n: usize, taken: bool, cases: &[(u64, u64)]) -> Vec<((u64, u64), bool)> {
     let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let out_tb = out.clone();
     let todo = cases.to_vec();
@@ -56,15 +57,16 @@ fn hardware_cut(n: usize, taken: bool, cases: &[u64]) -> Vec<(u64, u64)> {
     sim.add_clock(5, |x: &mut Box<HistCut>| x.clock.next = !x.clock.val());
     sim.add_testbench(move |mut sim: Sim<HistCut>| {
         let mut x = sim.init()?;
-        for bits in &todo {
+        for (bits, last_full) in &todo {
             // The stop bit one below the top, the branch bits under it.
             x.hist.next = ((1u64 << (n - 2)) | bits).into();
+            x.last_full.next = (*last_full).into();
             wait_clock_cycle!(sim, clock, x);
             wait_clock_cycle!(sim, clock, x);
             out_tb
                 .lock()
                 .unwrap()
-                .push((x.sent.val().to_u64(), x.kept.val().to_u64()));
+                .push(((x.sent.val().to_u64(), x.kept.val().to_u64()), x.same.val()));
         }
         sim.done(x)
     });
@@ -77,22 +79,32 @@ fn hardware_cut(n: usize, taken: bool, cases: &[u64]) -> Vec<(u64, u64)> {
 }
 
 /// "Repeated History Optimization": the cut at the smallest period and the bits it
-/// leaves are the model's, for every width 2..=32 and both outcomes.
+/// leaves are the model's, for every width 2..=32 and both outcomes; `same` holds exactly
+/// when the last full HIST on the port is that cut (given the model's cut for every other
+/// case, and the cut with one bit flipped for the rest).
 #[test]
 fn repeated_history_cut_is_the_models_for_every_width() {
     for n in 2..=HIST_BITS {
-        let cases = if n == 2 {
+        let bits = if n == 2 {
             vec![0]
         } else {
             short_of_full(n, 0x9e37_79b9 + n as u64)
         };
         for taken in [false, true] {
+            let want: Vec<(u64, u64)> = bits.iter().map(|b| model_cut(n, *b, taken)).collect();
+            let cases: Vec<(u64, u64)> = bits
+                .iter()
+                .zip(&want)
+                .enumerate()
+                .map(|(i, (b, (sent, _)))| (*b, sent ^ (i as u64 & 1) << (i % n)))
+                .collect();
             let hw = hardware_cut(n, taken, &cases);
-            for (bits, got) in cases.iter().zip(hw) {
-                let want = model_cut(n, *bits, taken);
+            for (i, ((bits, last_full), got)) in cases.iter().zip(hw).enumerate() {
                 assert_eq!(
-                    got, want,
-                    "hist_bits {n}, branch bits {bits:#x}, taken {taken}: (sent, kept)"
+                    got,
+                    (want[i], i % 2 == 0),
+                    "hist_bits {n}, branch bits {bits:#x}, taken {taken}, last full \
+                     {last_full:#x}: ((sent, kept), same)"
                 );
             }
         }
@@ -104,7 +116,7 @@ fn repeated_history_cut_is_the_models_for_every_width() {
 #[test]
 fn the_outcome_changes_the_cut() {
     let n = 9;
-    let cases = short_of_full(n, 7);
+    let cases: Vec<(u64, u64)> = short_of_full(n, 7).into_iter().map(|b| (b, 0)).collect();
     assert_ne!(
         hardware_cut(n, false, &cases),
         hardware_cut(n, true, &cases)

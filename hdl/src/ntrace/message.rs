@@ -90,3 +90,66 @@ impl Logic for FixedMessage {
         self.message.hist_valid.next = false;
     }
 }
+
+/// The messages of one record, one per output slot (slots 1 to 8 in field order), in the
+/// model's order ("Rules of Generating Messages"; [`super::NtraceGenerator`]'s list): what
+/// the output path reads.
+#[derive(LogicInterface, Default)]
+#[join = "NtraceSlotsSource"]
+pub struct NtraceSlots {
+    /// ResourceFull RCODE 2 before the first message that ends a run of HIST repeats.
+    pub early_hrepeat: NtraceMessage,
+    /// RepeatBranch.
+    pub repeat_branch: NtraceMessage,
+    /// The message that ends a block.
+    pub block_end: NtraceMessage,
+    /// The Ownership message after a synchronising message.
+    pub sync_owner: NtraceMessage,
+    /// The Ownership message of a privilege or context change.
+    pub owner: NtraceMessage,
+    /// ResourceFull, I-CNT overflow.
+    pub icnt_full: NtraceMessage,
+    /// ResourceFull RCODE 2 before a HIST ResourceFull that is no repeat.
+    pub late_hrepeat: NtraceMessage,
+    /// ResourceFull, HIST full.
+    pub hist_full: NtraceMessage,
+}
+
+/// The side that forms a record's messages ([`NtraceSlots`], whose fields say what each
+/// slot carries): the generator.
+#[derive(LogicInterface, Default)]
+#[join = "NtraceSlots"]
+pub struct NtraceSlotsSource {
+    /// Slot 1.
+    pub early_hrepeat: NtraceMessageSource,
+    /// Slot 2.
+    pub repeat_branch: NtraceMessageSource,
+    /// Slot 3.
+    pub block_end: NtraceMessageSource,
+    /// Slot 4.
+    pub sync_owner: NtraceMessageSource,
+    /// Slot 5.
+    pub owner: NtraceMessageSource,
+    /// Slot 6.
+    pub icnt_full: NtraceMessageSource,
+    /// Slot 7.
+    pub late_hrepeat: NtraceMessageSource,
+    /// Slot 8.
+    pub hist_full: NtraceMessageSource,
+}
+
+impl NtraceSlotsSource {
+    /// The eight messages in slot order (as the output path sends them).
+    pub fn in_order(&self) -> [&NtraceMessageSource; 8] {
+        [
+            &self.early_hrepeat,
+            &self.repeat_branch,
+            &self.block_end,
+            &self.sync_owner,
+            &self.owner,
+            &self.icnt_full,
+            &self.late_hrepeat,
+            &self.hist_full,
+        ]
+    }
+}

@@ -31,7 +31,9 @@ pub use call_stack::NtraceCallStack;
 pub use generator::{NtraceGenerator, NtraceHwOptions};
 pub use hist_cut::HistCut;
 pub use ingress::NtraceIngress;
-pub use message::{FixedMessage, NtraceMessage, NtraceMessageSource};
+pub use message::{
+    FixedMessage, NtraceMessage, NtraceMessageSource, NtraceSlots, NtraceSlotsSource,
+};
 pub use mseo::{MseoByteAt, MseoBytes, MseoLayout, MseoLayoutHold, MseoMeasure};
 pub use mseo_cursor::MseoCursor;
 pub use queue::{NtraceFifoConfig, NtraceMseoPath, NtraceMseoQueue, NtraceSlotHold};

@@ -19,7 +19,7 @@ use rust_hdl::prelude::*;
 use super::generator::{NtraceGenerator, NtraceHwOptions};
 use super::ingress::NtraceIngress;
 use super::message::{
-    FixedMessage, NtraceMessage, NtraceMessageSource, ADDR_BITS, HIST_BITS, LEAD_BITS,
+    FixedMessage, NtraceMessage, NtraceMessageSource, NtraceSlots, ADDR_BITS, HIST_BITS, LEAD_BITS,
 };
 use super::mseo::{MseoLayout, MseoLayoutHold, MseoMeasure};
 use super::mseo_cursor::MseoCursor;
@@ -136,21 +136,7 @@ pub struct NtraceMseoQueue<const N: usize> {
     /// and the flip-flops it starts from keep the path off the step's `in_valid`.
     pub restart: Signal<Out, Bit>,
     /// The generator's slots, in the cycle after `feed` (the model's order).
-    pub early_hrepeat: NtraceMessage,
-    /// RepeatBranch.
-    pub repeat_branch: NtraceMessage,
-    /// The message that ends a block.
-    pub block_end: NtraceMessage,
-    /// Ownership after a synchronising message.
-    pub sync_owner: NtraceMessage,
-    /// Ownership of a change.
-    pub owner: NtraceMessage,
-    /// ResourceFull, I-CNT.
-    pub icnt_full: NtraceMessage,
-    /// ResourceFull RCODE 2, late.
-    pub late_hrepeat: NtraceMessage,
-    /// ResourceFull, HIST.
-    pub hist_full: NtraceMessage,
+    pub slots: NtraceSlots,
     /// A byte leaves the FIFO in this cycle (the trace port takes it).
     pub out_valid: Signal<Out, Bit>,
     /// The byte leaving.
@@ -304,14 +290,7 @@ impl<const N: usize> NtraceMseoQueue<N> {
             take: Default::default(),
             feed: Default::default(),
             restart: Default::default(),
-            early_hrepeat: Default::default(),
-            repeat_branch: Default::default(),
-            block_end: Default::default(),
-            sync_owner: Default::default(),
-            owner: Default::default(),
-            icnt_full: Default::default(),
-            late_hrepeat: Default::default(),
-            hist_full: Default::default(),
+            slots: Default::default(),
             out_valid: Default::default(),
             out_data: Default::default(),
             out_last: Default::default(),
@@ -452,14 +431,14 @@ impl<const N: usize> Logic for NtraceMseoQueue<N> {
         // Error message first; shifted towards `error` (the head) one at a time.
         self.error_message.present.next = self.error_due.q.val() && self.error_on.val();
         NtraceMessage::join(&mut self.error.d, &mut self.error_message.message);
-        NtraceMessage::link(&mut self.early_hrepeat, &mut self.s0.d);
-        NtraceMessage::link(&mut self.repeat_branch, &mut self.s1.d);
-        NtraceMessage::link(&mut self.block_end, &mut self.s2.d);
-        NtraceMessage::link(&mut self.sync_owner, &mut self.s3.d);
-        NtraceMessage::link(&mut self.owner, &mut self.s4.d);
-        NtraceMessage::link(&mut self.icnt_full, &mut self.s5.d);
-        NtraceMessage::link(&mut self.late_hrepeat, &mut self.s6.d);
-        NtraceMessage::link(&mut self.hist_full, &mut self.s7.d);
+        NtraceMessage::link(&mut self.slots.early_hrepeat, &mut self.s0.d);
+        NtraceMessage::link(&mut self.slots.repeat_branch, &mut self.s1.d);
+        NtraceMessage::link(&mut self.slots.block_end, &mut self.s2.d);
+        NtraceMessage::link(&mut self.slots.sync_owner, &mut self.s3.d);
+        NtraceMessage::link(&mut self.slots.owner, &mut self.s4.d);
+        NtraceMessage::link(&mut self.slots.icnt_full, &mut self.s5.d);
+        NtraceMessage::link(&mut self.slots.late_hrepeat, &mut self.s6.d);
+        NtraceMessage::link(&mut self.slots.hist_full, &mut self.s7.d);
         NtraceMessage::join(&mut self.error.behind, &mut self.s0.q);
         NtraceMessage::join(&mut self.s0.behind, &mut self.s1.q);
         NtraceMessage::join(&mut self.s1.behind, &mut self.s2.q);
@@ -760,23 +739,7 @@ impl<const A: usize, const E: usize, const IT: usize, const N: usize> Logic
         self.generator.ingress.sijump.next = self.ingress.sijump.val();
         self.generator.ingress.ilastsize.next = self.ingress.ilastsize.val();
         self.generator.restart.next = self.queue.restart.val();
-        NtraceMessage::join(
-            &mut self.queue.early_hrepeat,
-            &mut self.generator.early_hrepeat,
-        );
-        NtraceMessage::join(
-            &mut self.queue.repeat_branch,
-            &mut self.generator.repeat_branch,
-        );
-        NtraceMessage::join(&mut self.queue.block_end, &mut self.generator.block_end);
-        NtraceMessage::join(&mut self.queue.sync_owner, &mut self.generator.sync_owner);
-        NtraceMessage::join(&mut self.queue.owner, &mut self.generator.owner);
-        NtraceMessage::join(&mut self.queue.icnt_full, &mut self.generator.icnt_full);
-        NtraceMessage::join(
-            &mut self.queue.late_hrepeat,
-            &mut self.generator.late_hrepeat,
-        );
-        NtraceMessage::join(&mut self.queue.hist_full, &mut self.generator.hist_full);
+        NtraceSlots::join(&mut self.queue.slots, &mut self.generator.slots);
         self.out_valid.next = self.queue.out_valid.val();
         self.out_data.next = self.queue.out_data.val();
         self.out_last.next = self.queue.out_last.val();
