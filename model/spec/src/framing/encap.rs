@@ -182,8 +182,8 @@ impl EncapConfig {
             body.push(ts, ts_bits);
         }
         body.push(u64::from(self.type_value), u32::from(self.type_bits));
-        for i in 0..payload_bits {
-            body.push_bit((payload[i / 8] >> (i % 8)) & 1 == 1);
+        for (i, &byte) in payload.iter().enumerate().take(payload_bits.div_ceil(8)) {
+            body.push(u64::from(byte), (payload_bits - 8 * i).min(8) as u32);
         }
         let header = length as u8 | (self.flow & 3) << 5 | u8::from(timestamp.is_some()) << 7;
         let mut out = vec![header];

@@ -33,10 +33,22 @@ impl BitWriter {
         self.len += 1;
     }
 
-    /// Appends the `width` least significant bits of `value`, LSB first (`width` <= 64).
+    /// Appends the `width` least significant bits of `value`, LSB first (`width` <= 64),
+    /// as many at a time as the last byte has room for.
     pub(crate) fn push(&mut self, value: u64, width: u32) {
-        for i in 0..width.min(64) {
-            self.push_bit((value >> i) & 1 == 1);
+        let width = width.min(64) as usize;
+        let mut done = 0;
+        while done < width {
+            let offset = self.len % 8;
+            if offset == 0 {
+                self.bytes.push(0);
+            }
+            let take = (8 - offset).min(width - done);
+            let chunk = (value >> done) as u8 & low_ones(take);
+            let last = self.bytes.len() - 1;
+            self.bytes[last] |= chunk << offset;
+            self.len += take;
+            done += take;
         }
     }
 
@@ -56,6 +68,20 @@ impl BitWriter {
             self.push_bit(sign);
         }
         self.bytes
+    }
+}
+
+/// A byte with its `n` low bits set (`n` <= 8).
+fn low_ones(n: usize) -> u8 {
+    (0xffu16 >> (8 - n)) as u8
+}
+
+/// A word with its `n` low bits set (`n` <= 64).
+fn low_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
     }
 }
 
@@ -110,15 +136,14 @@ pub fn sign_compress(bytes: &mut Vec<u8>) {
 /// The number of bits of `bytes` that carry information: the smallest `m >= 1` such that
 /// sign-extending the first `m` bits gives back all of `bytes`.
 pub(crate) fn significant_bits(bytes: &[u8]) -> usize {
-    let total = bytes.len() * 8;
-    if total == 0 {
+    let Some(&top) = bytes.last() else {
         return 0;
-    }
-    let sign = bit_at(bytes, total - 1);
-    (0..total)
-        .rev()
-        .find(|&i| bit_at(bytes, i) != sign)
-        .map_or(1, |i| i + 2)
+    };
+    // The highest bit that differs from the sign, found a byte at a time.
+    let fill = if top & 0x80 != 0 { 0xff } else { 0x00 };
+    bytes.iter().rposition(|&b| b != fill).map_or(1, |k| {
+        8 * k + 8 - (bytes[k] ^ fill).leading_zeros() as usize + 1
+    })
 }
 
 /// Reads fields from a received payload, sign-extending past its end.
@@ -165,13 +190,30 @@ impl<'a> BitReader<'a> {
         bit
     }
 
-    /// Reads a `width`-bit field (`width` <= 64), LSB first.
+    /// Reads a `width`-bit field (`width` <= 64), LSB first: from the data as many bits
+    /// at a time as the current byte holds, past its end copies of its last bit.
     pub(crate) fn read(&mut self, width: u32) -> u64 {
+        let width = width.min(64) as usize;
+        let total = self.data.len() * 8;
         let mut value = 0u64;
-        for i in 0..width.min(64) {
-            if self.bit() {
-                value |= 1 << i;
+        let mut done = 0;
+        while done < width && self.pos < total {
+            let offset = self.pos % 8;
+            let take = (8 - offset).min(width - done);
+            let chunk = (self.data[self.pos / 8] >> offset) & low_ones(take);
+            value |= u64::from(chunk) << done;
+            self.last = chunk >> (take - 1) & 1 == 1;
+            self.pos += take;
+            done += take;
+        }
+        if done < width {
+            // Past the end: the most significant received bit (0 for no data).
+            let sign = total != 0 && bit_at(self.data, total - 1);
+            if sign {
+                value |= low_mask(width) & !low_mask(done);
             }
+            self.last = sign;
+            self.pos += width - done;
         }
         value
     }
@@ -224,6 +266,33 @@ mod tests {
         }
     }
 
+    /// `significant_bits` is the bit-by-bit definition: one more than the highest bit
+    /// that differs from the last bit (1 when none does).
+    #[test]
+    fn significant_bits_is_its_definition() {
+        let mut rng = crate::ingress::random::Rng::new(3);
+        for len in 0..10usize {
+            for _ in 0..200 {
+                let mut bytes: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+                // Sign runs of random length at the top.
+                let run = (rng.next_u64() as usize) % (len + 1);
+                let fill = if rng.next_u64() & 1 == 1 { 0xff } else { 0 };
+                bytes[len - run..].fill(fill);
+                let total = 8 * len;
+                let want = if total == 0 {
+                    0
+                } else {
+                    let sign = bit_at(&bytes, total - 1);
+                    (0..total)
+                        .rev()
+                        .find(|&i| bit_at(&bytes, i) != sign)
+                        .map_or(1, |i| i + 2)
+                };
+                assert_eq!(significant_bits(&bytes), want, "{bytes:x?}");
+            }
+        }
+    }
+
     #[test]
     fn significant_bits_counts_one_sign_bit() {
         assert_eq!(significant_bits(&[0x32, 0x04, 0x00, 0x00, 0x02]), 35);
@@ -232,11 +301,48 @@ mod tests {
         assert_eq!(significant_bits(&[0x7f]), 8);
     }
 
+    /// `push` and `read` of whole fields equal pushing and reading them bit by bit, for
+    /// every width 0 to 64 at every bit offset, and reads past the end of the data.
+    #[test]
+    fn fields_equal_their_bits_one_by_one() {
+        let mut rng = crate::ingress::random::Rng::new(11);
+        for _ in 0..400 {
+            let fields: Vec<(u64, u32)> = (0..rng.next_u64() % 12)
+                .map(|_| (rng.next_u64(), (rng.next_u64() % 65) as u32))
+                .collect();
+            let (mut whole, mut bits) = (BitWriter::new(), BitWriter::new());
+            for &(value, width) in &fields {
+                whole.push(value, width);
+                for i in 0..width {
+                    bits.push_bit((value >> i) & 1 == 1);
+                }
+            }
+            assert_eq!(whole, bits, "{fields:x?}");
+            let data = whole.into_sign_extended_bytes();
+            let (mut whole, mut bits) = (BitReader::new(&data), BitReader::new(&data));
+            // Read the fields back, then as much again past the end.
+            for &(_, width) in fields.iter().chain(&fields) {
+                let value = whole.read(width);
+                let one_by_one = (0..width).fold(0u64, |v, i| v | u64::from(bits.bit()) << i);
+                assert_eq!(value, one_by_one, "{data:x?} width {width}");
+                assert_eq!(
+                    (whole.pos(), whole.last_bit()),
+                    (bits.pos(), bits.last_bit())
+                );
+            }
+        }
+    }
+
     #[test]
     fn reader_sign_extends_from_last_byte() {
         let mut r = BitReader::new(&[0x80]);
         assert_eq!(r.read(7), 0);
         assert_eq!(r.read(16), 0xffff);
         assert_eq!(r.pos(), 23);
+        let mut empty = BitReader::new(&[]);
+        assert_eq!(
+            (empty.read(9), empty.pos(), empty.last_bit()),
+            (0, 9, false)
+        );
     }
 }
