@@ -14,6 +14,7 @@ use etrace_hdl::logic::PacketLogic;
 use etrace_hdl::packer::{layout, PacketFieldsSource};
 use etrace_hdl::packet_kind::PacketKind;
 use etrace_hdl::with_config;
+use etrace_spec::bitfield::low_bits;
 use etrace_spec::ingress::random::Rng;
 use etrace_spec::ingress::{IngressRecord, Itype, ItypeWidth, Privilege};
 use etrace_spec::packet::{
@@ -407,7 +408,7 @@ fn random_records(rng: &mut Rng, n: usize, width: ItypeWidth, a: usize) -> Vec<I
         out.push(IngressRecord {
             iretire,
             itype,
-            iaddr: common::low_bits(addr, a),
+            iaddr: low_bits(addr, a as u32),
             ilastsize: 1,
             privilege,
             cause: rng.below(64),
@@ -424,7 +425,7 @@ fn random_records(rng: &mut Rng, n: usize, width: ItypeWidth, a: usize) -> Vec<I
         };
         addr = match itype {
             Itype::UninferableCall | Itype::InferableCall if iretire != 0 => {
-                calls.push(common::low_bits(addr.wrapping_add(4), a));
+                calls.push(low_bits(addr.wrapping_add(4), a as u32));
                 next
             }
             Itype::Return if iretire != 0 && rng.below(5) != 0 => calls.pop().unwrap_or(next),

@@ -11,6 +11,7 @@ use etrace_hdl::packer::{layout, MapLength, PayloadLength, PayloadPacker, MAP_LE
 use etrace_hdl::packet_kind::PacketKind;
 use etrace_hdl::verilog::{generate, lint, yosys_check};
 use etrace_hdl::with_config;
+use etrace_spec::bitfield::mask;
 use etrace_spec::packet::{
     branch_map_len, pack, pack_uncompressed, AddressInfo, Branch, BranchCount, BranchFmt, Context,
     IOptions, QualStatus, Start, Support, TeInst, Trap,
@@ -84,14 +85,6 @@ impl Case {
             irreport: false,
             irdepth: 0,
         }
-    }
-}
-
-fn mask(width: u32) -> u64 {
-    if width >= 64 {
-        u64::MAX
-    } else {
-        (1 << width) - 1
     }
 }
 

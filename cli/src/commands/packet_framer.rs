@@ -6,6 +6,7 @@
 use super::framing_args::{setting_error, FramingArgs};
 use crate::error::{CliError, InputContext};
 use etrace_encoder::EncodedPacket;
+use etrace_spec::bitfield::low_bits;
 use etrace_spec::framing::{Framer, Outgoing};
 use etrace_spec::packet::pack;
 use etrace_spec::params::Params;
@@ -88,11 +89,5 @@ impl PacketFramer {
 /// presented one record per cycle and nothing stalled (the encoder clock,
 /// [`EncodedPacket::clock`]), truncated to the field of `bits` bits (none when 0).
 fn timestamp(bits: u32, packet: &EncodedPacket) -> Option<u64> {
-    (bits > 0).then(|| {
-        if bits >= 64 {
-            packet.clock
-        } else {
-            packet.clock & ((1u64 << bits) - 1)
-        }
-    })
+    (bits > 0).then(|| low_bits(packet.clock, bits))
 }

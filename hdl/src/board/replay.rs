@@ -14,6 +14,7 @@ use rust_hdl::prelude::*;
 use rust_hdl::widgets::ramrom::sync_rom::SyncROM;
 use std::collections::BTreeMap;
 
+use etrace_spec::bitfield::low_bits;
 use etrace_spec::ingress::IngressRecord;
 
 use super::BoardError;
@@ -96,14 +97,6 @@ pub struct IngressReplay<const A: usize, const E: usize, const IT: usize, const 
     step: Signal<Local, Bit>,
 }
 
-fn mask(bits: usize) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    }
-}
-
 /// One table of the replay: `field` of every record, cut to `W` bits, at its index.
 fn table<const D: usize, const W: usize>(
     records: &[IngressRecord],
@@ -112,7 +105,7 @@ fn table<const D: usize, const W: usize>(
     records
         .iter()
         .enumerate()
-        .map(|(i, r)| ((i as u64).into(), (field(r) & mask(W)).into()))
+        .map(|(i, r)| ((i as u64).into(), low_bits(field(r), W as u32).into()))
         .collect()
 }
 

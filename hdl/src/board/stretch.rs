@@ -1,6 +1,7 @@
 //! LED drive of the board top: a one-cycle event (a byte sent, trace lost) lights the LED
 //! for a fixed number of cycles, long enough to be seen.
 
+use etrace_spec::bitfield::mask;
 use rust_hdl::prelude::*;
 
 /// `active` is high for `hold` cycles after the last cycle with `pulse` high (counter of
@@ -20,7 +21,7 @@ pub struct PulseStretch<const S: usize> {
 impl<const S: usize> PulseStretch<S> {
     /// Holds `active` for `hold` cycles (clamped to the counter's range).
     pub fn new(hold: u64) -> Self {
-        let max = if S >= 64 { u64::MAX } else { (1u64 << S) - 1 };
+        let max = mask(S as u32);
         PulseStretch {
             clock: Default::default(),
             pulse: Default::default(),

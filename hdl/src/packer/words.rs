@@ -9,6 +9,7 @@
 //! `#[hdl_gen]` has neither concatenation nor part-selects at run-time offsets, and the
 //! offsets depend on the configuration.
 
+use etrace_spec::bitfield::mask;
 use rust_hdl::prelude::*;
 
 /// Number of 64-bit words of a payload (the widest payload, 248 bits, takes four).
@@ -20,15 +21,6 @@ fn word_span(k: usize, from: usize, to: usize, total: usize) -> Option<(usize, u
     let lo = from.max(64 * k);
     let hi = to.min(64 * k + 64).min(total);
     (lo < hi).then_some((lo, hi))
-}
-
-/// The low `n` bits set (`n` up to 64).
-fn ones(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << n) - 1
-    }
 }
 
 /// Drives the four word outputs of a block with `words`, or marks them driven (`None`: the
@@ -113,7 +105,7 @@ impl<const N: usize> Place<N> {
     fn word(&self, k: usize, v: u128) -> Bits<64> {
         match self.span(k) {
             Some((lo, hi)) => {
-                let piece = (v >> (lo - self._offset)) as u64 & ones(hi - lo);
+                let piece = (v >> (lo - self._offset)) as u64 & mask((hi - lo) as u32);
                 (piece << (lo - 64 * k)).into()
             }
             None => 0.into(),
@@ -236,10 +228,10 @@ impl<const L: usize> Fill<L> {
     }
 
     /// Word `k` of the ones of layout `l`.
-    fn mask(&self, l: usize, k: usize) -> u64 {
+    fn layout_ones(&self, l: usize, k: usize) -> u64 {
         self._starts[l]
             .and_then(|from| word_span(k, from, self._total, self._total))
-            .map_or(0, |(lo, hi)| ones(hi - lo) << (lo - 64 * k))
+            .map_or(0, |(lo, hi)| mask((hi - lo) as u32) << (lo - 64 * k))
     }
 
     fn word(&self, k: usize) -> Bits<64> {
@@ -248,7 +240,7 @@ impl<const L: usize> Fill<L> {
         if self.sign.val() {
             for l in 0..L {
                 if layout.get_bit(l) {
-                    w |= self.mask(l, k);
+                    w |= self.layout_ones(l, k);
                 }
             }
         }
@@ -276,7 +268,12 @@ impl<const L: usize> Logic for Fill<L> {
         let mut code = String::from("always @(*) begin\n");
         for k in 0..WORDS {
             let terms: Vec<String> = (0..L)
-                .map(|l| format!("({{64{{layout[{l}]}}}} & 64'h{:016x})", self.mask(l, k)))
+                .map(|l| {
+                    format!(
+                        "({{64{{layout[{l}]}}}} & 64'h{:016x})",
+                        self.layout_ones(l, k)
+                    )
+                })
                 .collect();
             code.push_str(&format!(
                 "    w{k} = {{64{{sign}}}} & ({});\n",

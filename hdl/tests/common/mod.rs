@@ -9,21 +9,13 @@ use etrace_encoder::{Encoder, EncoderOptions};
 use etrace_hdl::board::BoardEncoder;
 use etrace_hdl::encoder_core::CoreOptions;
 use etrace_hdl::ingress::inputs::Ingress;
+use etrace_spec::bitfield::low_bits;
 use etrace_spec::framing::encap::{EncapConfig, EncapWriter};
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::packet::pack;
 use etrace_spec::params::Params;
 use std::path::Path;
 use std::process::Command;
-
-/// The low `width` bits of `value`.
-pub fn low_bits(value: u64, width: usize) -> u64 {
-    if width >= 64 {
-        value
-    } else {
-        value & ((1 << width) - 1)
-    }
-}
 
 /// Drives `block` onto an ingress port bundle (`ingressPort.adoc`; the conventions of
 /// `etrace_spec::ingress`), each field cut to its port's width; `None` is an idle cycle
@@ -41,10 +33,10 @@ pub fn drive_block<const A: usize, const E: usize, const IT: usize>(
         0
     }
     .into();
-    port.iaddr.next = low_bits(r.iaddr, A).into();
+    port.iaddr.next = low_bits(r.iaddr, A as u32).into();
     port.privilege.next = u64::from(r.privilege.code()).into();
-    port.cause.next = low_bits(r.cause, E).into();
-    port.tval.next = low_bits(r.tval, A).into();
+    port.cause.next = low_bits(r.cause, E as u32).into();
+    port.tval.next = low_bits(r.tval, A as u32).into();
     port.hart_context.next = (r.context & 1).into();
     port.ctype.next = u64::from(r.ctype & 1).into();
     port.sijump.next = r.sijump;

@@ -41,6 +41,7 @@ use crate::element::TraceElement;
 use crate::error::{DecodeCause, DecodeError};
 use crate::image::ProgramImage;
 use cursor::Cursor;
+use etrace_spec::bitfield::mask;
 use etrace_spec::ingress::Privilege;
 use etrace_spec::isa::Xlen;
 use etrace_spec::packet::{IOptions, TeInst};
@@ -116,11 +117,7 @@ impl<'a> TeDecoder<'a> {
             lookup: Lookup::new(image),
             config,
             lsb: params.iaddress_lsb_p as u32,
-            addr_mask: if params.iaddress_width_p >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << params.iaddress_width_p) - 1
-            },
+            addr_mask: mask(params.iaddress_width_p.min(64) as u32),
             xlen,
             compare_return_addresses: params.return_stack_size_p > 0,
             resyncing: false,

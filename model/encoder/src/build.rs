@@ -3,6 +3,7 @@
 use super::branch_map::BranchMap;
 use super::options::EncoderOptions;
 use super::window::Slot;
+use etrace_spec::bitfield::low_bits;
 use etrace_spec::ingress::{IngressRecord, Itype};
 use etrace_spec::packet::{
     AddressInfo, Branch, BranchCount, BranchFmt, Context, IOptions, QualStatus, Start, Support,
@@ -10,19 +11,10 @@ use etrace_spec::packet::{
 };
 use etrace_spec::params::Params;
 
-/// Keeps the low `bits` bits of `value`.
-fn truncate(value: u64, bits: u32) -> u64 {
-    if bits >= 64 {
-        value
-    } else {
-        value & ((1u64 << bits) - 1)
-    }
-}
-
 /// The full `address` field of format 3: the address shifted right by `iaddress_lsb_p`
 /// (`sec:format30`).
 fn full_address(params: &Params, iaddr: u64) -> u64 {
-    truncate(iaddr >> params.iaddress_lsb_p, params.address_field_width())
+    low_bits(iaddr >> params.iaddress_lsb_p, params.address_field_width())
 }
 
 /// The `address` field of formats 0-2: differential (`sec:delta-address`) or full
@@ -33,7 +25,7 @@ fn reported_address(params: &Params, options: &EncoderOptions, iaddr: u64, last:
     } else {
         let lsb = params.iaddress_lsb_p;
         let diff = (iaddr >> lsb).wrapping_sub(last >> lsb);
-        truncate(diff, params.address_field_width())
+        low_bits(diff, params.address_field_width())
     }
 }
 
@@ -100,14 +92,14 @@ pub fn trap(
         privilege: curr.rec.privilege.code(),
         time: 0,
         context: curr.rec.context,
-        ecause: truncate(trap.cause, params.ecause_width_p as u32),
+        ecause: low_bits(trap.cause, params.ecause_width_p as u32),
         interrupt,
         thaddr,
         address,
         tval: if interrupt {
             0
         } else {
-            truncate(trap.tval, params.iaddress_width_p as u32)
+            low_bits(trap.tval, params.iaddress_width_p as u32)
         },
     })
 }

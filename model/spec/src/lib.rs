@@ -1,6 +1,7 @@
 //! The spec-level types of the project's RISC-V E-Trace encoder, shared by the hardware,
 //! the golden model and the tools.
 //!
+//! * [`bitfield`]: the low `width` bits of a value, as every field is cut;
 //! * [`ingress`]: the hart-to-encoder port of `ingressPort.adoc` (and a seeded random
 //!   ingress stream for tests);
 //! * [`isa`]: instruction decoding and the classification tables (`ingressPort.adoc`
@@ -18,6 +19,7 @@
 #[cfg(test)]
 extern crate self as etrace_spec;
 
+pub mod bitfield;
 pub mod elf;
 pub mod formats;
 pub mod framing;

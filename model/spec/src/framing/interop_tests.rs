@@ -10,19 +10,12 @@ use riscv_etrace::types::{branch, trap, Privilege};
 
 use super::encap::{EncapConfig, EncapDeframer, EncapItem};
 use super::smi::{SmiConfig, SmiDeframer, SmiItem};
+use crate::bitfield::mask;
 use crate::packet::roundtrip_tests::{build, param_sets};
 use crate::packet::{
     pack, unpack, AddressInfo, BranchFmt, FieldWidths, IOptions, QualStatus, TeInst,
 };
 use crate::params::Params;
-
-fn mask(bits: u32) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1 << bits) - 1
-    }
-}
 
 /// The riscv-etrace glue of the decoder's interoperability tests (our parameters in its
 /// terms), shared rather than written again.

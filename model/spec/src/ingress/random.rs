@@ -7,6 +7,7 @@
 //! retires with its cause; instruction sizes are 2 or 4 bytes.
 
 use super::{IngressRecord, Itype, ItypeWidth, Privilege};
+use crate::bitfield::low_bits;
 use crate::params::Params;
 
 /// A deterministic generator (xorshift64*); the same seed gives the same stream.
@@ -126,11 +127,7 @@ impl RandomStream {
     }
 
     fn mask(&self, address: u64) -> u64 {
-        if self.config.address_width >= 64 {
-            address
-        } else {
-            address & ((1u64 << self.config.address_width) - 1)
-        }
+        low_bits(address, self.config.address_width)
     }
 
     /// A jump target: near (a few KiB around the pc) or anywhere in a 1 MiB region.

@@ -3,6 +3,8 @@
 //! "Instruction Trace Encoder Output Packets"), and a received payload is sign-extended
 //! from its most significant received bit.
 
+use crate::bitfield::{low_bits, mask};
+
 /// Appends fields to a little-endian bit string.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct BitWriter {
@@ -44,7 +46,7 @@ impl BitWriter {
                 self.bytes.push(0);
             }
             let take = (8 - offset).min(width - done);
-            let chunk = (value >> done) as u8 & low_ones(take);
+            let chunk = low_bits(value >> done, take as u32) as u8;
             let last = self.bytes.len() - 1;
             self.bytes[last] |= chunk << offset;
             self.len += take;
@@ -68,20 +70,6 @@ impl BitWriter {
             self.push_bit(sign);
         }
         self.bytes
-    }
-}
-
-/// A byte with its `n` low bits set (`n` <= 8).
-fn low_ones(n: usize) -> u8 {
-    (0xffu16 >> (8 - n)) as u8
-}
-
-/// A word with its `n` low bits set (`n` <= 64).
-fn low_mask(n: usize) -> u64 {
-    if n >= 64 {
-        u64::MAX
-    } else {
-        (1 << n) - 1
     }
 }
 
@@ -200,7 +188,7 @@ impl<'a> BitReader<'a> {
         while done < width && self.pos < total {
             let offset = self.pos % 8;
             let take = (8 - offset).min(width - done);
-            let chunk = (self.data[self.pos / 8] >> offset) & low_ones(take);
+            let chunk = low_bits(u64::from(self.data[self.pos / 8] >> offset), take as u32) as u8;
             value |= u64::from(chunk) << done;
             self.last = chunk >> (take - 1) & 1 == 1;
             self.pos += take;
@@ -210,7 +198,7 @@ impl<'a> BitReader<'a> {
             // Past the end: the most significant received bit (0 for no data).
             let sign = total != 0 && bit_at(self.data, total - 1);
             if sign {
-                value |= low_mask(width) & !low_mask(done);
+                value |= mask(width as u32) & !mask(done as u32);
             }
             self.last = sign;
             self.pos += width - done;

@@ -3,8 +3,9 @@
 
 use std::fmt;
 
-use super::widths::{branch_map_len, jtc_branch_map_len, mask, FieldWidths};
+use super::widths::{branch_map_len, jtc_branch_map_len, FieldWidths};
 use super::{AddressInfo, IOptions, TeInst};
+use crate::bitfield::mask;
 use crate::params::Params;
 
 /// A te_inst packet ready to print: `format=N [subformat=N] (name) field=value ...`.

@@ -3,10 +3,11 @@
 
 use super::bits::{sign_compress, BitWriter};
 use super::widths::{
-    branch_map_len, jtc_branch_map_len, mask, FieldWidths, BRANCHES_WIDTH, BRANCH_COUNT_WIDTH,
+    branch_map_len, jtc_branch_map_len, FieldWidths, BRANCHES_WIDTH, BRANCH_COUNT_WIDTH,
     ENCODER_MODE_WIDTH, IOPTIONS_WIDTH,
 };
 use super::{AddressInfo, BranchFmt, PacketError, TeInst};
+use crate::bitfield::mask;
 use crate::params::Params;
 
 /// A packed te_inst payload.

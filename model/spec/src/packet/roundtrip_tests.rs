@@ -3,8 +3,8 @@
 
 use proptest::prelude::*;
 
-use super::widths::mask;
 use super::*;
+use crate::bitfield::mask;
 use crate::params::Params;
 
 /// Parameter sets the round trips run over.

@@ -3,13 +3,14 @@
 
 use super::bits::{bit_at, BitReader};
 use super::widths::{
-    branch_map_len, jtc_branch_map_len, mask, FieldWidths, BRANCHES_WIDTH, BRANCH_COUNT_WIDTH,
+    branch_map_len, jtc_branch_map_len, FieldWidths, BRANCHES_WIDTH, BRANCH_COUNT_WIDTH,
     ENCODER_MODE_WIDTH, IOPTIONS_WIDTH,
 };
 use super::{
     AddressInfo, Branch, BranchCount, BranchFmt, Context, IOptions, JumpTargetIndex, PacketError,
     QualStatus, Start, Support, TeInst, Trap,
 };
+use crate::bitfield::mask;
 use crate::params::Params;
 
 /// Unpacks a payload with the field widths of `params`, assuming no run-time option that

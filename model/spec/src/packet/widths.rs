@@ -120,15 +120,6 @@ pub fn jtc_branch_map_len(branches: u8) -> u32 {
     }
 }
 
-/// Mask of the `width` least significant bits.
-pub(crate) fn mask(width: u32) -> u64 {
-    if width >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
