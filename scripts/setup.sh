@@ -15,6 +15,7 @@
 # (`etrace cosim --core`) come from PyPI too, pinned: PicoRV32 and SERV as the
 # `pythondata-cpu-*` packages (their Verilog, and the Dhrystone sources that
 # scripts/build-programs.sh compiles), found where pip put them (tb/src/pythondata.rs).
+# FuseSoC (PyPI, pinned) runs the generator core fusesoc/etrace.core in its test.
 set -euo pipefail
 
 need_apt=()
@@ -64,6 +65,15 @@ if ! pinned "${cores[0]}" || ! pinned "${cores[1]}"; then
   echo "setup: installing ${cores[*]} (pip, user)" >&2
   python3 -m pip install --user -q "${cores[@]}" 2>/dev/null ||
     python3 -m pip install --user -q --break-system-packages "${cores[@]}"
+fi
+
+# FuseSoC, pinned with its back end edalize: the test of the generator core
+# (fusesoc/etrace.core) runs it with Verilator's lint.
+fusesoc_pkgs=(fusesoc==2.4.6 edalize==0.6.8)
+if ! pinned "${fusesoc_pkgs[0]}" || ! pinned "${fusesoc_pkgs[1]}"; then
+  echo "setup: installing ${fusesoc_pkgs[*]} (pip, user)" >&2
+  python3 -m pip install --user -q "${fusesoc_pkgs[@]}" 2>/dev/null ||
+    python3 -m pip install --user -q --break-system-packages "${fusesoc_pkgs[@]}"
 fi
 
 have cargo || { echo "setup: cargo (Rust >= 1.85) is required: https://rustup.rs" >&2; exit 2; }

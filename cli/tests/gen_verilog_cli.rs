@@ -2,7 +2,7 @@
 //! named configuration; unknown configurations and options are usage errors (exit 2).
 
 mod common;
-use common::{assert_input_error, etrace};
+use common::{assert_core_parameters, assert_input_error, etrace};
 
 /// Runs `etrace gen-verilog --config CONFIG` into a fresh directory and returns the
 /// Verilog and the `.core` file it wrote.
@@ -85,6 +85,29 @@ fn smi_framing_generates_a_byte_stream_encoder() {
         core.contains("configuration rv32 (smi byte stream, 64-byte FIFO)"),
         "{core}"
     );
+    assert_core_parameters(
+        &core,
+        &[("framing", "str", "smi"), ("src_bits", "int", "8")],
+    );
+    assert!(!core.contains("atb_bits"), "{core}");
+}
+
+/// Issue 22, item 5: every generation option in the `.core` file, here of an ATB build.
+#[test]
+fn atb_options_are_core_parameters() {
+    let (_, core) = generate_with("rv32", &["--framing", "atb", "--atb-bits", "64"]);
+    assert_core_parameters(
+        &core,
+        &[
+            ("framing", "str", "atb"),
+            ("src_bits", "int", "0"),
+            ("timestamp", "bool", "false"),
+            ("atb_bits", "int", "64"),
+            ("fifo_depth", "int", "64"),
+            ("bpred_size_p", "int", "0"),
+            ("return_stack_size_p", "int", "0"),
+        ],
+    );
 }
 
 /// `--return-stack-size 2`: the `implicit_return` and `ilastsize` pins, and the parameter in
@@ -97,10 +120,7 @@ fn return_stack_size_is_a_generation_parameter() {
         "implicit_return pin"
     );
     assert!(verilog.contains("input wire  ilastsize;"), "ilastsize pin");
-    assert!(
-        core.contains("  return_stack_size_p:\n    datatype: int\n    default: 2\n"),
-        "{core}"
-    );
+    assert_core_parameters(&core, &[("return_stack_size_p", "int", "2")]);
 }
 
 #[test]
@@ -141,6 +161,15 @@ fn rvfi_writes_the_encoder_behind_the_front_end() {
     }
     assert!(!header.contains("iretire"), "{header}");
     assert!(core.contains(top), "{core}");
+    assert_core_parameters(
+        &core,
+        &[
+            ("framing", "str", "encap"),
+            ("rvfi", "bool", "true"),
+            ("core_traps", "str", "timer-interrupt"),
+            ("control_registers", "bool", "false"),
+        ],
+    );
 
     let out = etrace(&["gen-verilog", "--config", "rv64", "--rvfi", "-o", "/tmp/x"]);
     assert_eq!(out.status.code(), Some(2));
@@ -162,7 +191,8 @@ fn rvfi_writes_the_encoder_behind_the_front_end() {
 /// `trTeSrcBits` can report is refused, and `--control-registers` needs `--rvfi`.
 #[test]
 fn control_registers_replace_the_control_pins() {
-    let (header, _) = rvfi_top("ctl", &["--control-registers"]);
+    let (header, core) = rvfi_top("ctl", &["--control-registers"]);
+    assert_core_parameters(&core, &[("control_registers", "bool", "true")]);
     for pin in [
         "te_address",
         "te_write",

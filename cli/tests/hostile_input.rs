@@ -7,6 +7,12 @@
 //! Corpus: `loop-traps-rv32-*.smi` are Siemens-framed traces of `traps-rv32.elf` with a few
 //! corrupted bytes whose decode once walked 2^26 instructions per packet into the `j .` of
 //! `exit` (seconds and gigabytes); `garbage-4k.bin` is seeded random bytes.
+//!
+//! Generated inputs: `ntrace-*` are N-Trace streams of a few messages ([`ntrace_stream`])
+//! whose counts (ResourceFull I-CNT, RepeatBranch B-CNT) add up to billions of
+//! instructions round the `j .` of `exit` in `traps-rv32.elf`: they once ran for hours or
+//! aborted out of memory. `wrap64.elf` is `traps-rv64.elf` with its code segment moved to
+//! where its address range wraps past 2^64.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -48,6 +54,9 @@ const CASES: &[(&str, i32, &str, usize)] = &[
     ("decode {hostile:garbage-4k.bin} --elf {traps} --framing encap", 1, "decode errors", 16 << 10),
     ("dump {hostile:garbage-4k.bin} --rv32 --framing smi", 1, "framing or packet errors", 64 << 10),
     ("dump {hostile:garbage-4k.bin} --rv32 --framing encap", 1, "framing or packet errors", 64 << 10),
+    // Binary read as an ATB beat listing: named, never echoed (the test checks stderr).
+    ("decode {hostile:garbage-4k.bin} --elf {traps} --framing atb", 1, "decode errors", 16 << 10),
+    ("dump {hostile:garbage-4k.bin} --rv32 --framing atb", 1, "framing or packet errors", 64 << 10),
     // An empty trace, a trace of idle bytes only.
     ("decode {empty} --elf {traps} --framing encap", 2, "empty trace", 0),
     ("dump {empty} --rv32 --framing encap", 2, "empty trace", 0),
@@ -63,21 +72,104 @@ const CASES: &[(&str, i32, &str, usize)] = &[
     // dump refuses to guess the field widths, and takes them from an ELF.
     ("dump {hostile:garbage-4k.bin} --framing smi", 2, "field widths|--rv32", 0),
     ("dump {hostile:garbage-4k.bin} --elf {traps} --framing smi", 1, "framing or packet errors", 64 << 10),
+    // A segment whose address range wraps past 2^64 (the decoder's image once panicked).
+    ("decode {zeros} --elf {wrap64} --framing encap", 2, "address range wraps|wrap64.elf", 0),
+    ("calltree {zeros} --elf {wrap64} --framing encap", 2, "address range wraps|wrap64.elf", 0),
+    ("iss {wrap64}", 2, "address range wraps|wrap64.elf", 0),
+    // A parameter set twice to different values (in two sections): it once took the later
+    // value silently.
+    ("run {traps} --params {twice-scf}", 2, "`iaddress_width_p` is set twice|twice.scf line 3", 0),
+    ("run {traps} --params {twice-toml}", 2, "`iaddress_width_p` is set twice|twice.toml line 4", 0),
     // Parameters that cannot represent what the program produces.
     ("encode --elf {traps} --params {ecause1} --framing encap -o {out}", 2, "trap cause 11 does not fit ecause_width_p = 1", 0),
     ("encode --elf {traps64} --params {width16} --framing encap -o {out}", 2, "does not fit iaddress_width_p = 16", 0),
     ("run {traps} --params {lsb2}", 2, "iaddress_lsb_p|compressed", 0),
+    ("encode --encoder-input {context5} --framing encap -o {out}", 2, "context 0x5 does not fit|ingress record 1|context5.csv", 0),
     // One path for two outputs, an output over an input.
     ("iss {traps} --spike-csv {same} --encoder-input {same}", 2, "refusing to overwrite|--encoder-input", 0),
     ("convert --spike-csv {binary} --encoder-input {binary}", 2, "refusing to overwrite", 0),
     ("encode --elf {traps} --framing encap -o {traps}", 2, "refusing to overwrite", 0),
+    ("capture --serial {capin} --elf {victim} --synced -o {victim}", 2, "refusing to overwrite|--output", 0),
+    ("capture --serial {capin} --elf {victim} --synced --raw {capin}", 2, "refusing to overwrite|--raw", 0),
+    ("capture --serial {capin} --elf {victim} --raw {same} -o {same}", 2, "refusing to overwrite|--output", 0),
+    ("calltree {capin} --elf {victim} --framing encap --folded {victim}", 2, "refusing to overwrite|--folded", 0),
+    ("calltree {capin} --elf {victim} --framing encap --svg {capin}", 2, "refusing to overwrite|--svg", 0),
+    ("cosim {victim} --config rv32 -o {victim}", 2, "refusing to overwrite|--output", 0),
+    ("cosim {victim} --config rv32 --wave {same} -o {same}", 2, "refusing to overwrite|--output", 0),
     // Binary input is named, never echoed.
     ("convert --spike-csv {binary} --encoder-input {same}", 2, "unexpected header `\\xff\\xfe", 0),
     // Options the hardware does not have, said as such.
     ("gen-verilog --config rv32 --framing atb --atb-bits 7 -o {hw} --no-check", 2, "7 bits is not supported", 0),
     ("gen-verilog --config rv32 --fifo-depth 512 -o {hw} --no-check", 2, "FIFO depth 512", 0),
     ("cosim --random 0", 2, "nothing would be checked|--random", 0),
+    // N-Trace counts that add up to billions of instructions: cut at one message's bound.
+    ("decode {ntrace-icnt} --elf {traps} --protocol ntrace -o /dev/null", 1, "decode errors", 0),
+    ("decode {ntrace-repeat} --elf {traps} --protocol ntrace -o /dev/null", 1, "decode errors", 0),
+    ("calltree {ntrace-repeat} --elf {traps} --protocol ntrace", 1, "decode errors", 64 << 10),
 ];
+
+/// The `j .` at the end of `exit` in `traps-rv32.elf`.
+const EXIT_LOOP: u64 = 0x8000_0052;
+
+/// One N-Trace message of an [`ntrace_stream`] recipe (no SRC field, no timestamps).
+enum Msg {
+    /// ProgTraceSync (TCODE 9) at an address.
+    Sync(u64),
+    /// DirectBranch (TCODE 3) with an I-CNT.
+    Direct(u64),
+    /// ResourceFull (TCODE 27) RCODE 0: an I-CNT overflow.
+    IcntFull(u64),
+    /// RepeatBranch (TCODE 30) with a B-CNT.
+    Repeat(u64),
+}
+
+/// The MSEO bytes of `messages` ("N-Trace Messages (Details)").
+fn ntrace_stream(messages: &[Msg]) -> Vec<u8> {
+    let mut w = etrace_ntrace::mseo::MseoWriter::new();
+    for m in messages {
+        match *m {
+            Msg::Sync(address) => {
+                w.fixed(6, 9);
+                w.fixed(4, 5);
+                w.var(0);
+                w.var(address >> 1);
+            }
+            Msg::Direct(icnt) => {
+                w.fixed(6, 3);
+                w.var(icnt);
+            }
+            Msg::IcntFull(icnt) => {
+                w.fixed(6, 27);
+                w.fixed(4, 0);
+                w.var(icnt);
+            }
+            Msg::Repeat(bcnt) => {
+                w.fixed(6, 30);
+                w.var(bcnt);
+            }
+        }
+        w.end();
+    }
+    w.take()
+}
+
+/// `traps-rv64.elf` with its first PT_LOAD segment moved to `addr` (p_vaddr, p_paddr).
+fn elf64_loaded_at(addr: u64) -> Vec<u8> {
+    let mut bytes = std::fs::read(elf("traps-rv64.elf")).unwrap();
+    let phoff = u64::from_le_bytes(bytes[0x20..0x28].try_into().unwrap()) as usize;
+    let phnum = usize::from(u16::from_le_bytes([bytes[0x38], bytes[0x39]]));
+    let load = (0..phnum)
+        .map(|i| phoff + 56 * i)
+        .find(|&h| bytes[h..h + 4] == [1, 0, 0, 0])
+        .unwrap();
+    bytes[load + 16..load + 24].copy_from_slice(&addr.to_le_bytes());
+    bytes[load + 24..load + 32].copy_from_slice(&addr.to_le_bytes());
+    bytes
+}
+
+/// Largest I-CNT field ("Maximum Field Sizes") and B-CNT field.
+const MAX_ICNT: u64 = (1 << 22) - 1;
+const MAX_BCNT: u64 = (1 << 18) - 1;
 
 /// The files the cases name, by placeholder.
 fn files() -> Vec<(&'static str, String)> {
@@ -99,9 +191,61 @@ fn files() -> Vec<(&'static str, String)> {
         ),
         ("width16", scratch("width16.scf", b"iaddress_width_p=16\n")),
         (
+            "twice-scf",
+            scratch(
+                "twice.scf",
+                b"iaddress_width_p=32\n[optional]\niaddress_width_p=40\n",
+            ),
+        ),
+        (
+            "twice-toml",
+            scratch(
+                "twice.toml",
+                b"[required]\niaddress_width_p = 32\n[optional]\niaddress_width_p = 40\n",
+            ),
+        ),
+        (
+            "context5",
+            scratch(
+                "context5.csv",
+                b"itype_0,cause,tval,priv,iaddr_0,context,ctype,sijump_0,iretire_0,ilastsize_0\n\
+                  0,0,0,3,80000000,0,0,0,1,1\n\
+                  0,0,0,3,80000004,5,2,0,1,1\n",
+            ),
+        ),
+        (
             "lsb2",
             scratch("lsb2.scf", b"iaddress_width_p=32\niaddress_lsb_p=2\n"),
         ),
+        (
+            "ntrace-icnt",
+            scratch("icnt.nt", &{
+                let mut m = vec![Msg::Sync(EXIT_LOOP)];
+                m.extend((0..100).map(|_| Msg::IcntFull(MAX_ICNT)));
+                m.push(Msg::Direct(MAX_ICNT));
+                ntrace_stream(&m)
+            }),
+        ),
+        (
+            "ntrace-repeat",
+            scratch(
+                "repeat.nt",
+                &ntrace_stream(&[
+                    Msg::Sync(EXIT_LOOP),
+                    Msg::Direct(MAX_ICNT),
+                    Msg::Repeat(MAX_BCNT),
+                ]),
+            ),
+        ),
+        (
+            "wrap64",
+            scratch("wrap64.elf", &elf64_loaded_at(0xffff_ffff_ffff_ff00)),
+        ),
+        (
+            "victim",
+            scratch("victim.elf", &std::fs::read(elf("traps-rv32.elf")).unwrap()),
+        ),
+        ("capin", scratch("capin.encap", &[0u8; 64])),
         ("same", scratch_path("same.csv")),
         ("out", scratch_path("out.bin")),
         ("hw", scratch_path("hw")),
@@ -169,6 +313,58 @@ fn hostile_inputs_end_with_the_contracted_error() {
         );
         assert!(took < MAX_TIME, "{what}: took {took:?}");
     }
+}
+
+/// N-Trace messages that each stand for a million instructions round a `j .` are decoded
+/// one message at a time: the memory holds one message's trace elements, not those of
+/// every message in a piece of the file (it once grew by about 45 MiB per message).
+#[test]
+fn ntrace_memory_holds_one_message() {
+    let traps = elf("traps-rv32.elf");
+    let mut messages = vec![Msg::Sync(EXIT_LOOP)];
+    messages.extend((0..12).map(|_| Msg::Direct(1 << 20)));
+    let trace = scratch("spin.nt", &ntrace_stream(&messages));
+    let stdout = out_dir().join("spin.pcs");
+    let args = [
+        "decode",
+        &trace,
+        "--elf",
+        &traps,
+        "--protocol",
+        "ntrace",
+        "-o",
+        "/dev/null",
+    ];
+    let cost = common::measured(&args, &stdout, MAX_TIME);
+    assert_eq!(cost.code, Some(0), "exit code");
+    assert!(
+        cost.max_rss_kib < 160 << 10,
+        "peak {} KiB",
+        cost.max_rss_kib
+    );
+}
+
+/// An ATB beat listing whose line never ends is refused at 64 KiB, without holding the
+/// line (it was read whole, so `/dev/zero` grew without bound).
+#[test]
+fn an_endless_atb_line_is_refused_in_bounded_memory() {
+    use std::io::Write;
+    let path = out_dir().join("endless.atb");
+    let mut file = std::fs::File::create(&path).unwrap();
+    let mib = vec![b'A'; 1 << 20];
+    for _ in 0..128 {
+        file.write_all(&mib).unwrap();
+    }
+    drop(file);
+    let listing = path.display().to_string();
+    let stdout = out_dir().join("endless.dump");
+    let args = ["dump", &listing, "--rv32", "--framing", "atb"];
+    let cost = common::measured(&args, &stdout, MAX_TIME);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(cost.code, Some(1), "exit code");
+    assert!(cost.max_rss_kib < 64 << 10, "peak {} KiB", cost.max_rss_kib);
+    let listing = std::fs::read_to_string(&stdout).unwrap();
+    assert!(listing.contains("line longer than 64 KiB"), "{listing}");
 }
 
 /// The corrupted traces that once walked 2^26 instructions per packet now end each such

@@ -11,14 +11,11 @@
 use std::time::Duration;
 
 mod common;
-use common::{etrace_ok, measured, out_dir, stat};
+use common::{
+    assert_memory_bounded, etrace_ok, measured, out_dir, stat, MAX_RSS_KIB,
+    SCALING_ROUNDS as ROUNDS,
+};
 
-/// Round counts of the two runs (about 1.7 million instructions each).
-const ROUNDS: [u32; 2] = [1, 3];
-/// Peak memory allowed for any run.
-const MAX_RSS_KIB: i64 = 100 << 10;
-/// Growth allowed from the shorter run to the longer one.
-const GROWTH_KIB: i64 = 8 << 10;
 /// Most time one run may take (a debug build).
 const MAX_TIME: Duration = Duration::from_secs(60);
 
@@ -85,29 +82,12 @@ fn peaks(rounds: u32) -> (u64, i64, i64, i64) {
 #[test]
 fn run_and_decode_memory_does_not_grow_with_the_run() {
     let (short, long) = (peaks(ROUNDS[0]), peaks(ROUNDS[1]));
-    assert!(
-        2 * long.0 >= 5 * short.0,
-        "the longer run is not longer: {} vs {} instructions",
-        long.0,
-        short.0
-    );
+    assert_memory_bounded("etrace run", (short.1, short.0), (long.1, long.0));
+    assert_memory_bounded("etrace decode -j 1", (short.2, short.0), (long.2, long.0));
     assert!(
         short.3 <= MAX_RSS_KIB && long.3 <= MAX_RSS_KIB,
         "etrace decode -j 2: peak {} / {} KiB, bound {MAX_RSS_KIB} KiB",
         short.3,
         long.3
     );
-    for (what, a, b) in [("run", short.1, long.1), ("decode -j 1", short.2, long.2)] {
-        assert!(
-            a <= MAX_RSS_KIB && b <= MAX_RSS_KIB,
-            "etrace {what}: peak {a} / {b} KiB, bound {MAX_RSS_KIB} KiB"
-        );
-        assert!(
-            b <= a + GROWTH_KIB,
-            "etrace {what}: peak memory grows from {a} KiB ({} instructions) to {b} KiB ({} \
-             instructions)",
-            short.0,
-            long.0
-        );
-    }
 }

@@ -216,3 +216,54 @@ fn corrupted_ntrace_streams_name_byte_offsets() {
         &["--call-stack", "33"],
     );
 }
+
+/// Command lines with an option of the other protocol ({prog}: `traps-rv32.elf`, {trace}: its
+/// N-Trace stream, {out}: a scratch path) and the option refused.
+#[rustfmt::skip]
+const OTHER_PROTOCOL_CASES: &[(&str, &str)] = &[
+    ("run {prog} --call-stack 4", "--call-stack"),
+    ("encode --elf {prog} --framing encap --repeat-history -o {out}", "--repeat-history"),
+    ("gen-verilog --config rv32 --ntrace-mode btm -o {out}", "--ntrace-mode"),
+    ("gen-verilog --config rv32 --send-every 2 -o {out}", "--send-every"),
+    ("synth --board icebreaker --config rv32 --resync-max 64 -o {out}", "--resync-max"),
+    ("cosim {prog} --call-stack 2", "--call-stack"),
+    ("decode {trace} --elf {prog} --protocol ntrace --framing smi", "--framing"),
+    ("dump {trace} --protocol ntrace --framing encap", "--framing"),
+    ("calltree {trace} --elf {prog} --protocol ntrace --framing encap", "--framing"),
+    ("run {prog} --protocol ntrace --framing encap", "--framing"),
+];
+
+/// Options of one protocol are refused with the other (exit 2 at the option) rather than
+/// ignored: the N-Trace options on E-Trace commands, `--framing` on an N-Trace stream.
+#[test]
+fn options_of_the_other_protocol_are_refused() {
+    let program = elf("traps-rv32.elf");
+    let trace = out_dir().join("refused.mseo").display().to_string();
+    let scratch = out_dir().join("refused-out").display().to_string();
+    common::etrace_ok(&[
+        "encode",
+        "--elf",
+        &program,
+        "--protocol",
+        "ntrace",
+        "-o",
+        &trace,
+    ]);
+    for (line, option) in OTHER_PROTOCOL_CASES {
+        let args: Vec<String> = line
+            .split_whitespace()
+            .map(|w| {
+                w.replace("{prog}", &program)
+                    .replace("{trace}", &trace)
+                    .replace("{out}", &scratch)
+            })
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let what = if *option == "--framing" {
+            "an N-Trace stream is MSEO bytes without framing"
+        } else {
+            "an option of the N-Trace encoder (with --protocol ntrace)"
+        };
+        assert_input_error(&etrace(&args), &[what, &format!("({option})")]);
+    }
+}

@@ -1,16 +1,53 @@
 //! FuseSoC CAPI2 core description of a generated encoder (`etrace gen-verilog`), so that
-//! the Verilog drops into a FuseSoC project as one core.
+//! the Verilog drops into a FuseSoC project as one core. To choose the generation options
+//! from a FuseSoC project instead, the generator core `fusesoc/etrace.core` runs
+//! `etrace gen-verilog` with them and hands FuseSoC the core written here.
+
+use std::fmt;
+
+/// The value of one generation parameter, as a CAPI2 parameter's `datatype` and `default`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParameterValue {
+    /// `datatype: int`.
+    Int(u64),
+    /// `datatype: bool`.
+    Bool(bool),
+    /// `datatype: str` (a word such as `smi`; written unquoted).
+    Str(&'static str),
+}
+
+impl ParameterValue {
+    /// The CAPI2 `datatype` of the value.
+    fn datatype(&self) -> &'static str {
+        match self {
+            ParameterValue::Int(_) => "int",
+            ParameterValue::Bool(_) => "bool",
+            ParameterValue::Str(_) => "str",
+        }
+    }
+}
+
+impl fmt::Display for ParameterValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParameterValue::Int(v) => write!(f, "{v}"),
+            ParameterValue::Bool(v) => write!(f, "{v}"),
+            ParameterValue::Str(v) => f.write_str(v),
+        }
+    }
+}
 
 /// The `.core` file text for the Verilog file `verilog_file` whose top module is `top`
 /// (its lint target: Verilator with the waivers of `scripts/check-verilog.sh`), with the
-/// generation parameters `parameters` (`discovery.adoc` names and values, fixed in the
-/// Verilog) as CAPI2 parameters of the default target: `vlogdefine`s whose default is the
-/// generated value, so a FuseSoC project sees and can check them.
+/// generation parameters `parameters` (names and values, fixed in the Verilog) as CAPI2
+/// parameters of the default target: `vlogdefine`s whose default is the generated value,
+/// so a FuseSoC project sees and can check them (setting one changes nothing: a different
+/// value needs other Verilog, which the generator core `fusesoc/etrace.core` makes).
 pub fn core_file(
     top: &str,
     verilog_file: &str,
     description: &str,
-    parameters: &[(&str, u64)],
+    parameters: &[(&str, ParameterValue)],
 ) -> String {
     let version = env!("CARGO_PKG_VERSION");
     let waivers = crate::verilog::CHECK_WAIVERS.join(", ");
@@ -18,9 +55,10 @@ pub fn core_file(
     let mut names = Vec::new();
     for (name, value) in parameters {
         declared.push_str(&format!(
-            "\x20 {name}:\n\x20   datatype: int\n\x20   default: {value}\n\x20   \
+            "\x20 {name}:\n\x20   datatype: {}\n\x20   default: {value}\n\x20   \
              paramtype: vlogdefine\n\x20   description: generation parameter (fixed in the \
-             Verilog)\n"
+             Verilog; regenerate to change it)\n",
+            value.datatype()
         ));
         names.push(*name);
     }
@@ -88,13 +126,21 @@ mod tests {
             "etrace_encoder_rv32",
             "etrace_encoder_rv32.v",
             "E-Trace encoder",
-            &[("bpred_size_p", 6), ("return_stack_size_p", 2)],
+            &[
+                ("framing", ParameterValue::Str("smi")),
+                ("timestamp", ParameterValue::Bool(true)),
+                ("bpred_size_p", ParameterValue::Int(6)),
+                ("return_stack_size_p", ParameterValue::Int(2)),
+            ],
         );
         assert!(text.contains(
-            "parameters:\n  bpred_size_p:\n    datatype: int\n    default: 6\n    \
+            "parameters:\n  framing:\n    datatype: str\n    default: smi\n    \
              paramtype: vlogdefine\n"
         ));
+        assert!(text.contains("  bpred_size_p:\n    datatype: int\n    default: 6\n"));
         assert!(text.contains("  return_stack_size_p:\n    datatype: int\n    default: 2\n"));
-        assert!(text.contains("    parameters: [bpred_size_p, return_stack_size_p]\n"));
+        assert!(text.contains("  timestamp:\n    datatype: bool\n    default: true\n"));
+        assert!(text
+            .contains("    parameters: [framing, timestamp, bpred_size_p, return_stack_size_p]\n"));
     }
 }

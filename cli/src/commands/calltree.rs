@@ -11,14 +11,14 @@
 //! where they were); 2 for bad input or usage. With `--protocol ntrace` the trace is
 //! decoded by the N-Trace decoder into the same elements.
 
-use super::io::{create_output, finish_output, read_elf};
+use super::io::{check_distinct, create_output, finish_output, read_elf};
 use super::trace_args::TraceArgs;
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::calltree::{folded_lines, write_flamegraph, CallTreeBuilder, SymbolTable};
 use etrace_decoder::{DecodeError, DecoderConfig, TraceElement};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Decode errors listed with the error of a trace that had some.
 const LISTED_ERRORS: usize = 20;
@@ -51,6 +51,11 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
             "--max-depth",
         ));
     }
+    let outputs: Vec<(&str, &Path)> = [("--folded", &args.folded), ("--svg", &args.svg)]
+        .into_iter()
+        .filter_map(|(name, path)| path.as_deref().map(|p| (name, p)))
+        .collect();
+    check_distinct(&outputs, &args.trace.inputs())?;
     let (image, params) = args.trace.programs()?;
     let mut symbols = SymbolTable::new();
     for elf in &args.trace.elf {

@@ -18,7 +18,7 @@
 mod serial;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -35,7 +35,7 @@ use super::decode::{decoder_config, parse_address, DecodeFormat};
 use super::decode_output::{Decoding, Sink};
 use super::element_text::OffsetUnit;
 use super::framing_args::setting_error;
-use super::io::{create_output, load_params_for, output_or_stdout};
+use super::io::{check_distinct, create_output, load_params_for, output_or_stdout};
 use super::protocol_args::{Protocol, ProtocolArgs};
 use super::protocol_decoder::ProtocolDecoder;
 use super::trace_args::load_image;
@@ -173,11 +173,20 @@ enum Reader {
 }
 
 impl Reader {
-    /// Reads `bytes` into `decoder`.
-    fn push(&mut self, decoder: &mut ProtocolDecoder, bytes: &[u8]) {
+    /// Reads `bytes` into `decoder`, handing the elements to `elements` as they come (for
+    /// N-Trace after each message, which can stand for millions of instructions).
+    fn push(
+        &mut self,
+        decoder: &mut ProtocolDecoder,
+        bytes: &[u8],
+        mut elements: impl FnMut(&[TraceElement]) -> Result<(), CliError>,
+    ) -> Result<(), CliError> {
         match self {
-            Reader::Etrace(r) => decoder.payloads(&r.push(bytes)),
-            Reader::Ntrace(r) => decoder.messages(r.push(bytes)),
+            Reader::Etrace(r) => {
+                decoder.payloads(&r.push(bytes));
+                elements(&decoder.take_elements(false))
+            }
+            Reader::Ntrace(r) => decoder.messages_each(r.push(bytes), elements),
         }
     }
 
@@ -199,6 +208,22 @@ impl Reader {
             (Reader::Ntrace(r), false) => decoder.messages(r.stop()),
         }
     }
+}
+
+/// The input files with their options (for [`check_distinct`]).
+fn inputs(args: &CaptureArgs) -> Vec<(&'static str, &Path)> {
+    let mut inputs = vec![("--serial", args.serial.as_path())];
+    inputs.extend(args.elf.iter().map(|e| ("--elf", e.as_path())));
+    inputs.extend(args.params.iter().map(|p| ("--params", p.as_path())));
+    inputs
+}
+
+/// The output files with their options (standard output is none).
+fn outputs(args: &CaptureArgs) -> Vec<(&'static str, &Path)> {
+    [("--raw", &args.raw), ("--output", &args.output)]
+        .into_iter()
+        .filter_map(|(name, path)| path.as_deref().map(|p| (name, p)))
+        .collect()
 }
 
 /// Runs `etrace capture`.
@@ -225,6 +250,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     let duration = seconds(args.duration, "--duration")?;
     let image = load_image(&args.elf)?;
     let params = load_params_for(args.params.as_deref(), &image)?;
+    check_distinct(&outputs(&args), &inputs(&args))?;
     let device = args.serial.display().to_string();
     let mut source = Source::open(&args.serial, args.baud).map_err(|e| {
         let place = if matches!(e, serial::SerialError::Baud(_)) {
@@ -313,10 +339,10 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
                 if let (Some(file), Some(path)) = (raw.as_mut(), &args.raw) {
                     file.write_all(bytes).at(path.display())?;
                 }
-                reader.push(&mut decoder, bytes);
-                let elements = decoder.take_elements(false);
-                losses += trace_losses(&elements);
-                decoding.write(&elements, false)?;
+                reader.push(&mut decoder, bytes, |elements| {
+                    losses += trace_losses(elements);
+                    decoding.write(elements, false)
+                })?;
                 bar.set_message(format!(
                     "{device}: {total} bytes, {} {}, {} instructions, {losses} trace \
                      losses, {} decode errors",

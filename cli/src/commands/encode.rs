@@ -62,9 +62,11 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
     inputs.extend(args.pipeline.params.as_deref().map(|p| ("--params", p)));
     check_distinct(&[("--output", &args.output)], &inputs)?;
     if !args.pipeline.framing.ntrace() {
-        // A framing problem is reported before the program runs.
+        // An N-Trace option or a framing problem is reported before the program runs.
+        args.pipeline.ntrace.refuse_for_etrace()?;
         args.pipeline.framing.config()?;
     }
+    args.pipeline.framing.refuse_framing_for_ntrace()?;
     let input = load_input(&args)?;
     let mut out = create_output(&args.output)?;
     let written = if args.pipeline.framing.ntrace() {

@@ -1,6 +1,7 @@
 //! The refusal of a run whose ingress records the encoder parameters cannot represent
 //! (`etrace_spec::ingress::fits`: a cause wider than `ecause_width_p`, an address wider
-//! than `iaddress_width_p`, compressed code with `iaddress_lsb_p` = 2): bad input (exit 2,
+//! than `iaddress_width_p`, compressed code with `iaddress_lsb_p` = 2, a context wider than
+//! the packets' context field): bad input (exit 2,
 //! `docs/cli.md`) rather than a trace that is silently wrong.
 
 use crate::error::CliError;

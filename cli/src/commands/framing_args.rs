@@ -66,6 +66,18 @@ impl FramingArgs {
         kind.config(&self.settings()).map_err(setting_error)
     }
 
+    /// Refuses `--framing` with `--protocol ntrace`, which would otherwise be ignored: an
+    /// N-Trace stream is MSEO bytes with no further framing (`docs/cli.md`).
+    pub fn refuse_framing_for_ntrace(&self) -> Result<(), CliError> {
+        match (self.ntrace(), self.framing) {
+            (true, Some(_)) => Err(CliError::input(
+                "an N-Trace stream is MSEO bytes without framing",
+                "--framing",
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether the stream is N-Trace (`--protocol ntrace`).
     pub fn ntrace(&self) -> bool {
         self.protocol.protocol == Protocol::Ntrace

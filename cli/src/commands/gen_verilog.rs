@@ -10,10 +10,11 @@ use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_hdl::config::Config;
+use etrace_hdl::fusesoc::ParameterValue;
 use etrace_hdl::ntrace::generate_ntrace;
 use etrace_hdl::rvfi::rvfi_encoder::rvfi_encoder;
 use etrace_hdl::rvfi::{CoreTraps, FrontEndOptions};
-use etrace_hdl::top::generate;
+use etrace_hdl::top::{generate, OutputKind, TopOptions};
 use etrace_hdl::verilog::VerilogCheckError;
 use std::path::PathBuf;
 
@@ -67,21 +68,26 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     if args.protocol.protocol == Protocol::Ntrace {
         return run_ntrace(&args, config);
     }
-    if args.ntrace_hardware.sijump {
-        return Err(CliError::input(
-            "a generation option of the N-Trace hardware (E-Trace takes it at run time)",
-            "--sijump",
-        ));
-    }
+    args.ntrace_hardware.refuse_for_etrace(&args.ntrace)?;
     let options = args.hardware.top_options(args.fifo_depth)?;
+    let mut parameters = core_parameters(config, &options);
     let design = if args.rvfi {
+        let (core_traps, core_traps_name) = if args.core_traps == "timer-interrupt" {
+            (CoreTraps::TimerInterrupt, "timer-interrupt")
+        } else {
+            (CoreTraps::IllegalInstruction, "illegal-instruction")
+        };
+        parameters.extend([
+            ("rvfi", ParameterValue::Bool(true)),
+            ("core_traps", ParameterValue::Str(core_traps_name)),
+            (
+                "control_registers",
+                ParameterValue::Bool(args.control_registers),
+            ),
+        ]);
         let front_end = FrontEndOptions {
             swap_branch_itypes: false,
-            core_traps: if args.core_traps == "timer-interrupt" {
-                CoreTraps::TimerInterrupt
-            } else {
-                CoreTraps::IllegalInstruction
-            },
+            core_traps,
         };
         at_option(rvfi_encoder(
             config,
@@ -94,15 +100,11 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     };
     let (verilog_name, verilog_path) = check_and_write(&args, &design)?;
     let core_path = args.out.join(format!("{}.core", design.top));
-    let params = options.params(config);
     let core = etrace_hdl::fusesoc::core_file(
         &design.top,
         &verilog_name,
         &design.description,
-        &[
-            ("bpred_size_p", params.bpred_size_p),
-            ("return_stack_size_p", params.return_stack_size_p),
-        ],
+        &parameters,
     );
     std::fs::write(&core_path, core).at(core_path.display())?;
     let base = args.out.join(&design.top);
@@ -113,6 +115,36 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
         println!("{}", path.display());
     }
     Ok(())
+}
+
+/// The generation options of an E-Trace build as the `.core` file's parameters (issue 22,
+/// item 5): those of `gen-verilog` under their option names, and `bpred_size_p` and
+/// `return_stack_size_p` under their `discovery.adoc` names (with `--rvfi`, `run` adds the
+/// front end's).
+fn core_parameters(config: Config, options: &TopOptions) -> Vec<(&'static str, ParameterValue)> {
+    let params = options.params(config);
+    let framing = match options.output {
+        OutputKind::Bytes => "encap",
+        OutputKind::Smi => "smi",
+        OutputKind::Atb { .. } => "atb",
+    };
+    let mut parameters = vec![
+        ("framing", ParameterValue::Str(framing)),
+        ("src_bits", ParameterValue::Int(u64::from(options.src_bits))),
+        ("timestamp", ParameterValue::Bool(options.timestamp)),
+    ];
+    if let OutputKind::Atb { data_bytes } = options.output {
+        parameters.push(("atb_bits", ParameterValue::Int(u64::from(data_bytes) * 8)));
+    }
+    parameters.extend([
+        ("fifo_depth", ParameterValue::Int(options.fifo_depth as u64)),
+        ("bpred_size_p", ParameterValue::Int(params.bpred_size_p)),
+        (
+            "return_stack_size_p",
+            ParameterValue::Int(params.return_stack_size_p),
+        ),
+    ]);
+    parameters
 }
 
 /// Checks `design` with yosys (unless `--no-check`) and writes its Verilog into the output
@@ -163,12 +195,24 @@ fn run_ntrace(args: &GenVerilogArgs, config: Config) -> Result<(), CliError> {
         &verilog_name,
         &design.description,
         &[
-            ("ntrace_htm", u64::from(g.htm)),
-            ("ntrace_sijump", u64::from(g.sijump)),
-            ("ntrace_call_stack", g.call_stack as u64),
-            ("ntrace_repeat_history", u64::from(g.repeat_history)),
-            ("ntrace_sync_max", u64::from(g.sync_max)),
-            ("ntrace_fifo_bytes", u64::from(options.fifo.bytes)),
+            ("ntrace_htm", ParameterValue::Int(u64::from(g.htm))),
+            ("ntrace_sijump", ParameterValue::Int(u64::from(g.sijump))),
+            (
+                "ntrace_call_stack",
+                ParameterValue::Int(g.call_stack as u64),
+            ),
+            (
+                "ntrace_repeat_history",
+                ParameterValue::Int(u64::from(g.repeat_history)),
+            ),
+            (
+                "ntrace_sync_max",
+                ParameterValue::Int(u64::from(g.sync_max)),
+            ),
+            (
+                "ntrace_fifo_bytes",
+                ParameterValue::Int(u64::from(options.fifo.bytes)),
+            ),
         ],
     );
     let core_path = args.out.join(format!("{}.core", design.top));

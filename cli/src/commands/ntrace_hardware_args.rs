@@ -13,6 +13,9 @@ use super::protocol_args::{ModeArg, NtraceArgs};
 use crate::error::CliError;
 use etrace_spec::framing::FramingKind;
 
+/// The error of an N-Trace option given to an E-Trace build.
+pub const NTRACE_ONLY: &str = "an option of the N-Trace encoder (with --protocol ntrace)";
+
 /// Generation options of the N-Trace hardware beyond those `encode` / `run` share.
 #[derive(Args, Debug, Clone)]
 pub struct NtraceHardwareArgs {
@@ -33,6 +36,28 @@ pub struct NtraceHardwareArgs {
 }
 
 impl NtraceHardwareArgs {
+    /// Refuses these and the shared N-Trace options (`ntrace`) on an E-Trace build, which
+    /// would otherwise ignore them: `--sijump` because the E-Trace hardware takes it at run
+    /// time, the others because only the N-Trace encoder has them.
+    pub fn refuse_for_etrace(&self, ntrace: &NtraceArgs) -> Result<(), CliError> {
+        if self.sijump {
+            return Err(CliError::input(
+                "a generation option of the N-Trace hardware (E-Trace takes it at run time)",
+                "--sijump",
+            ));
+        }
+        ntrace.refuse_for_etrace()?;
+        let given = [
+            (self.resync_max != 256, "--resync-max"),
+            (self.send_bytes != 4, "--send-bytes"),
+            (self.send_every != 1, "--send-every"),
+        ];
+        match given.iter().find(|(given, _)| *given) {
+            Some((_, option)) => Err(CliError::input(NTRACE_ONLY, option)),
+            None => Ok(()),
+        }
+    }
+
     /// The N-Trace generator's options with a FIFO of `fifo_bytes` bytes; refuses the
     /// E-Trace hardware options (`hardware`), which the N-Trace hardware does not have.
     pub fn top_options(

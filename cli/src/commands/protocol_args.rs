@@ -55,6 +55,22 @@ pub struct NtraceArgs {
 }
 
 impl NtraceArgs {
+    /// Refuses these options on an E-Trace command, which would otherwise ignore them.
+    pub fn refuse_for_etrace(&self) -> Result<(), CliError> {
+        let given = [
+            (self.ntrace_mode != ModeArg::Htm, "--ntrace-mode"),
+            (self.call_stack != 0, "--call-stack"),
+            (self.repeat_history, "--repeat-history"),
+        ];
+        match given.iter().find(|(given, _)| *given) {
+            Some((_, option)) => Err(CliError::input(
+                super::ntrace_hardware_args::NTRACE_ONLY,
+                option,
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The encoder options of these flags with the shared ones (`--sijump`,
     /// `--resync-max`, `--src-bits`, `--src-id`, `--timestamp`).
     pub fn options(

@@ -70,6 +70,24 @@ impl<'a> ProtocolDecoder<'a> {
         }
     }
 
+    /// Decodes N-Trace message stream items like [`Self::messages`], handing the elements
+    /// to `elements` after each message: one message can stand for millions of
+    /// instructions, so memory holds the elements of one message at most.
+    pub fn messages_each<E>(
+        &mut self,
+        items: Vec<StreamItem>,
+        mut elements: impl FnMut(&[TraceElement]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for item in items {
+            self.messages(vec![item]);
+            let produced = self.take_elements(false);
+            if !produced.is_empty() {
+                elements(&produced)?;
+            }
+        }
+        Ok(())
+    }
+
     /// The elements produced so far (with the open instruction range when `flush`).
     pub fn take_elements(&mut self, flush: bool) -> Vec<TraceElement> {
         match &mut self.decoder {

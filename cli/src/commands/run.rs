@@ -39,6 +39,7 @@ use etrace_encoder::Encoder;
 use etrace_hart::{Hart, HartConfig};
 use etrace_ntrace::decoder::{reproducible_step, MessageStream};
 use etrace_ntrace::NtraceEncoder;
+use etrace_spec::framing::FramingKind;
 use etrace_spec::ingress::IngressRecord;
 use etrace_spec::params::Params;
 use std::path::PathBuf;
@@ -46,7 +47,10 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `etrace run`.
 #[derive(Args)]
-#[command(mut_arg("framing", |a| a.required(false).default_value("encap")))]
+#[command(mut_arg("framing", |a| {
+    a.help("Transport framing of the te_inst payloads: encap (the default), smi or atb \
+            (N-Trace has none)")
+}))]
 pub struct RunArgs {
     /// Statically linked RISC-V ELF program, run on the hart model.
     pub elf: PathBuf,
@@ -62,7 +66,13 @@ const RECORDS_PER_PIECE: u64 = 4096;
 const LISTED_ERRORS: usize = 5;
 
 /// Runs `etrace run`.
-pub fn run(args: RunArgs) -> Result<(), CliError> {
+pub fn run(mut args: RunArgs) -> Result<(), CliError> {
+    args.pipeline.framing.refuse_framing_for_ntrace()?;
+    if !args.pipeline.framing.ntrace() {
+        args.pipeline.ntrace.refuse_for_etrace()?;
+        let framing = &mut args.pipeline.framing.framing;
+        framing.get_or_insert(FramingKind::Encap);
+    }
     let elf_name = args.elf.display().to_string();
     let bytes = read_elf(&args.elf)?;
     let mut image = load_image(std::slice::from_ref(&args.elf))?;

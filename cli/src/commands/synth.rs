@@ -121,13 +121,10 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
             &args.hardware,
             DEFAULT_FIFO_DEPTH,
         )?),
-        Protocol::Etrace if args.ntrace_hardware.sijump => {
-            return Err(CliError::input(
-                "a generation option of the N-Trace hardware (E-Trace takes it at run time)",
-                "--sijump",
-            ))
+        Protocol::Etrace => {
+            args.ntrace_hardware.refuse_for_etrace(&args.ntrace)?;
+            None
         }
-        Protocol::Etrace => None,
     };
     // The E-Trace generation options (checked here, also when only the board uses them).
     let hardware = match ntrace {

@@ -50,8 +50,10 @@ pub struct TraceArgs {
 }
 
 impl TraceArgs {
-    /// Loads the programs and the parameters (those of the programs' XLEN by default).
+    /// Loads the programs and the parameters (those of the programs' XLEN by default), after
+    /// refusing `--framing` on an N-Trace stream.
     pub fn programs(&self) -> Result<(ProgramImage, Params), CliError> {
+        self.framing.refuse_framing_for_ntrace()?;
         let mut image = load_image(&self.elf)?;
         if let (true, Some(first)) = (self.spike_bootrom, self.elf.first()) {
             let bytes = read_elf(first)?;
@@ -98,10 +100,9 @@ impl TraceArgs {
         if self.framing.ntrace() {
             let mut stream = MessageStream::new(self.framing.ntrace_fields(), true);
             read_pieces(&self.input, |piece| {
-                decoder.messages(stream.push(piece));
-                elements(&decoder.take_elements(false), false)
+                decoder.messages_each(stream.push(piece), |e| elements(e, false))
             })?;
-            decoder.messages(stream.finish());
+            decoder.messages_each(stream.finish(), |e| elements(e, false))?;
         } else {
             let (framing, _) = framing_of(&self.framing)?;
             if let (true, Some((image, params, config))) = (self.jobs() > 1, decoder.etrace_setup())

@@ -217,3 +217,16 @@ pub fn measured(args: &[&str], stdout: &Path, max_time: Duration) -> Cost {
         took: started.elapsed(),
     }
 }
+
+/// Checks that the FuseSoC core text `core` declares each `(name, datatype, default)` as a
+/// CAPI2 parameter (`etrace gen-verilog`'s `.core` file).
+pub fn assert_core_parameters(core: &str, expected: &[(&str, &str, &str)]) {
+    for (name, datatype, value) in expected {
+        assert!(
+            core.contains(&format!(
+                "  {name}:\n    datatype: {datatype}\n    default: {value}\n"
+            )),
+            "{name} = {value} missing:\n{core}"
+        );
+    }
+}

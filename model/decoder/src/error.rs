@@ -125,6 +125,17 @@ pub enum DecodeCause {
     /// N-Trace: a RepeatBranch message with no branch message before it to repeat.
     #[error("RepeatBranch without a previous branch message")]
     NothingToRepeat,
+    /// N-Trace: following the instruction counts of one message (with the ResourceFull
+    /// counts and RepeatBranch repeats it completes) takes more instructions than the
+    /// decoder's bound: taken for a corrupted stream, as [`DecodeCause::NotReached`] is for
+    /// E-Trace.
+    #[error("I-CNT not used up at {address:#x} after {within} instructions for one message")]
+    CountTooLong {
+        /// The address the walk was cut at.
+        address: u64,
+        /// The bound per message.
+        within: u64,
+    },
 }
 
 impl From<String> for DecodeCause {

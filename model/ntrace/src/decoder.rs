@@ -4,8 +4,9 @@
 //! direct conditional branches, then the rest of I-CNT with branches not taken), then the
 //! F-ADDR / U-ADDR is applied; ResourceFull messages add to the I-CNT and HIST of the next
 //! message, RepeatBranch repeats the previous branch message B-CNT times, messages of
-//! other SRC values are skipped ("Decoding trace from multiple harts"). It produces the
-//! trace elements of `etrace-decoder`, so per-PC steps and call trees work unchanged.
+//! other SRC values are skipped ("Decoding trace from multiple harts"); the instructions
+//! followed for one message are bounded ([`MAX_STEPS_PER_MESSAGE`]). It produces the trace
+//! elements of `etrace-decoder`, so per-PC steps and call trees work unchanged.
 
 pub mod address;
 mod block;
@@ -16,6 +17,7 @@ mod stream;
 #[cfg(test)]
 mod spec_examples;
 
+pub use block::MAX_STEPS_PER_MESSAGE;
 pub use engine::{NtraceDecoder, NtraceDecoderConfig};
 
 use etrace_decoder::pcs::Step;

@@ -216,13 +216,20 @@ fn parse_class<Elf: FileHeader<Endian = Endianness>>(
                 len,
             });
         }
+        let outside = |reason| LoadError::SegmentOutsideMemory {
+            index,
+            addr,
+            size: mem_size,
+            reason,
+        };
         if file_size > mem_size {
-            return Err(LoadError::SegmentOutsideMemory {
-                index,
-                addr,
-                size: mem_size,
-                reason: "p_filesz is larger than p_memsz",
-            });
+            return Err(outside("p_filesz is larger than p_memsz"));
+        }
+        let last = addr
+            .checked_add(mem_size)
+            .ok_or(outside("address range wraps"))?;
+        if xlen == Xlen::X32 && last > 1 << 32 {
+            return Err(outside("beyond the 32-bit address space"));
         }
         segments.push(Segment {
             index,

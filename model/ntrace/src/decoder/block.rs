@@ -5,12 +5,22 @@
 //! followed; before the end of the count an uninferable jump is followed only when it is
 //! inferable: a return or co-routine swap predicted by the call stack ("Implicit Return
 //! Optimization") or a sequentially inferable jump ("Sequential Jump Optimization").
+//!
+//! Counts accumulate (ResourceFull I-CNT and HREPEAT, RepeatBranch B-CNT), so a corrupted
+//! stream of a few bytes could send a walk round a loop of the image for as long as it
+//! says; a walk takes at most [`MAX_STEPS_PER_MESSAGE`] instructions for one message, as
+//! the E-Trace decoder's walks do per packet.
 
 use super::history::BlockHistory;
 use crate::call_stack::CallStack;
 use etrace_decoder::image::InsnKind;
 use etrace_decoder::{DecodeCause, ProgramImage, RangeEnd, TraceElement};
 use etrace_spec::isa::{Decoded, JumpClass};
+
+/// Most instructions followed for one message (its I-CNT and HIST, with those of the
+/// ResourceFull messages before it, and its RepeatBranch repeats) before the stream counts
+/// as corrupted: the E-Trace decoder's bound per packet.
+pub const MAX_STEPS_PER_MESSAGE: u64 = 1 << 22;
 
 /// Where a block ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +39,8 @@ pub(super) struct BlockWalk<'a> {
     pub elements: &'a mut Vec<TraceElement>,
     /// Sequentially inferable jumps are followed.
     pub sijump: bool,
+    /// Instructions the message may still take ([`MAX_STEPS_PER_MESSAGE`] at its start).
+    pub steps_left: &'a mut u64,
 }
 
 impl BlockWalk<'_> {
@@ -53,6 +65,13 @@ impl BlockWalk<'_> {
             if icnt == 0 {
                 return fail(self, &mut range, DecodeCause::HistoryLeft { address: pc });
             }
+            if *self.steps_left == 0 {
+                let cause = DecodeCause::CountTooLong {
+                    address: pc,
+                    within: MAX_STEPS_PER_MESSAGE,
+                };
+                return fail(self, &mut range, cause);
+            }
             let Some(&insn) = self.image.insn(pc) else {
                 return fail(self, &mut range, DecodeCause::NoInstruction { address: pc });
             };
@@ -66,6 +85,7 @@ impl BlockWalk<'_> {
             }
             icnt -= size / 2;
             instructions += 1;
+            *self.steps_left -= 1;
             let (first, count) = range.map_or((pc, 0), |(f, _, n)| (f, n));
             range = Some((first, pc, count + 1));
             let sequential = pc.wrapping_add(size);

@@ -1,7 +1,7 @@
 //! The decoder's message handling (module documentation of [`super`]).
 
 use super::address::{from_faddr, from_uaddr};
-use super::block::{BlockEnd, BlockWalk};
+use super::block::{BlockEnd, BlockWalk, MAX_STEPS_PER_MESSAGE};
 use super::history::BlockHistory;
 use crate::call_stack::{CallStack, MAX_DEPTH};
 use crate::message::fields::Process;
@@ -45,6 +45,8 @@ pub struct NtraceDecoder<'a> {
     context: u64,
     instructions: u64,
     place: (u64, Option<u64>),
+    /// Instructions the message being processed may still take.
+    steps_left: u64,
 }
 
 impl<'a> NtraceDecoder<'a> {
@@ -65,6 +67,7 @@ impl<'a> NtraceDecoder<'a> {
             context: 0,
             instructions: 0,
             place: (0, None),
+            steps_left: MAX_STEPS_PER_MESSAGE,
         }
     }
 
@@ -91,6 +94,7 @@ impl<'a> NtraceDecoder<'a> {
             return;
         }
         self.place = (index, offset);
+        self.steps_left = MAX_STEPS_PER_MESSAGE;
         if let Err(cause) = self.process_body(&message.body) {
             self.fail(cause);
         }
@@ -142,7 +146,7 @@ impl<'a> NtraceDecoder<'a> {
                 match rcode {
                     Rcode::ICNT => {
                         check("RDATA (I-CNT)", rdata, MAX_ICNT)?;
-                        self.pending_icnt += rdata;
+                        self.pending_icnt = self.pending_icnt.saturating_add(rdata);
                     }
                     Rcode::HIST => self.hist.add(rdata, 1),
                     Rcode::HIST_REPEAT => {
@@ -245,7 +249,7 @@ impl<'a> NtraceDecoder<'a> {
         hist: Option<u64>,
         last_taken: bool,
     ) -> Result<BlockEnd, DecodeCause> {
-        let icnt = std::mem::take(&mut self.pending_icnt) + icnt;
+        let icnt = std::mem::take(&mut self.pending_icnt).saturating_add(icnt);
         if let Some(h) = hist {
             self.hist.add(h, 1);
         }
@@ -254,6 +258,7 @@ impl<'a> NtraceDecoder<'a> {
             stack: &mut self.stack,
             elements: &mut self.elements,
             sijump: self.config.sijump,
+            steps_left: &mut self.steps_left,
         };
         let end = walk.run(self.pc, icnt, &mut self.hist, last_taken);
         self.hist.clear();

@@ -14,4 +14,5 @@ pub mod spike_log;
 mod text;
 
 pub use error::{FormatError, Location, Radix};
+pub(crate) use text::shown;
 pub use text::{CsvReader, CsvWriter, LineParser, RowFormat, MAX_LINE_BYTES};

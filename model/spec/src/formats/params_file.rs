@@ -11,9 +11,10 @@
 //! otherwise, from the content: text that parses as TOML is read as TOML, anything else as
 //! static config (both read the common subset the same way).
 //!
-//! Unknown names, values out of range (checked by [`Params::set`]) and syntax errors are
-//! errors naming the line and column.
+//! Unknown names, values out of range (checked by [`Params::set`]), a name set twice and
+//! syntax errors are errors naming the line and column.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -122,6 +123,30 @@ fn set_param(
     })
 }
 
+/// Refuses a parameter set a second time to another value (the file would mean two
+/// values; the later one used to win without a word): `seen` holds the line and value each
+/// name was first set to. The same value again (a name repeated in two sections) is kept.
+fn set_once(
+    seen: &mut HashMap<String, (u64, u64)>,
+    name: &str,
+    (line, value): (u64, u64),
+    at: &Location,
+) -> Result<(), FormatError> {
+    match seen.get(name) {
+        Some(&(first, earlier)) if earlier != value => Err(FormatError::Syntax {
+            message: format!(
+                "parameter `{name}` is set twice, to {earlier} on line {first} and to {value}"
+            ),
+            at: at.clone(),
+        }),
+        Some(_) => Ok(()),
+        None => {
+            seen.insert(name.to_string(), (line, value));
+            Ok(())
+        }
+    }
+}
+
 /// Parses the reference flow's static-config syntax over `base`.
 pub fn parse_static_config(
     text: &str,
@@ -129,6 +154,7 @@ pub fn parse_static_config(
     file: Option<Arc<str>>,
 ) -> Result<Params, FormatError> {
     let mut params = base;
+    let mut seen = HashMap::new();
     for (index, raw_line) in text.lines().enumerate() {
         let line_no = index as u64 + 1;
         let content = raw_line.split('#').next().unwrap_or("");
@@ -202,6 +228,7 @@ pub fn parse_static_config(
                 });
             }
         };
+        set_once(&mut seen, &name, (line_no, number), &name_at)?;
         set_param(&mut params, &name, number, &value, name_at, value_at)?;
     }
     Ok(params)
@@ -286,6 +313,7 @@ pub fn parse_toml(text: &str, base: Params, file: Option<Arc<str>>) -> Result<Pa
     collect_table(doc.as_table(), &mut entries);
     entries.sort_by_key(|e| e.key_start);
     let mut params = base;
+    let mut seen = HashMap::new();
     for entry in entries {
         let (kl, kc) = line_col(text, entry.key_start);
         let (vl, vc) = line_col(text, entry.value_start);
@@ -323,6 +351,7 @@ pub fn parse_toml(text: &str, base: Params, file: Option<Arc<str>>) -> Result<Pa
             Ok(Value::Boolean(_)) => return Err(not_integer("a boolean")),
             Ok(other) => return Err(not_integer(&format!("a {}", other.type_name()))),
         };
+        set_once(&mut seen, entry.name, (kl, number), &name_at)?;
         set_param(&mut params, entry.name, number, &shown, name_at, value_at)?;
     }
     Ok(params)
@@ -331,6 +360,34 @@ pub fn parse_toml(text: &str, base: Params, file: Option<Arc<str>>) -> Result<Pa
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A name set twice to different values is refused at its second setting, in either
+    /// syntax and whatever the sections; the same value twice is accepted.
+    #[test]
+    fn a_name_set_twice_is_refused() {
+        let cases = [
+            (
+                ParamsSyntax::StaticConfig,
+                "iaddress_width_p=32\n[x]\niaddress_width_p=40\n",
+            ),
+            (
+                ParamsSyntax::Toml,
+                "iaddress_width_p = 32\n[x]\niaddress_width_p = 40\n",
+            ),
+        ];
+        for (syntax, text) in cases {
+            let err = parse_params(text, syntax, Params::rv32(), None).unwrap_err();
+            assert!(
+                matches!(&err, FormatError::Syntax { message, at }
+                    if message.contains("`iaddress_width_p` is set twice, to 32 on line 1 and to 40")
+                        && at.line == 3),
+                "{syntax:?}: {err}"
+            );
+            let same = text.replace("40", "32");
+            let params = parse_params(&same, syntax, Params::rv32(), None).unwrap();
+            assert_eq!(params.iaddress_width_p, 32, "{syntax:?}");
+        }
+    }
 
     #[test]
     fn line_col_counts_characters() {

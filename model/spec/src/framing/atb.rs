@@ -13,6 +13,7 @@ use super::encap::{EncapConfig, EncapItem, EncapStream};
 use super::event::{Deframed, Deframer, FrameEvent, Framer, Outgoing, Position, PositionUnit};
 use super::registry::{Framing, FramingSettings, SettingError};
 use super::FrameError;
+use crate::formats::{shown, MAX_LINE_BYTES};
 
 /// One ATB transfer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,7 +151,7 @@ impl AtbConfig {
     /// Parses a line written by [`AtbConfig::format_beat`].
     pub fn parse_beat(&self, line: &str) -> Result<AtbBeat, FrameError> {
         let bad = |what| FrameError::BadBeatText {
-            text: line.to_string(),
+            text: shown(line.as_bytes()),
             what,
         };
         let mut atid = None;
@@ -423,15 +424,30 @@ impl AtbStream {
         }
     }
 
-    /// Takes one complete line of the listing (with its line ending, if any).
+    /// Takes one complete line of the listing (with its line ending, if any; cut after
+    /// one byte more than [`MAX_LINE_BYTES`]).
     fn take_line(&mut self, bytes: &[u8]) {
         self.lines += 1;
-        let text = String::from_utf8_lossy(bytes);
-        let line = text.lines().next().unwrap_or("");
-        if line.trim().is_empty() || !self.usable() {
+        let line = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.trim_ascii().is_empty() || !self.usable() {
             return;
         }
-        match self.config.parse_beat(line) {
+        let bad = |what| {
+            Err(FrameError::BadBeatText {
+                text: shown(line),
+                what,
+            })
+        };
+        let parsed = if line.len() > MAX_LINE_BYTES {
+            bad("line longer than 64 KiB (not a beat listing?)")
+        } else {
+            match std::str::from_utf8(line) {
+                Ok(text) => self.config.parse_beat(text),
+                Err(_) => bad("not text (not a beat listing?)"),
+            }
+        };
+        match parsed {
             Ok(beat) => self.take_beat(beat),
             Err(error) => {
                 let entry = Entry::Line {
@@ -502,7 +518,10 @@ impl AtbStream {
 impl Deframer for AtbStream {
     fn push(&mut self, bytes: &[u8], events: &mut Vec<FrameEvent>) {
         for piece in bytes.split_inclusive(|&b| b == b'\n') {
-            self.line.extend_from_slice(piece);
+            // One byte more than the longest line is enough to refuse a longer one, and
+            // memory stays bounded on a stream that never ends a line.
+            let room = (MAX_LINE_BYTES + 1).saturating_sub(self.line.len());
+            self.line.extend_from_slice(&piece[..piece.len().min(room)]);
             if piece.ends_with(b"\n") {
                 let line = std::mem::take(&mut self.line);
                 self.take_line(&line);

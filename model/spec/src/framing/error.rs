@@ -117,7 +117,8 @@ pub enum FrameError {
     /// A line of the ATB beat listing that does not parse.
     #[error("ATB beat line `{text}`: {what}")]
     BadBeatText {
-        /// The line.
+        /// The line, as error messages show input text (non-printable bytes escaped, cut
+        /// after 64 characters).
         text: String,
         /// What is wrong.
         what: &'static str,

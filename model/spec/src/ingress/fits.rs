@@ -2,7 +2,8 @@
 //! produces: a trap cause wider than `ecause_width_p`, an instruction address wider than
 //! `iaddress_width_p`, or an address with bits below `iaddress_lsb_p` set (compressed code
 //! with `iaddress_lsb_p` = 2) would be cut by the ingress port and traced wrongly without
-//! a word. Callers refuse such a run up front instead.
+//! a word; a context wider than the packets' context field (`context_width_p`, none with
+//! `nocontext_p` = 1) cannot be packed. Callers refuse such a run up front instead.
 
 use super::IngressRecord;
 use crate::params::Params;
@@ -29,6 +30,19 @@ pub enum FitError {
         /// `iaddress_width_p`.
         width: u64,
     },
+    /// The context is wider than the packets' context field.
+    #[error(
+        "context {context:#x} does not fit the {width}-bit context field of the packets \
+         (context_width_p; none with nocontext_p = 1) (at {address:#x})"
+    )]
+    Context {
+        /// The context.
+        context: u64,
+        /// Width of the context field: `context_width_p`, 0 with `nocontext_p` = 1.
+        width: u64,
+        /// The instruction address of the record.
+        address: u64,
+    },
     /// The instruction address has bits below `iaddress_lsb_p` set.
     #[error(
         "instruction address {address:#x} is not a multiple of 2^iaddress_lsb_p = {} \
@@ -44,7 +58,7 @@ pub enum FitError {
 }
 
 /// Checks that `params` can represent the values of `record` the encoder reports: its
-/// instruction address (when it retires or traps) and its trap cause.
+/// instruction address and context (when it retires or traps) and its trap cause.
 pub fn check_fits(params: &Params, record: &IngressRecord) -> Result<(), FitError> {
     let address = record.iaddr;
     if record.itype.is_trap() && !fits(record.cause, params.ecause_width_p) {
@@ -56,6 +70,18 @@ pub fn check_fits(params: &Params, record: &IngressRecord) -> Result<(), FitErro
     }
     if record.iretire == 0 && !record.itype.is_trap() {
         return Ok(());
+    }
+    let context_width = if params.nocontext_p == 0 {
+        params.context_width_p
+    } else {
+        0
+    };
+    if !fits(record.context, context_width) {
+        return Err(FitError::Context {
+            context: record.context,
+            width: context_width,
+            address,
+        });
     }
     let width = params.iaddress_width_p;
     if !fits(address, width) && !sign_extended(address, width) {
@@ -109,8 +135,37 @@ mod tests {
             iaddress_lsb_p: 2,
             ..Params::rv32()
         };
+        let narrow_context = Params {
+            nocontext_p: 0,
+            context_width_p: 4,
+            ..Params::rv32()
+        };
+        let with_context = |context| IngressRecord {
+            context,
+            ..record(Itype::None, 0x100, 0)
+        };
         let trap = Itype::Exception;
         let cases = [
+            (rv32.clone(), with_context(0), Ok(())),
+            (
+                rv32.clone(),
+                with_context(5),
+                Err(FitError::Context {
+                    context: 5,
+                    width: 0,
+                    address: 0x100,
+                }),
+            ),
+            (narrow_context.clone(), with_context(0xf), Ok(())),
+            (
+                narrow_context,
+                with_context(0x10),
+                Err(FitError::Context {
+                    context: 0x10,
+                    width: 4,
+                    address: 0x100,
+                }),
+            ),
             (rv32.clone(), record(trap, 0x8000_0000, 11), Ok(())),
             (narrow_cause.clone(), record(trap, 0x100, 1), Ok(())),
             (
