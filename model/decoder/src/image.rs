@@ -213,8 +213,11 @@ pub enum ImageError {
     /// Two programs of different XLEN.
     #[error("programs of different XLEN ({0} and {1} bits)")]
     MixedXlen(u32, u32),
-    /// Two programs load code at the same addresses.
-    #[error("code at {0:#x}..{1:#x} overlaps code of an earlier program")]
+    /// Code loaded twice at the same addresses: two segments of one ELF, or two programs.
+    #[error(
+        "code at {0:#x}..{1:#x} overlaps code already loaded (an earlier segment of this ELF or \
+         an earlier program)"
+    )]
     Overlap(u64, u64),
 }
 
@@ -334,5 +337,26 @@ impl ProgramImage {
             .iter()
             .find(|r| address.wrapping_sub(r.base) < 2 * r.hot.len() as u64)
             .map(|r| (r.base, r.hot.as_slice()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Code over code already loaded is refused with both ranges' start named; code next
+    /// to it is not.
+    #[test]
+    fn overlapping_code_is_refused() {
+        let nops = [0x01, 0x00, 0x01, 0x00]; // c.nop, c.nop
+        let mut image = ProgramImage::new();
+        image.add_code(0x1000, &nops, Xlen::X32).unwrap();
+        image.add_code(0x1004, &nops, Xlen::X32).unwrap();
+        let err = image.add_code(0x1006, &nops, Xlen::X32).unwrap_err();
+        assert!(matches!(err, ImageError::Overlap(0x1006, 0x100a)), "{err}");
+        assert!(
+            err.to_string().contains("an earlier segment of this ELF"),
+            "{err}"
+        );
     }
 }
