@@ -11,14 +11,14 @@
 //! where they were); 2 for bad input or usage. With `--protocol ntrace` the trace is
 //! decoded by the N-Trace decoder into the same elements.
 
-use super::io::{check_distinct, create_output, finish_output, read_elf};
+use super::io::{check_distinct, create_output, finish_output, given_paths, read_elf};
 use super::trace_args::TraceArgs;
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_decoder::calltree::{folded_lines, write_flamegraph, CallTreeBuilder, SymbolTable};
 use etrace_decoder::{DecodeError, DecoderConfig, TraceElement};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Decode errors listed with the error of a trace that had some.
 const LISTED_ERRORS: usize = 20;
@@ -51,10 +51,7 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
             "--max-depth",
         ));
     }
-    let outputs: Vec<(&str, &Path)> = [("--folded", &args.folded), ("--svg", &args.svg)]
-        .into_iter()
-        .filter_map(|(name, path)| path.as_deref().map(|p| (name, p)))
-        .collect();
+    let outputs = given_paths(&[("--folded", &args.folded), ("--svg", &args.svg)]);
     check_distinct(&outputs, &args.trace.inputs())?;
     let (image, params) = args.trace.programs()?;
     let mut symbols = SymbolTable::new();

@@ -35,7 +35,7 @@ use super::decode::{decoder_config, parse_address, DecodeFormat};
 use super::decode_output::{Decoding, Sink};
 use super::element_text::OffsetUnit;
 use super::framing_args::setting_error;
-use super::io::{check_distinct, create_output, load_params_for, output_or_stdout};
+use super::io::{check_distinct, create_output, given_paths, load_params_for, output_or_stdout};
 use super::protocol_args::{Protocol, ProtocolArgs};
 use super::protocol_decoder::ProtocolDecoder;
 use super::trace_args::load_image;
@@ -220,10 +220,7 @@ fn inputs(args: &CaptureArgs) -> Vec<(&'static str, &Path)> {
 
 /// The output files with their options (standard output is none).
 fn outputs(args: &CaptureArgs) -> Vec<(&'static str, &Path)> {
-    [("--raw", &args.raw), ("--output", &args.output)]
-        .into_iter()
-        .filter_map(|(name, path)| path.as_deref().map(|p| (name, p)))
-        .collect()
+    given_paths(&[("--raw", &args.raw), ("--output", &args.output)])
 }
 
 /// Runs `etrace capture`.

@@ -35,7 +35,7 @@ use super::cosim_output::{Consumer, TraceFile};
 use super::encoder_args::EncoderArgs;
 use super::hardware_args::{options_text, write_params_files, HardwareArgs};
 use super::hart_args::{add_bootrom_code, HartArgs};
-use super::io::{check_distinct, read_elf};
+use super::io::{check_distinct, given_paths, read_elf};
 use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
 
@@ -286,10 +286,7 @@ fn load_program(path: &Path, variant: Variant, hart: &HartArgs) -> Result<Progra
 
 /// Runs `etrace cosim`.
 pub fn run(args: CosimArgs) -> Result<(), CliError> {
-    let outputs: Vec<(&str, &Path)> = [("--wave", &args.wave), ("--output", &args.output)]
-        .into_iter()
-        .filter_map(|(name, path)| path.as_deref().map(|p| (name, p)))
-        .collect();
+    let outputs = given_paths(&[("--wave", &args.wave), ("--output", &args.output)]);
     let inputs: Vec<(&str, &Path)> = args.elf.iter().map(|e| ("the ELF", e.as_path())).collect();
     check_distinct(&outputs, &inputs)?;
     if args.protocol.protocol == Protocol::Ntrace {

@@ -9,7 +9,7 @@ use etrace_spec::isa::Xlen;
 use etrace_spec::params::Params;
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Creates an output file (and its folder), buffered.
 pub fn create_output(path: &Path) -> Result<BufWriter<File>, CliError> {
@@ -95,6 +95,17 @@ pub fn read_pieces(
         return Err(CliError::input("empty trace: no bytes", path.display()));
     }
     Ok(total)
+}
+
+/// The optional output files that were given, with their option names (for
+/// [`check_distinct`]).
+pub fn given_paths<'a>(
+    options: &[(&'static str, &'a Option<PathBuf>)],
+) -> Vec<(&'static str, &'a Path)> {
+    options
+        .iter()
+        .filter_map(|&(name, path)| path.as_deref().map(|p| (name, p)))
+        .collect()
 }
 
 /// Refuses to write an output over an input or over another output: each of `outputs`

@@ -13,6 +13,13 @@ use super::protocol_args::{ModeArg, NtraceArgs};
 use crate::error::CliError;
 use etrace_spec::framing::FramingKind;
 
+/// Default of `--resync-max` (messages between periodic synchronisations).
+const DEFAULT_RESYNC_MAX: u32 = 256;
+/// Default of `--send-bytes`.
+const DEFAULT_SEND_BYTES: u32 = 4;
+/// Default of `--send-every`.
+const DEFAULT_SEND_EVERY: u32 = 1;
+
 /// The error of an N-Trace option given to an E-Trace build.
 pub const NTRACE_ONLY: &str = "an option of the N-Trace encoder (with --protocol ntrace)";
 
@@ -25,13 +32,13 @@ pub struct NtraceHardwareArgs {
     pub sijump: bool,
     /// N-Trace hardware: messages between periodic synchronisations (0: none; at most
     /// 65528).
-    #[arg(long, value_name = "N", default_value_t = 256)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_RESYNC_MAX)]
     pub resync_max: u32,
     /// N-Trace hardware: bytes the output sends on a sending record step (1-65535).
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEND_BYTES)]
     pub send_bytes: u32,
     /// N-Trace hardware: record steps between sends (1: every step; at most 65536).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEND_EVERY)]
     pub send_every: u32,
 }
 
@@ -48,9 +55,9 @@ impl NtraceHardwareArgs {
         }
         ntrace.refuse_for_etrace()?;
         let given = [
-            (self.resync_max != 256, "--resync-max"),
-            (self.send_bytes != 4, "--send-bytes"),
-            (self.send_every != 1, "--send-every"),
+            (self.resync_max != DEFAULT_RESYNC_MAX, "--resync-max"),
+            (self.send_bytes != DEFAULT_SEND_BYTES, "--send-bytes"),
+            (self.send_every != DEFAULT_SEND_EVERY, "--send-every"),
         ];
         match given.iter().find(|(given, _)| *given) {
             Some((_, option)) => Err(CliError::input(NTRACE_ONLY, option)),
