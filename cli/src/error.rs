@@ -37,6 +37,15 @@ impl CliError {
         }
     }
 
+    /// Refuses the first of `options` that was given (its flag `true`): `what` at that
+    /// option's name; `Ok` when none was.
+    pub fn refuse_given(options: &[(bool, &str)], what: &str) -> Result<(), CliError> {
+        match options.iter().find(|(given, _)| *given) {
+            Some((_, option)) => Err(CliError::input(what, option)),
+            None => Ok(()),
+        }
+    }
+
     /// A failed check: `what` differed at `place`.
     #[allow(dead_code)]
     pub fn check(what: impl Display, place: impl Display) -> CliError {

@@ -23,11 +23,12 @@ fn sijump_params() -> String {
 
 /// `--implicit-return` and `--branch-prediction` without `--params` use the default sizes
 /// (`return_stack_size_p` = 3, `bpred_size_p` = 6): `run` verifies the trace and it is
-/// smaller than without the options; `encode` accepts them too.
+/// smaller than without the options; `encode` takes them too, and `decode` without
+/// `--params` (the same sizes) gives exactly the hart's retired addresses.
 #[test]
 fn implicit_return_and_branch_prediction_without_a_parameter_file_use_default_sizes() {
-    for program in ["recursion-rv32.elf", "fnptr_switch-rv64.elf"] {
-        let program = elf(program);
+    for name in ["recursion-rv32.elf", "fnptr_switch-rv64.elf"] {
+        let program = elf(name);
         let plain = etrace(&["run", &program]);
         assert_code(&plain, 0, &program);
         let both = etrace(&["run", &program, "--implicit-return", "--branch-prediction"]);
@@ -44,10 +45,21 @@ fn implicit_return_and_branch_prediction_without_a_parameter_file_use_default_si
             "--framing",
             "encap",
             "--branch-prediction",
+            "--implicit-return",
             "-o",
             &trace,
         ]);
         assert_code(&encode, 0, &program);
+        let dec = decode(&trace, &program, "encap", &["--format", "pcs"]);
+        assert_code(&dec, 0, &format!("decode {name} without --params"));
+        let input = scratch(&format!("{name}.defaults.ei.csv"));
+        assert_code(
+            &etrace(&["iss", &program, "--encoder-input", &input]),
+            0,
+            "iss",
+        );
+        let want = retired_addresses(&std::fs::read_to_string(&input).unwrap());
+        assert!(pcs(&dec) == want, "{name}: decoded addresses differ");
     }
 }
 
@@ -151,6 +163,14 @@ fn retired_addresses(csv: &str) -> Vec<u64> {
         .collect()
 }
 
+/// The addresses of `decode --format pcs`.
+fn pcs(decoded: &Output) -> Vec<u64> {
+    String::from_utf8_lossy(&decoded.stdout)
+        .lines()
+        .map(|l| u64::from_str_radix(l.trim_start_matches("0x"), 16).expect("hex"))
+        .collect()
+}
+
 /// Runs `etrace decode TRACE --elf PROGRAM --framing FRAMING` with `args`.
 fn decode(trace: &str, program: &str, framing: &str, args: &[&str]) -> Output {
     let mut command = vec!["decode", trace, "--elf", program, "--framing", framing];
@@ -175,10 +195,7 @@ fn decoder_adoc_decode_pcs_equals_the_retired_addresses() {
         assert_code(&iss, 0, "iss");
         let dec = decode(&trace, &prog, framing, &["--format", "pcs"]);
         assert_code(&dec, 0, &format!("decode {program} {framing}"));
-        let got: Vec<u64> = String::from_utf8_lossy(&dec.stdout)
-            .lines()
-            .map(|l| u64::from_str_radix(l.trim_start_matches("0x"), 16).expect("hex"))
-            .collect();
+        let got = pcs(&dec);
         let want = retired_addresses(&std::fs::read_to_string(&input).unwrap());
         assert!(want.len() > 1000, "{program}: {} retired", want.len());
         assert_eq!(got.len(), want.len(), "{program} {framing}: count");

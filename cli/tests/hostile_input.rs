@@ -103,9 +103,11 @@ const CASES: &[(&str, i32, &str, usize)] = &[
     ("gen-verilog --config rv32 --fifo-depth 512 -o {hw} --no-check", 2, "FIFO depth 512", 0),
     ("cosim --random 0", 2, "nothing would be checked|--random", 0),
     // N-Trace counts that add up to billions of instructions: cut at one message's bound.
-    ("decode {ntrace-icnt} --elf {traps} --protocol ntrace -o /dev/null", 1, "decode errors", 0),
-    ("decode {ntrace-repeat} --elf {traps} --protocol ntrace -o /dev/null", 1, "decode errors", 0),
-    ("calltree {ntrace-repeat} --elf {traps} --protocol ntrace", 1, "decode errors", 64 << 10),
+    ("decode {ntrace-icnt} --elf {traps} --protocol ntrace -o /dev/null", 1, "decode errors\nI-CNT not used up", 0),
+    ("decode {ntrace-repeat} --elf {traps} --protocol ntrace -o /dev/null", 1, "decode errors\nI-CNT not used up", 0),
+    ("calltree {ntrace-repeat} --elf {traps} --protocol ntrace", 1, "decode errors\nI-CNT not used up", 64 << 10),
+    // A count that ends a block where its message says no block ends.
+    ("decode {ntrace-direct-at-jump} --elf {traps} --protocol ntrace -o /dev/null", 1, "decode errors\nDirectBranch ends its block at 0x80000052 with a direct jump", 0),
 ];
 
 /// The `j .` at the end of `exit` in `traps-rv32.elf`.
@@ -117,6 +119,9 @@ enum Msg {
     Sync(u64),
     /// DirectBranch (TCODE 3) with an I-CNT.
     Direct(u64),
+    /// IndirectBranch (TCODE 4) with B-TYPE 2 (an exception), an I-CNT and U-ADDR 0 (the
+    /// handler is the address the trace started at).
+    Exception(u64),
     /// ResourceFull (TCODE 27) RCODE 0: an I-CNT overflow.
     IcntFull(u64),
     /// RepeatBranch (TCODE 30) with a B-CNT.
@@ -137,6 +142,12 @@ fn ntrace_stream(messages: &[Msg]) -> Vec<u8> {
             Msg::Direct(icnt) => {
                 w.fixed(6, 3);
                 w.var(icnt);
+            }
+            Msg::Exception(icnt) => {
+                w.fixed(6, 4);
+                w.fixed(2, 2);
+                w.var(icnt);
+                w.var(0);
             }
             Msg::IcntFull(icnt) => {
                 w.fixed(6, 27);
@@ -227,12 +238,19 @@ fn files() -> Vec<(&'static str, String)> {
             }),
         ),
         (
+            "ntrace-direct-at-jump",
+            scratch(
+                "direct-at-jump.nt",
+                &ntrace_stream(&[Msg::Sync(EXIT_LOOP), Msg::Direct(1)]),
+            ),
+        ),
+        (
             "ntrace-repeat",
             scratch(
                 "repeat.nt",
                 &ntrace_stream(&[
                     Msg::Sync(EXIT_LOOP),
-                    Msg::Direct(MAX_ICNT),
+                    Msg::Exception(MAX_ICNT),
                     Msg::Repeat(MAX_BCNT),
                 ]),
             ),
@@ -280,7 +298,8 @@ fn corpus_of(line: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Every case: exit code, first error line, bounded output and time, no panic, nothing
+/// Every case: exit code, first error line (the expectation's `|`-separated pieces; after
+/// a newline, pieces of the lines below it), bounded output and time, no panic, nothing
 /// but printable ASCII on standard error.
 #[test]
 fn hostile_inputs_end_with_the_contracted_error() {
@@ -296,8 +315,15 @@ fn hostile_inputs_end_with_the_contracted_error() {
         assert_eq!(out.status.code(), Some(code), "{what}\n{stderr}");
         let first = stderr.lines().next().unwrap_or("");
         assert!(first.starts_with("error: "), "{what}: first line {first}");
-        for needle in error.split('|') {
+        let (head, detail) = error.split_once('\n').unwrap_or((error, ""));
+        for needle in head.split('|') {
             assert!(first.contains(needle), "{what}: `{needle}` not in {first}");
+        }
+        for needle in detail.split('|').filter(|n| !n.is_empty()) {
+            assert!(
+                stderr.contains(needle),
+                "{what}: `{needle}` not in {stderr}"
+            );
         }
         assert!(!stderr.contains("panicked"), "{what}: {stderr}");
         assert!(
@@ -322,7 +348,7 @@ fn hostile_inputs_end_with_the_contracted_error() {
 fn ntrace_memory_holds_one_message() {
     let traps = elf("traps-rv32.elf");
     let mut messages = vec![Msg::Sync(EXIT_LOOP)];
-    messages.extend((0..12).map(|_| Msg::Direct(1 << 20)));
+    messages.extend((0..12).map(|_| Msg::Exception(1 << 20)));
     let trace = scratch("spin.nt", &ntrace_stream(&messages));
     let stdout = out_dir().join("spin.pcs");
     let args = [

@@ -35,7 +35,7 @@ use super::decode::{decoder_config, parse_address, DecodeFormat};
 use super::decode_output::{Decoding, Sink};
 use super::element_text::OffsetUnit;
 use super::framing_args::setting_error;
-use super::io::{check_distinct, create_output, given_paths, load_params_for, output_or_stdout};
+use super::io::{check_distinct, create_output, given_paths, output_or_stdout};
 use super::protocol_args::{Protocol, ProtocolArgs};
 use super::protocol_decoder::ProtocolDecoder;
 use super::trace_args::load_image;
@@ -54,7 +54,8 @@ pub struct CaptureArgs {
     /// The traced program (statically linked ELF); repeat for more programs.
     #[arg(long, value_name = "PROG.elf", required = true)]
     pub elf: Vec<PathBuf>,
-    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN.
+    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN, with
+    /// return_stack_size_p 3 and bpred_size_p 6 as `encode` uses them.
     #[arg(long, value_name = "P")]
     pub params: Option<PathBuf>,
     /// Trace protocol of the board: E-Trace packets (encap) or N-Trace messages (MSEO
@@ -246,7 +247,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     let timeout = seconds(args.timeout, "--timeout")?;
     let duration = seconds(args.duration, "--duration")?;
     let image = load_image(&args.elf)?;
-    let params = load_params_for(args.params.as_deref(), &image)?;
+    let params = super::encoder_args::decoder_params_for(args.params.as_deref(), &image)?;
     check_distinct(&outputs(&args), &inputs(&args))?;
     let device = args.serial.display().to_string();
     let mut source = Source::open(&args.serial, args.baud).map_err(|e| {

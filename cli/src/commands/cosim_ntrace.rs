@@ -84,14 +84,11 @@ fn refuse_etrace_options(args: &CosimArgs) -> Result<(), CliError> {
         (h.src_bits != 0, "--src-bits"),
         (h.timestamp, "--timestamp"),
     ];
-    match refused.iter().find(|(given, _)| *given) {
-        Some((_, option)) => Err(CliError::input(
-            "not an option of the N-Trace co-simulation (its output has no back-pressure: \
-             the FIFO's send rate is built in; use --idle-probability for a stalling hart)",
-            option,
-        )),
-        None => Ok(()),
-    }
+    CliError::refuse_given(
+        &refused,
+        "not an option of the N-Trace co-simulation (its output has no back-pressure: \
+         the FIFO's send rate is built in; use --idle-probability for a stalling hart)",
+    )
 }
 
 /// The trace file of `-o`: written to `<path>.part` as the bytes come, renamed when the

@@ -59,10 +59,7 @@ impl NtraceHardwareArgs {
             (self.send_bytes != DEFAULT_SEND_BYTES, "--send-bytes"),
             (self.send_every != DEFAULT_SEND_EVERY, "--send-every"),
         ];
-        match given.iter().find(|(given, _)| *given) {
-            Some((_, option)) => Err(CliError::input(NTRACE_ONLY, option)),
-            None => Ok(()),
-        }
+        CliError::refuse_given(&given, NTRACE_ONLY)
     }
 
     /// The N-Trace generator's options with a FIFO of `fifo_bytes` bytes; refuses the
@@ -80,13 +77,11 @@ impl NtraceHardwareArgs {
             (hardware.bpred_size != 0, "--bpred-size"),
             (hardware.return_stack_size != 0, "--return-stack-size"),
         ];
-        if let Some((_, option)) = refused.iter().find(|(given, _)| *given) {
-            return Err(CliError::input(
-                "the N-Trace hardware does not have this option (its stream is MSEO bytes; \
-                 SRC and TSTAMP fields are not built in hardware yet)",
-                option,
-            ));
-        }
+        CliError::refuse_given(
+            &refused,
+            "the N-Trace hardware does not have this option (its stream is MSEO bytes; \
+             SRC and TSTAMP fields are not built in hardware yet)",
+        )?;
         let options = NtraceTopOptions {
             generator: NtraceHwOptions {
                 htm: ntrace.ntrace_mode == ModeArg::Htm,

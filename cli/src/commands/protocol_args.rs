@@ -62,13 +62,7 @@ impl NtraceArgs {
             (self.call_stack != 0, "--call-stack"),
             (self.repeat_history, "--repeat-history"),
         ];
-        match given.iter().find(|(given, _)| *given) {
-            Some((_, option)) => Err(CliError::input(
-                super::ntrace_hardware_args::NTRACE_ONLY,
-                option,
-            )),
-            None => Ok(()),
-        }
+        CliError::refuse_given(&given, super::ntrace_hardware_args::NTRACE_ONLY)
     }
 
     /// The encoder options of these flags with the shared ones (`--sijump`,

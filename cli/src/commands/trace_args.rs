@@ -4,7 +4,7 @@
 
 use super::framing_args::FramingArgs;
 use super::hart_args::add_bootrom_code;
-use super::io::{load_params_for, read_elf, read_pieces};
+use super::io::{read_elf, read_pieces};
 use super::protocol_decoder::ProtocolDecoder;
 use crate::error::{CliError, InputContext};
 use clap::Args;
@@ -32,7 +32,7 @@ pub struct TraceArgs {
     #[arg(long, value_name = "PROG.elf", required = true)]
     pub elf: Vec<PathBuf>,
     /// Encoder parameters (TOML or static config, at most 1 MiB); default: those of the
-    /// ELF's XLEN.
+    /// ELF's XLEN, with return_stack_size_p 3 and bpred_size_p 6 as `encode` uses them.
     #[arg(long, value_name = "P")]
     pub params: Option<PathBuf>,
     /// Protocol and framing options.
@@ -60,7 +60,7 @@ impl TraceArgs {
             let elf = parse_elf(&bytes).at(first.display())?;
             add_bootrom_code(&mut image, elf.xlen, elf.entry)?;
         }
-        let params = load_params_for(self.params.as_deref(), &image)?;
+        let params = super::encoder_args::decoder_params_for(self.params.as_deref(), &image)?;
         Ok((image, params))
     }
 

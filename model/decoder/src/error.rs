@@ -122,6 +122,21 @@ pub enum DecodeCause {
         /// The maximum.
         max: u64,
     },
+    /// N-Trace ("DirectBranch Message", "IndirectBranch Message", "IndirectBranchHist
+    /// Message", Explanations and Notes): the block a branch message ends does not end
+    /// with the instruction the message reports (a taken conditional branch; an indirect
+    /// jump, call or return, or a trap return, for B-TYPE 0).
+    #[error("{message} ends its block at {address:#x} with {found}, not with {expected}")]
+    WrongBlockEnd {
+        /// The message's name.
+        message: &'static str,
+        /// The block's last instruction (where the block starts, when it is empty).
+        address: u64,
+        /// What the block ends with.
+        found: &'static str,
+        /// What the message says it ends with.
+        expected: &'static str,
+    },
     /// N-Trace: a RepeatBranch message with no branch message before it to repeat.
     #[error("RepeatBranch without a previous branch message")]
     NothingToRepeat,

@@ -5,7 +5,10 @@
 //! F-ADDR / U-ADDR is applied; ResourceFull messages add to the I-CNT and HIST of the next
 //! message, RepeatBranch repeats the previous branch message B-CNT times, messages of
 //! other SRC values are skipped ("Decoding trace from multiple harts"); the instructions
-//! followed for one message are bounded ([`MAX_STEPS_PER_MESSAGE`]). It produces the trace
+//! followed for one message are bounded ([`MAX_STEPS_PER_MESSAGE`]), and each branch
+//! message's block must end with the instruction the message reports (the messages'
+//! "Explanations and Notes"), so a corrupted count is an error, not another program flow.
+//! It produces the trace
 //! elements of `etrace-decoder`, so per-PC steps and call trees work unchanged.
 
 pub mod address;
@@ -14,6 +17,8 @@ mod engine;
 pub mod history;
 mod stream;
 
+#[cfg(test)]
+mod message_end_tests;
 #[cfg(test)]
 mod spec_examples;
 

@@ -30,6 +30,8 @@ pub(super) struct BlockEnd {
     pub next: Option<u64>,
     /// Instructions in the block.
     pub instructions: u64,
+    /// The block's last instruction: its address and kind (`None` for an empty block).
+    pub last: Option<(u64, InsnKind)>,
 }
 
 /// What the walk needs besides the image.
@@ -57,6 +59,7 @@ impl BlockWalk<'_> {
         let mut prev: Option<(Decoded, u64)> = None;
         let mut instructions = 0u64;
         let mut next = Some(pc);
+        let mut last_insn = None;
         while icnt > 0 || !hist.is_empty() {
             let fail = |walk: &mut Self, range: &mut _, cause| {
                 walk.close(range, RangeEnd::Sequential);
@@ -85,6 +88,7 @@ impl BlockWalk<'_> {
             }
             icnt -= size / 2;
             instructions += 1;
+            last_insn = Some((pc, insn.kind));
             *self.steps_left -= 1;
             let (first, count) = range.map_or((pc, 0), |(f, _, n)| (f, n));
             range = Some((first, pc, count + 1));
@@ -161,7 +165,11 @@ impl BlockWalk<'_> {
                 pc = t;
             }
         }
-        Ok(BlockEnd { next, instructions })
+        Ok(BlockEnd {
+            next,
+            instructions,
+            last: last_insn,
+        })
     }
 
     fn close(&mut self, range: &mut Option<(u64, u64, u64)>, end: RangeEnd) {

@@ -6,6 +6,7 @@ use super::history::BlockHistory;
 use crate::call_stack::{CallStack, MAX_DEPTH};
 use crate::message::fields::Process;
 use crate::message::{BType, Body, FieldConfig, Message, Rcode};
+use etrace_decoder::image::InsnKind;
 use etrace_decoder::{DecodeCause, DecodeError, ProgramImage, TraceElement};
 use etrace_spec::ingress::Privilege;
 
@@ -154,7 +155,14 @@ impl<'a> NtraceDecoder<'a> {
                         check("HREPEAT", times, MAX_REPEAT)?;
                         self.hist.add(rdata, times);
                     }
-                    // Reserved and vendor codes carry nothing for the program flow.
+                    Rcode(code @ 3..=7) => {
+                        return Err(format!(
+                            "ResourceFull RCODE {code} is reserved (\"Message Fields\" RCODE: \
+                             3 to 7 are reserved for future encodings)"
+                        )
+                        .into());
+                    }
+                    // Vendor codes (8 to 15) carry nothing this decoder can follow.
                     _ => {}
                 }
                 Ok(())
@@ -181,7 +189,9 @@ impl<'a> NtraceDecoder<'a> {
     /// the target when it repeats the previous one.
     fn branch(&mut self, body: &Body, repeat: Option<u64>) -> Result<(), DecodeCause> {
         let direct = matches!(body, Body::DirectBranch { .. });
+        let start = self.pc;
         let end = self.block(body.icnt().unwrap_or(0), body.hist(), direct)?;
+        check_block_end(body, start, &end)?;
         let target = match (*body, repeat) {
             (_, Some(t)) => t,
             (Body::IndirectBranch { uaddr, .. }, None)
@@ -212,7 +222,9 @@ impl<'a> NtraceDecoder<'a> {
         let address = from_faddr(faddr);
         if self.synced {
             let direct = matches!(body, Body::DirectBranchSync { .. });
+            let start = self.pc;
             let end = self.block(body.icnt().unwrap_or(0), body.hist(), direct)?;
+            check_block_end(body, start, &end)?;
             self.trap(body.btype(), end);
         } else {
             self.elements.push(TraceElement::TraceOn {
@@ -286,6 +298,68 @@ impl<'a> NtraceDecoder<'a> {
             self.context = context;
             self.elements.push(TraceElement::Context { context });
         }
+    }
+}
+
+/// What a branch message says about its block's last instruction, checked against the
+/// image:
+/// - "DirectBranch Message": a taken direct conditional branch;
+/// - "IndirectBranch Message", "IndirectBranchHist Message" with B-TYPE 0: an indirect
+///   jump, call or return, or a trap return (itype 3);
+/// - the same with a trap B-TYPE: anything but an indirect jump or trap return whose
+///   target nothing inferred, as that instruction's own message comes first ("Handling of
+///   3-bit itype values": the address of a message is known at the next record).
+///
+/// A synchronising message with B-TYPE 0 may end linear code ("Synchronizing Messages"),
+/// so only DirectBranchSync is checked among those; `start` is where the block began.
+fn check_block_end(body: &Body, start: u64, end: &BlockEnd) -> Result<(), DecodeCause> {
+    let uninferable = |kind| matches!(kind, InsnKind::UninferableJump | InsnKind::TrapReturn);
+    let (expected, fits): (&str, &dyn Fn(InsnKind) -> bool) = match *body {
+        Body::DirectBranch { .. } | Body::DirectBranchSync { .. } => {
+            ("a conditional branch", &|kind| {
+                matches!(kind, InsnKind::Branch { .. })
+            })
+        }
+        Body::IndirectBranch { btype, .. } | Body::IndirectBranchHist { btype, .. } => {
+            if btype == BType::Indirect {
+                (
+                    "an indirect jump, call or return, or a trap return",
+                    &uninferable,
+                )
+            } else if end.next.is_none() {
+                ("an instruction a trap may follow", &|_| false)
+            } else {
+                return Ok(());
+            }
+        }
+        _ => return Ok(()),
+    };
+    let (address, found) = match end.last {
+        Some((_, kind)) if fits(kind) => return Ok(()),
+        Some((address, kind)) if uninferable(kind) && end.next.is_none() => (
+            address,
+            "an indirect jump or trap return that no message resolved",
+        ),
+        Some((address, kind)) => (address, kind_name(kind)),
+        None => (start, "no instruction (an empty block)"),
+    };
+    Err(DecodeCause::WrongBlockEnd {
+        message: body.tcode().name(),
+        address,
+        found,
+        expected,
+    })
+}
+
+/// An instruction kind as [`DecodeCause::WrongBlockEnd`] names it.
+fn kind_name(kind: InsnKind) -> &'static str {
+    match kind {
+        InsnKind::Other => "an instruction that does not jump",
+        InsnKind::Branch { .. } => "a conditional branch",
+        InsnKind::InferableJump { .. } => "a direct jump",
+        InsnKind::UninferableJump => "an indirect jump",
+        InsnKind::TrapReturn => "a trap return",
+        InsnKind::EcallEbreak => "an ecall or ebreak",
     }
 }
 

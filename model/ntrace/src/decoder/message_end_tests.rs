@@ -1,0 +1,168 @@
+//! What a branch message says about the last instruction of its block ("DirectBranch
+//! Message", "IndirectBranch Message", "IndirectBranchHist Message", Explanations and
+//! Notes), checked against the program image: a stream whose counts end a block
+//! elsewhere is reported, not decoded into a different program flow.
+
+use super::{NtraceDecoder, NtraceDecoderConfig};
+use crate::message::{BType, Body, Message, Rcode, SyncReason};
+use etrace_decoder::{DecodeCause, ProgramImage, TraceElement};
+use etrace_spec::isa::Xlen;
+
+/// `c.add` at 0x100, `beq` to 0x200 at 0x102, `ret` at 0x106.
+const CODE: [(u64, u32, usize); 3] = [
+    (0x100, 0x9426, 2),
+    (0x102, 0x0E62_8F63, 4),
+    (0x106, 0x0000_8067, 4),
+];
+
+fn image() -> ProgramImage {
+    let mut bytes = vec![0u8; 10];
+    for (address, word, size) in CODE {
+        let at = (address - 0x100) as usize;
+        bytes[at..at + size].copy_from_slice(&word.to_le_bytes()[..size]);
+    }
+    let mut image = ProgramImage::new();
+    image.add_code(0x100, &bytes, Xlen::X32).unwrap();
+    image
+}
+
+/// The first decode error of a trace that starts at 0x100 and goes on with `body`.
+fn first_error(body: Body) -> Option<DecodeCause> {
+    let image = image();
+    let mut decoder = NtraceDecoder::new(&image, NtraceDecoderConfig::default());
+    let start = Body::ProgTraceSync {
+        sync: SyncReason::TRACE_ENABLE,
+        icnt: 0,
+        faddr: 0x80,
+    };
+    for (i, body) in [start, body].into_iter().enumerate() {
+        let message = Message {
+            src: 0,
+            body,
+            tstamp: None,
+        };
+        decoder.process(&message, i as u64, None);
+    }
+    decoder
+        .take_elements()
+        .iter()
+        .find_map(TraceElement::decode_error)
+        .map(|e| e.cause.clone())
+}
+
+fn indirect(btype: BType, icnt: u64) -> Body {
+    Body::IndirectBranch {
+        btype,
+        icnt,
+        uaddr: 0,
+    }
+}
+
+fn wrong_end(message: &'static str, address: u64, found: &'static str) -> Option<DecodeCause> {
+    let expected = if message.starts_with("Direct") {
+        "a conditional branch"
+    } else if found.contains("no message resolved") {
+        "an instruction a trap may follow"
+    } else {
+        "an indirect jump, call or return, or a trap return"
+    };
+    Some(DecodeCause::WrongBlockEnd {
+        message,
+        address,
+        found,
+        expected,
+    })
+}
+
+const NOT_A_JUMP: &str = "an instruction that does not jump";
+const BRANCH: &str = "a conditional branch";
+const UNRESOLVED: &str = "an indirect jump or trap return that no message resolved";
+
+#[test]
+fn direct_branch_message_ends_at_a_conditional_branch() {
+    let cases = [
+        (Body::DirectBranch { icnt: 3 }, None),
+        (
+            Body::DirectBranch { icnt: 1 },
+            wrong_end("DirectBranch", 0x100, NOT_A_JUMP),
+        ),
+        (
+            Body::DirectBranch { icnt: 0 },
+            wrong_end("DirectBranch", 0x100, "no instruction (an empty block)"),
+        ),
+        (
+            Body::DirectBranchSync {
+                sync: SyncReason::PERIODIC,
+                icnt: 1,
+                faddr: 0x81,
+            },
+            wrong_end("DirectBranchSync", 0x100, NOT_A_JUMP),
+        ),
+    ];
+    for (body, expected) in cases {
+        assert_eq!(first_error(body), expected, "{body:?}");
+    }
+}
+
+#[test]
+fn indirect_branch_message_ends_at_an_indirect_jump_or_follows_a_trap() {
+    let cases = [
+        // B-TYPE 0: the `ret`, after the branch not taken.
+        (indirect(BType::Indirect, 5), None),
+        (
+            indirect(BType::Indirect, 3),
+            wrong_end("IndirectBranch", 0x102, BRANCH),
+        ),
+        (
+            indirect(BType::Indirect, 1),
+            wrong_end("IndirectBranch", 0x100, NOT_A_JUMP),
+        ),
+        (
+            Body::IndirectBranchHist {
+                btype: BType::Indirect,
+                icnt: 3,
+                uaddr: 0,
+                hist: 0b10,
+            },
+            wrong_end("IndirectBranchHist", 0x102, BRANCH),
+        ),
+        // A trap may follow any instruction, or none ("Back to back exceptions")...
+        (indirect(BType::Exception, 3), None),
+        (indirect(BType::Interrupt, 0), None),
+        // ... but not a jump whose target no message gave: its own message comes first.
+        (
+            indirect(BType::Exception, 5),
+            wrong_end("IndirectBranch", 0x106, UNRESOLVED),
+        ),
+        // A synchronising message with B-TYPE 0 may end linear code.
+        (
+            Body::IndirectBranchSync {
+                sync: SyncReason::PERIODIC,
+                btype: BType::Indirect,
+                icnt: 1,
+                faddr: 0x81,
+            },
+            None,
+        ),
+    ];
+    for (body, expected) in cases {
+        assert_eq!(first_error(body), expected, "{body:?}");
+    }
+}
+
+#[test]
+fn resource_full_message_reserved_rcode_is_reported() {
+    for (code, reported) in [(2, false), (3, true), (7, true), (8, false), (15, false)] {
+        let error = first_error(Body::ResourceFull {
+            rcode: Rcode(code),
+            rdata: 0b10,
+            hrepeat: (code == 2).then_some(1),
+        });
+        let text = error.map(|e| e.to_string()).unwrap_or_default();
+        assert_eq!(
+            text.contains("is reserved"),
+            reported,
+            "RCODE {code}: {text}"
+        );
+    }
+}
