@@ -21,6 +21,8 @@ mod stream;
 mod message_end_tests;
 #[cfg(test)]
 mod spec_examples;
+#[cfg(test)]
+mod test_support;
 
 pub use block::MAX_STEPS_PER_MESSAGE;
 pub use engine::{NtraceDecoder, NtraceDecoderConfig};

@@ -3,10 +3,9 @@
 //! Notes), checked against the program image: a stream whose counts end a block
 //! elsewhere is reported, not decoded into a different program flow.
 
-use super::{NtraceDecoder, NtraceDecoderConfig};
-use crate::message::{BType, Body, Message, Rcode, SyncReason};
-use etrace_decoder::{DecodeCause, ProgramImage, TraceElement};
-use etrace_spec::isa::Xlen;
+use super::test_support::{decode, image};
+use crate::message::{BType, Body, Rcode, SyncReason};
+use etrace_decoder::{DecodeCause, TraceElement};
 
 /// `c.add` at 0x100, `beq` to 0x200 at 0x102, `ret` at 0x106.
 const CODE: [(u64, u32, usize); 3] = [
@@ -15,36 +14,14 @@ const CODE: [(u64, u32, usize); 3] = [
     (0x106, 0x0000_8067, 4),
 ];
 
-fn image() -> ProgramImage {
-    let mut bytes = vec![0u8; 10];
-    for (address, word, size) in CODE {
-        let at = (address - 0x100) as usize;
-        bytes[at..at + size].copy_from_slice(&word.to_le_bytes()[..size]);
-    }
-    let mut image = ProgramImage::new();
-    image.add_code(0x100, &bytes, Xlen::X32).unwrap();
-    image
-}
-
 /// The first decode error of a trace that starts at 0x100 and goes on with `body`.
 fn first_error(body: Body) -> Option<DecodeCause> {
-    let image = image();
-    let mut decoder = NtraceDecoder::new(&image, NtraceDecoderConfig::default());
     let start = Body::ProgTraceSync {
         sync: SyncReason::TRACE_ENABLE,
         icnt: 0,
         faddr: 0x80,
     };
-    for (i, body) in [start, body].into_iter().enumerate() {
-        let message = Message {
-            src: 0,
-            body,
-            tstamp: None,
-        };
-        decoder.process(&message, i as u64, None);
-    }
-    decoder
-        .take_elements()
+    decode(&image(&CODE), &[start, body])
         .iter()
         .find_map(TraceElement::decode_error)
         .map(|e| e.cause.clone())

@@ -3,13 +3,12 @@
 //! instructions the examples describe, and the I-CNT values the example calls incorrect
 //! (4, 6, 9: half of a 32-bit instruction) are reported.
 
-use super::{NtraceDecoder, NtraceDecoderConfig};
+use super::test_support::{decode as decode_over, image};
 use crate::message::spec_examples::correlation;
-use crate::message::{Body, Message, SyncReason};
+use crate::message::{Body, SyncReason};
 use etrace_decoder::pcs::{steps, Step};
 use etrace_decoder::{DecodeCause, ProgramImage, TraceElement};
 use etrace_spec::ingress::Privilege;
-use etrace_spec::isa::Xlen;
 
 /// The example code: (address, encoding, size in bytes). `c.add`, `beq` to 0x200 and to
 /// 0x300, `add`, `c.ebreak`.
@@ -27,36 +26,17 @@ const CODE: [(u64, u32, usize); 11] = [
     (0x304, 0x9002, 2),
 ];
 
-fn image() -> ProgramImage {
-    let mut bytes = vec![0u8; 0x208];
-    for (address, word, size) in CODE {
-        let at = (address - 0x100) as usize;
-        bytes[at..at + size].copy_from_slice(&word.to_le_bytes()[..size]);
-    }
-    let mut image = ProgramImage::new();
-    image.add_code(0x100, &bytes, Xlen::X32).unwrap();
-    image
-}
-
 /// Decodes the trace start (ProgTraceSync, F-ADDR 0x80) and `bodies`.
 fn decode(bodies: &[Body]) -> (Vec<TraceElement>, ProgramImage) {
-    let image = image();
-    let mut decoder = NtraceDecoder::new(&image, NtraceDecoderConfig::default());
+    let image = image(&CODE);
     let start = Body::ProgTraceSync {
         sync: SyncReason::EXIT_DEBUG,
         icnt: 0,
         faddr: 0x80,
     };
-    for (i, body) in std::iter::once(&start).chain(bodies).enumerate() {
-        let message = Message {
-            src: 0,
-            body: *body,
-            tstamp: None,
-        };
-        decoder.process(&message, i as u64, None);
-    }
-    let elements = decoder.take_elements();
-    (elements, image)
+    let mut all = vec![start];
+    all.extend_from_slice(bodies);
+    (decode_over(&image, &all), image)
 }
 
 fn pcs(elements: &[TraceElement], image: &ProgramImage) -> Vec<u64> {
