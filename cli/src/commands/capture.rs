@@ -247,7 +247,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     let timeout = seconds(args.timeout, "--timeout")?;
     let duration = seconds(args.duration, "--duration")?;
     let image = load_image(&args.elf)?;
-    let params = super::encoder_args::decoder_params_for(args.params.as_deref(), &image)?;
+    let params = super::io::decoder_params_for(args.params.as_deref(), &image)?;
     check_distinct(&outputs(&args), &inputs(&args))?;
     let device = args.serial.display().to_string();
     let mut source = Source::open(&args.serial, args.baud).map_err(|e| {

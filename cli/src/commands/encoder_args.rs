@@ -42,23 +42,6 @@ pub const DEFAULT_RETURN_STACK_SIZE_P: u64 = 3;
 /// `--params`.
 pub const DEFAULT_BPRED_SIZE_P: u64 = 6;
 
-/// The parameters a decoding command takes: those of `--params`, or without a file the
-/// defaults for the image's XLEN with the return stack and predictor sizes that
-/// `--implicit-return` and `--branch-prediction` get on `encode` and `run` without one, so
-/// that a stream encoded with those options and no file decodes with no file. (The sizes
-/// only act when the trace's support packet enables the options.)
-pub fn decoder_params_for(
-    path: Option<&std::path::Path>,
-    image: &etrace_decoder::ProgramImage,
-) -> Result<Params, CliError> {
-    let mut params = super::io::load_params_for(path, image)?;
-    if path.is_none() {
-        params.return_stack_size_p = DEFAULT_RETURN_STACK_SIZE_P;
-        params.bpred_size_p = DEFAULT_BPRED_SIZE_P;
-    }
-    Ok(params)
-}
-
 impl PipelineArgs {
     /// The parameters of `--params`; without a file, `base` (the hart's defaults) with the
     /// default sizes of the return stack and the branch predictor that `--implicit-return`

@@ -49,6 +49,20 @@ pub fn load_params_for(path: Option<&Path>, image: &ProgramImage) -> Result<Para
     load_params(path, xlen)
 }
 
+/// The parameters a decoding command takes: those of `--params`, or without a file the
+/// defaults for the image's XLEN with the return stack and predictor sizes that
+/// `--implicit-return` and `--branch-prediction` get on `encode` and `run` without one, so
+/// that a stream encoded with those options and no file decodes with no file. (The sizes
+/// only act when the trace's support packet enables the options.)
+pub fn decoder_params_for(path: Option<&Path>, image: &ProgramImage) -> Result<Params, CliError> {
+    let mut params = load_params_for(path, image)?;
+    if path.is_none() {
+        params.return_stack_size_p = super::encoder_args::DEFAULT_RETURN_STACK_SIZE_P;
+        params.bpred_size_p = super::encoder_args::DEFAULT_BPRED_SIZE_P;
+    }
+    Ok(params)
+}
+
 /// The parameters of `--params`, or the defaults for an `xlen`-bit hart.
 pub fn load_params(path: Option<&Path>, xlen: u32) -> Result<Params, CliError> {
     let base = if xlen == 32 {

@@ -60,7 +60,7 @@ impl TraceArgs {
             let elf = parse_elf(&bytes).at(first.display())?;
             add_bootrom_code(&mut image, elf.xlen, elf.entry)?;
         }
-        let params = super::encoder_args::decoder_params_for(self.params.as_deref(), &image)?;
+        let params = super::io::decoder_params_for(self.params.as_deref(), &image)?;
         Ok((image, params))
     }
 

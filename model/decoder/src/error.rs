@@ -125,7 +125,8 @@ pub enum DecodeCause {
     /// N-Trace ("DirectBranch Message", "IndirectBranch Message", "IndirectBranchHist
     /// Message", Explanations and Notes): the block a branch message ends does not end
     /// with the instruction the message reports (a taken conditional branch; an indirect
-    /// jump, call or return, or a trap return, for B-TYPE 0).
+    /// jump, call or return, or a trap return, for B-TYPE 0; for a trap, not an indirect
+    /// jump whose own message is missing).
     #[error("{message} ends its block at {address:#x} with {found}, not with {expected}")]
     WrongBlockEnd {
         /// The message's name.

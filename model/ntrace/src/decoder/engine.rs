@@ -157,7 +157,7 @@ impl<'a> NtraceDecoder<'a> {
                     }
                     Rcode(code @ 3..=7) => {
                         return Err(format!(
-                            "ResourceFull RCODE {code} is reserved (\"Message Fields\" RCODE: \
+                            "ResourceFull RCODE {code} is reserved (\"ResourceFull Message\": \
                              3 to 7 are reserved for future encodings)"
                         )
                         .into());
