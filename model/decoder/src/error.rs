@@ -138,6 +138,18 @@ pub enum DecodeCause {
         /// What the message says it ends with.
         expected: &'static str,
     },
+    /// N-Trace ("Synchronizing Messages"): the F-ADDR of a synchronising message that
+    /// stands for a taken branch or a block of code is not where the program goes after
+    /// the block.
+    #[error("{message} gives F-ADDR {address:#x}, but the program goes on at {next:#x}")]
+    SyncAddressDisagrees {
+        /// The message's name.
+        message: &'static str,
+        /// The address of its F-ADDR field.
+        address: u64,
+        /// Where the program goes after the message's block.
+        next: u64,
+    },
     /// N-Trace: a RepeatBranch message with no branch message before it to repeat.
     #[error("RepeatBranch without a previous branch message")]
     NothingToRepeat,

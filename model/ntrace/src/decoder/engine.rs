@@ -225,6 +225,7 @@ impl<'a> NtraceDecoder<'a> {
             let start = self.pc;
             let end = self.block(body.icnt().unwrap_or(0), body.hist(), direct)?;
             check_block_end(body, start, &end)?;
+            check_sync_address(body, &end, address)?;
             self.trap(body.btype(), end);
         } else {
             self.elements.push(TraceElement::TraceOn {
@@ -349,6 +350,35 @@ fn check_block_end(body: &Body, start: u64, end: &BlockEnd) -> Result<(), Decode
         found,
         expected,
     })
+}
+
+/// A synchronising message that stands for a taken branch (DirectBranchSync) or for a
+/// block of code with B-TYPE 0 (IndirectBranchSync, IndirectBranchHistSync) gives in F-ADDR
+/// where execution goes next; where the program says so itself (the block does not end
+/// with an indirect jump or trap return), the two must agree. ProgTraceSync may follow a
+/// gap in the trace and a trap B-TYPE gives the handler, so neither is checked.
+fn check_sync_address(body: &Body, end: &BlockEnd, address: u64) -> Result<(), DecodeCause> {
+    let checked = match *body {
+        Body::DirectBranchSync { .. } => true,
+        Body::IndirectBranchSync { btype, .. } | Body::IndirectBranchHistSync { btype, .. } => {
+            btype == BType::Indirect
+        }
+        _ => false,
+    };
+    let uninferable = matches!(
+        end.last,
+        Some((_, InsnKind::UninferableJump | InsnKind::TrapReturn))
+    );
+    match end.next {
+        Some(next) if checked && !uninferable && next != address => {
+            Err(DecodeCause::SyncAddressDisagrees {
+                message: body.tcode().name(),
+                address,
+                next,
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// An instruction kind as [`DecodeCause::WrongBlockEnd`] names it.

@@ -143,3 +143,54 @@ fn resource_full_message_reserved_rcode_is_reported() {
         );
     }
 }
+
+#[test]
+fn synchronizing_messages_f_addr_agrees_with_the_program() {
+    let disagrees = |message, address, next| {
+        Some(DecodeCause::SyncAddressDisagrees {
+            message,
+            address,
+            next,
+        })
+    };
+    let direct_sync = |faddr| Body::DirectBranchSync {
+        sync: SyncReason::PERIODIC,
+        icnt: 3,
+        faddr,
+    };
+    let linear_sync = |btype, faddr| Body::IndirectBranchSync {
+        sync: SyncReason::TRACE_EVENT,
+        btype,
+        icnt: 1,
+        faddr,
+    };
+    let cases = [
+        // The `beq` at 0x102 goes to 0x200.
+        (direct_sync(0x100), None),
+        (
+            direct_sync(0x101),
+            disagrees("DirectBranchSync", 0x202, 0x200),
+        ),
+        // After the `c.add` at 0x100, the program goes on at 0x102.
+        (linear_sync(BType::Indirect, 0x81), None),
+        (
+            linear_sync(BType::Indirect, 0x82),
+            disagrees("IndirectBranchSync", 0x104, 0x102),
+        ),
+        // A trap's F-ADDR is its handler.
+        (linear_sync(BType::Exception, 0x82), None),
+        // After the `ret`, only the message knows.
+        (
+            Body::IndirectBranchSync {
+                sync: SyncReason::PERIODIC,
+                btype: BType::Indirect,
+                icnt: 5,
+                faddr: 0x1234,
+            },
+            None,
+        ),
+    ];
+    for (body, expected) in cases {
+        assert_eq!(first_error(body), expected, "{body:?}");
+    }
+}
