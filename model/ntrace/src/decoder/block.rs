@@ -13,7 +13,7 @@
 
 use super::history::BlockHistory;
 use crate::call_stack::CallStack;
-use etrace_decoder::image::InsnKind;
+use etrace_decoder::image::{Insn, InsnKind};
 use etrace_decoder::{DecodeCause, ProgramImage, RangeEnd, TraceElement};
 use etrace_spec::isa::{Decoded, JumpClass};
 
@@ -30,8 +30,18 @@ pub(super) struct BlockEnd {
     pub next: Option<u64>,
     /// Instructions in the block.
     pub instructions: u64,
-    /// The block's last instruction: its address and kind (`None` for an empty block).
-    pub last: Option<(u64, InsnKind)>,
+    /// Where the block began.
+    pub start: u64,
+    /// The block's last instruction and its address (`None` for an empty block).
+    pub last: Option<(u64, Insn)>,
+}
+
+impl BlockEnd {
+    /// The block ends with an uninferable jump or trap return (`is_uninferable_discon`).
+    pub fn ends_uninferable(&self) -> bool {
+        self.last
+            .is_some_and(|(_, insn)| insn.is_uninferable_discon())
+    }
 }
 
 /// What the walk needs besides the image.
@@ -58,6 +68,7 @@ impl BlockWalk<'_> {
         let mut range: Option<(u64, u64, u64)> = None;
         let mut prev: Option<(Decoded, u64)> = None;
         let mut instructions = 0u64;
+        let start = pc;
         let mut next = Some(pc);
         let mut last_insn = None;
         while icnt > 0 || !hist.is_empty() {
@@ -88,7 +99,7 @@ impl BlockWalk<'_> {
             }
             icnt -= size / 2;
             instructions += 1;
-            last_insn = Some((pc, insn.kind));
+            last_insn = Some((pc, insn));
             *self.steps_left -= 1;
             let (first, count) = range.map_or((pc, 0), |(f, _, n)| (f, n));
             range = Some((first, pc, count + 1));
@@ -168,6 +179,7 @@ impl BlockWalk<'_> {
         Ok(BlockEnd {
             next,
             instructions,
+            start,
             last: last_insn,
         })
     }

@@ -189,9 +189,8 @@ impl<'a> NtraceDecoder<'a> {
     /// the target when it repeats the previous one.
     fn branch(&mut self, body: &Body, repeat: Option<u64>) -> Result<(), DecodeCause> {
         let direct = matches!(body, Body::DirectBranch { .. });
-        let start = self.pc;
         let end = self.block(body.icnt().unwrap_or(0), body.hist(), direct)?;
-        check_block_end(body, start, &end)?;
+        check_block_end(body, &end)?;
         let target = match (*body, repeat) {
             (_, Some(t)) => t,
             (Body::IndirectBranch { uaddr, .. }, None)
@@ -222,9 +221,8 @@ impl<'a> NtraceDecoder<'a> {
         let address = from_faddr(faddr);
         if self.synced {
             let direct = matches!(body, Body::DirectBranchSync { .. });
-            let start = self.pc;
             let end = self.block(body.icnt().unwrap_or(0), body.hist(), direct)?;
-            check_block_end(body, start, &end)?;
+            check_block_end(body, &end)?;
             check_sync_address(body, &end, address)?;
             self.trap(body.btype(), end);
         } else {
@@ -312,37 +310,38 @@ impl<'a> NtraceDecoder<'a> {
 ///   3-bit itype values": the address of a message is known at the next record).
 ///
 /// A synchronising message with B-TYPE 0 may end linear code ("Synchronizing Messages"),
-/// so only DirectBranchSync is checked among those; `start` is where the block began.
-fn check_block_end(body: &Body, start: u64, end: &BlockEnd) -> Result<(), DecodeCause> {
-    let uninferable = |kind| matches!(kind, InsnKind::UninferableJump | InsnKind::TrapReturn);
-    let (expected, fits): (&str, &dyn Fn(InsnKind) -> bool) = match *body {
-        Body::DirectBranch { .. } | Body::DirectBranchSync { .. } => {
-            ("a conditional branch", &|kind| {
-                matches!(kind, InsnKind::Branch { .. })
-            })
-        }
+/// so only DirectBranchSync is checked among those.
+fn check_block_end(body: &Body, end: &BlockEnd) -> Result<(), DecodeCause> {
+    let last_kind = end.last.map(|(_, insn)| insn.kind);
+    let (expected, fits) = match *body {
+        Body::DirectBranch { .. } | Body::DirectBranchSync { .. } => (
+            "a conditional branch",
+            matches!(last_kind, Some(InsnKind::Branch { .. })),
+        ),
         Body::IndirectBranch { btype, .. } | Body::IndirectBranchHist { btype, .. } => {
             if btype == BType::Indirect {
                 (
                     "an indirect jump, call or return, or a trap return",
-                    &uninferable,
+                    end.ends_uninferable(),
                 )
             } else if end.next.is_none() {
-                ("an instruction a trap may follow", &|_| false)
+                ("an instruction a trap may follow", false)
             } else {
                 return Ok(());
             }
         }
         _ => return Ok(()),
     };
+    if fits {
+        return Ok(());
+    }
     let (address, found) = match end.last {
-        Some((_, kind)) if fits(kind) => return Ok(()),
-        Some((address, kind)) if uninferable(kind) && end.next.is_none() => (
+        Some((address, _)) if end.ends_uninferable() && end.next.is_none() => (
             address,
             "an indirect jump or trap return that no message resolved",
         ),
-        Some((address, kind)) => (address, kind_name(kind)),
-        None => (start, "no instruction (an empty block)"),
+        Some((address, insn)) => (address, kind_name(insn.kind)),
+        None => (end.start, "no instruction (an empty block)"),
     };
     Err(DecodeCause::WrongBlockEnd {
         message: body.tcode().name(),
@@ -365,12 +364,8 @@ fn check_sync_address(body: &Body, end: &BlockEnd, address: u64) -> Result<(), D
         }
         _ => false,
     };
-    let uninferable = matches!(
-        end.last,
-        Some((_, InsnKind::UninferableJump | InsnKind::TrapReturn))
-    );
     match end.next {
-        Some(next) if checked && !uninferable && next != address => {
+        Some(next) if checked && !end.ends_uninferable() && next != address => {
             Err(DecodeCause::SyncAddressDisagrees {
                 message: body.tcode().name(),
                 address,

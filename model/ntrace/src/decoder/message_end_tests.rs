@@ -27,6 +27,13 @@ fn first_error(body: Body) -> Option<DecodeCause> {
         .map(|e| e.cause.clone())
 }
 
+/// Each body after the trace start at 0x100, with its first decode error.
+fn check(cases: impl IntoIterator<Item = (Body, Option<DecodeCause>)>) {
+    for (body, expected) in cases {
+        assert_eq!(first_error(body), expected, "{body:?}");
+    }
+}
+
 fn indirect(btype: BType, icnt: u64) -> Body {
     Body::IndirectBranch {
         btype,
@@ -76,9 +83,7 @@ fn direct_branch_message_ends_at_a_conditional_branch() {
             wrong_end("DirectBranchSync", 0x100, NOT_A_JUMP),
         ),
     ];
-    for (body, expected) in cases {
-        assert_eq!(first_error(body), expected, "{body:?}");
-    }
+    check(cases);
 }
 
 #[test]
@@ -122,9 +127,7 @@ fn indirect_branch_message_ends_at_an_indirect_jump_or_follows_a_trap() {
             None,
         ),
     ];
-    for (body, expected) in cases {
-        assert_eq!(first_error(body), expected, "{body:?}");
-    }
+    check(cases);
 }
 
 #[test]
@@ -190,7 +193,5 @@ fn synchronizing_messages_f_addr_agrees_with_the_program() {
             None,
         ),
     ];
-    for (body, expected) in cases {
-        assert_eq!(first_error(body), expected, "{body:?}");
-    }
+    check(cases);
 }
