@@ -42,20 +42,35 @@ pub const DEFAULT_RETURN_STACK_SIZE_P: u64 = 3;
 /// `--params`.
 pub const DEFAULT_BPRED_SIZE_P: u64 = 6;
 
+/// `params` (read from no file) with [`DEFAULT_RETURN_STACK_SIZE_P`] for `implicit_return`
+/// and [`DEFAULT_BPRED_SIZE_P`] for `branch_prediction`.
+pub fn with_default_sizes(
+    mut params: Params,
+    implicit_return: bool,
+    branch_prediction: bool,
+) -> Params {
+    if implicit_return {
+        params.return_stack_size_p = DEFAULT_RETURN_STACK_SIZE_P;
+    }
+    if branch_prediction {
+        params.bpred_size_p = DEFAULT_BPRED_SIZE_P;
+    }
+    params
+}
+
 impl PipelineArgs {
     /// The parameters of `--params`; without a file, `base` (the hart's defaults) with the
     /// default sizes of the return stack and the branch predictor that `--implicit-return`
     /// and `--branch-prediction` need.
-    pub fn with_default_sizes(&self, mut base: Params) -> Params {
-        if self.params.is_none() {
-            if self.encoder.implicit_return {
-                base.return_stack_size_p = DEFAULT_RETURN_STACK_SIZE_P;
-            }
-            if self.encoder.branch_prediction {
-                base.bpred_size_p = DEFAULT_BPRED_SIZE_P;
-            }
+    pub fn with_default_sizes(&self, base: Params) -> Params {
+        if self.params.is_some() {
+            return base;
         }
-        base
+        with_default_sizes(
+            base,
+            self.encoder.implicit_return,
+            self.encoder.branch_prediction,
+        )
     }
 }
 

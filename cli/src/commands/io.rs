@@ -55,12 +55,11 @@ pub fn load_params_for(path: Option<&Path>, image: &ProgramImage) -> Result<Para
 /// that a stream encoded with those options and no file decodes with no file. (The sizes
 /// only act when the trace's support packet enables the options.)
 pub fn decoder_params_for(path: Option<&Path>, image: &ProgramImage) -> Result<Params, CliError> {
-    let mut params = load_params_for(path, image)?;
-    if path.is_none() {
-        params.return_stack_size_p = super::encoder_args::DEFAULT_RETURN_STACK_SIZE_P;
-        params.bpred_size_p = super::encoder_args::DEFAULT_BPRED_SIZE_P;
-    }
-    Ok(params)
+    let params = load_params_for(path, image)?;
+    Ok(match path {
+        Some(_) => params,
+        None => super::encoder_args::with_default_sizes(params, true, true),
+    })
 }
 
 /// The parameters of `--params`, or the defaults for an `xlen`-bit hart.
