@@ -431,11 +431,14 @@ pub fn verdict(points: &[(u64, f64)]) -> String {
         .collect::<Vec<_>>()
         .join(", ");
     if spread(&per) <= 25.0 {
+        // The spread is that of the lowest and highest time, so those are the range shown.
+        let lowest = per.iter().copied().fold(f64::INFINITY, f64::min);
+        let highest = per.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         format!(
             "linear within {:.0} % (time per instruction {} to {} ns)",
             spread(&per),
-            sig3(first),
-            sig3(last)
+            sig3(lowest),
+            sig3(highest)
         )
     } else if slopes.iter().all(|&s| s > 0.0) && spread(&slopes) <= 25.0 {
         let fixed = points[0].1 - slope * 1e-9 * points[0].0 as f64;
@@ -532,7 +535,10 @@ mod tests {
                 .map(|(n, p)| (n, n as f64 * p * 1e-9))
                 .collect::<Vec<_>>()
         };
-        assert!(verdict(&at([10.0, 11.0, 10.5])).starts_with("linear within 10 %"));
+        assert_eq!(
+            verdict(&at([10.0, 11.0, 10.5])),
+            "linear within 10 % (time per instruction 10.0 to 11.0 ns)"
+        );
         assert!(verdict(&at([10.0, 20.0, 40.0])).starts_with("not linear: the time per"));
         // 1 µs fixed plus 10 ns per instruction.
         let fixed: Vec<(u64, f64)> = [100u64, 1000, 10_000]

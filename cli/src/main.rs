@@ -53,7 +53,10 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(cli) => cli,
+        Err(code) => return code,
+    };
     let result = match cli.command {
         Command::Iss(args) => commands::iss::run(args),
         Command::Convert(args) => commands::convert::run(args),
@@ -70,5 +73,29 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => err.report(),
+    }
+}
+
+/// The command line. clap reports a missing required argument with its name on a line of
+/// its own; it is reported here as every other error is, on one line naming it (`error:
+/// <what> (<where>)`, exit 2), with clap's usage line and hint below. Every other parse
+/// error (and `--help`, `--version`) is clap's.
+fn parse() -> Result<Cli, ExitCode> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    match Cli::try_parse() {
+        Ok(cli) => Ok(cli),
+        Err(e) if e.kind() == ErrorKind::MissingRequiredArgument => {
+            let missing = match e.get(ContextKind::InvalidArg) {
+                Some(ContextValue::Strings(names)) => names.join(", "),
+                _ => "see the usage below".to_string(),
+            };
+            eprintln!("error: a required argument is missing ({missing})");
+            let rendered = e.render().to_string();
+            for line in rendered.lines().skip_while(|l| !l.starts_with("Usage:")) {
+                eprintln!("{line}");
+            }
+            Err(ExitCode::from(2))
+        }
+        Err(e) => e.exit(),
     }
 }

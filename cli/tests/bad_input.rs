@@ -145,3 +145,17 @@ fn missing_input_files_are_named() {
     ]);
     assert_input_error(&out, &["/no/such/trace.csv"]);
 }
+
+#[test]
+fn a_missing_required_argument_is_one_error_line_naming_it() {
+    let f = tmp("any.encap", b"\x00");
+    let out = etrace(&["decode", &f, "--framing", "encap"]);
+    assert_input_error(&out, &["a required argument is missing", "--elf"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("error: a required argument is missing (--elf"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Usage:"), "{stderr}");
+}

@@ -1,6 +1,6 @@
 //! `etrace encode` and `etrace dump` end to end on `programs/elf/minimal-rv32.elf`: every
 //! framing of `docs/cli.md` (`--framing encap|smi|atb`), exit codes and the error line
-//! convention.
+//! convention; a failed encode (or convert) leaves an existing output as it was.
 
 mod common;
 use common::{elf, etrace, out_dir, scratch, stat};
@@ -152,4 +152,77 @@ fn encoder_input_csv_encodes_like_the_elf() {
         std::fs::read(&from_elf).unwrap(),
         std::fs::read(&from_csv).unwrap()
     );
+}
+
+/// Failing encodes ({prog}: `loops-rv32.elf`, {csv}: an encoder-input CSV whose last
+/// record has an odd address, so that the whole stream is written before the refusal;
+/// {header}: a CSV with a bad header; {out}: the existing output) and a failed convert
+/// (an empty spike CSV): each exits 2 and leaves the existing output as it was, without
+/// a `.part` file.
+#[rustfmt::skip]
+const FAILING_WRITES: &[(&str, &str)] = &[
+    ("encode --elf {prog} --framing encap --src-bits 4 --src-id 16 -o {out}", "srcID 16 does not fit"),
+    ("encode --elf {prog} --framing atb --src-id 0 -o {out}", "ATID 0x00 is reserved"),
+    ("encode --elf {prog} --framing smi --src-bits 8 --src-id 256 -o {out}", "index 256 does not fit"),
+    ("encode --elf {prog} --framing encap --params /no/such.scf -o {out}", "/no/such.scf"),
+    ("encode --encoder-input {header} --framing encap -o {out}", "missing column"),
+    ("encode --encoder-input {csv} --framing encap -o {out}", "misaligned"),
+    ("encode --encoder-input {csv} --protocol ntrace -o {out}", "misaligned"),
+    ("convert --spike-csv {empty} --encoder-input {out}", "empty file"),
+];
+
+#[test]
+fn a_failed_encode_leaves_an_existing_output_as_it_was() {
+    let mut csv = String::from("itype_0,cause,tval,priv,iaddr_0,iretire_0,ilastsize_0\n");
+    for i in 0..5000u64 {
+        csv.push_str(&format!("0,0,0,3,{:x},1,1\n", 0x8000_0000 + 4 * i));
+    }
+    csv.push_str("0,0,0,3,80005003,1,1\n");
+    let files = [
+        ("{prog}", elf("loops-rv32.elf")),
+        ("{csv}", scratch("odd-last.csv")),
+        ("{header}", scratch("bad-header.csv")),
+        ("{empty}", scratch("empty-spike.csv")),
+        ("{out}", scratch("kept.out")),
+    ];
+    std::fs::write(&files[1].1, csv).unwrap();
+    std::fs::write(&files[2].1, "foo,bar\n1,2\n").unwrap();
+    std::fs::write(&files[3].1, "").unwrap();
+    let out = &files[4].1;
+    let part = format!("{out}.part");
+    for (line, said) in FAILING_WRITES {
+        std::fs::write(out, "precious\n").unwrap();
+        let args: Vec<String> = line
+            .split_whitespace()
+            .map(|w| {
+                files
+                    .iter()
+                    .fold(w.to_string(), |w, (n, p)| w.replace(n, p))
+            })
+            .collect();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = etrace(&args);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{line}: {stderr}");
+        assert!(stderr.contains(said), "{line}: `{said}` not in {stderr}");
+        assert_eq!(
+            std::fs::read_to_string(out).unwrap(),
+            "precious\n",
+            "{line}"
+        );
+        assert!(!std::path::Path::new(&part).exists(), "{line}: {part} left");
+    }
+    // A successful encode replaces it.
+    let ok = etrace(&[
+        "encode",
+        "--elf",
+        &files[0].1,
+        "--framing",
+        "encap",
+        "-o",
+        out,
+    ]);
+    assert_eq!(ok.status.code(), Some(0));
+    assert_ne!(std::fs::read(out).unwrap(), b"precious\n");
+    assert!(!std::path::Path::new(&part).exists());
 }

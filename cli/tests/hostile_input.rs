@@ -69,6 +69,9 @@ const CASES: &[(&str, i32, &str, usize)] = &[
     ("decode {zeros} --elf {traps} --params /dev/zero --framing encap", 2, "larger than 1048576 bytes|/dev/zero", 0),
     ("encode --spike-csv {header} --params /dev/zero --framing encap -o {out}", 2, "larger than 1048576 bytes", 0),
     ("convert --spike-csv /dev/zero --encoder-input {out}", 2, "longer than 65536 bytes|line 1", 0),
+    // Empty spike CSVs: once 0 records and exit 0.
+    ("convert --spike-csv {empty} --encoder-input {out}", 2, "empty file: no header line and no rows|empty.bin line 1", 0),
+    ("encode --spike-csv {empty} --framing encap -o {out}", 2, "empty file|empty.bin line 1", 0),
     // dump refuses to guess the field widths, and takes them from an ELF.
     ("dump {hostile:garbage-4k.bin} --framing smi", 2, "field widths|--rv32", 0),
     ("dump {hostile:garbage-4k.bin} --elf {traps} --framing smi", 1, "framing or packet errors", 64 << 10),
@@ -85,6 +88,23 @@ const CASES: &[(&str, i32, &str, usize)] = &[
     ("encode --elf {traps64} --params {width16} --framing encap -o {out}", 2, "does not fit iaddress_width_p = 16", 0),
     ("run {traps} --params {lsb2}", 2, "iaddress_lsb_p|compressed", 0),
     ("encode --encoder-input {context5} --framing encap -o {out}", 2, "context 0x5 does not fit|ingress record 1|context5.csv", 0),
+    // An odd instruction address is wrong input for either protocol (N-Trace once dropped
+    // its bit 0 silently), named with its CSV line.
+    ("encode --encoder-input {odd-in} --framing encap -o {out}", 2, "the input's instruction address 0x80000005 is misaligned|ingress record 1|odd-in.csv line 3", 0),
+    ("encode --encoder-input {odd-in} --protocol ntrace -o {out}", 2, "the input's instruction address 0x80000005 is misaligned|ingress record 1|odd-in.csv line 3", 0),
+    ("encode --spike-csv {odd-spike} --framing encap -o {out}", 2, "the input's instruction address 0x80000005 is misaligned|ingress record 1|odd-spike.csv line 3", 0),
+    ("encode --spike-csv {odd-spike} --protocol ntrace -o {out}", 2, "the input's instruction address 0x80000005 is misaligned|ingress record 1|odd-spike.csv line 3", 0),
+    // The N-Trace SRC field, checked as the encoder checks it by every command (the
+    // readers once took any width).
+    ("decode {ntrace-direct-at-jump} --elf {traps} --protocol ntrace --src-bits 13", 2, "13 is above 12|--src-bits", 0),
+    ("dump {ntrace-direct-at-jump} --protocol ntrace --src-bits 64", 2, "64 is above 12|--src-bits", 0),
+    ("calltree {ntrace-direct-at-jump} --elf {traps} --protocol ntrace --src-bits 4 --src-id 19", 2, "19 does not fit in 4 bits|--src-id", 0),
+    ("capture --serial {capin} --elf {traps} --protocol ntrace --src-bits 13", 2, "13 is above 12|--src-bits", 0),
+    ("run {traps} --protocol ntrace --src-bits 4 --src-id 19", 2, "19 does not fit in 4 bits|--src-id", 0),
+    ("encode --elf {traps} --protocol ntrace --src-bits 13 -o {out}", 2, "13 is above 12|--src-bits", 0),
+    // smi timestamps are 16 bits: another length was once ignored.
+    ("encode --elf {traps} --framing smi --timestamp --timestamp-bytes 4 -o {out}", 2, "smi timestamps are always 2 bytes|--timestamp-bytes", 0),
+    ("decode {capin} --elf {traps} --framing smi --timestamp-bytes 1", 2, "smi timestamps are always 2 bytes|--timestamp-bytes", 0),
     // One path for two outputs, an output over an input.
     ("iss {traps} --spike-csv {same} --encoder-input {same}", 2, "refusing to overwrite|--encoder-input", 0),
     ("convert --spike-csv {binary} --encoder-input {binary}", 2, "refusing to overwrite", 0),
@@ -222,6 +242,26 @@ fn files() -> Vec<(&'static str, String)> {
                 b"itype_0,cause,tval,priv,iaddr_0,context,ctype,sijump_0,iretire_0,ilastsize_0\n\
                   0,0,0,3,80000000,0,0,0,1,1\n\
                   0,0,0,3,80000004,5,2,0,1,1\n",
+            ),
+        ),
+        (
+            "odd-in",
+            scratch(
+                "odd-in.csv",
+                b"itype_0,cause,tval,priv,iaddr_0,iretire_0,ilastsize_0\n\
+                  0,0,0,3,80000000,1,1\n\
+                  0,0,0,3,80000005,1,1\n\
+                  0,0,0,3,80000009,1,1\n",
+            ),
+        ),
+        (
+            "odd-spike",
+            scratch(
+                "odd-spike.csv",
+                b"VALID,ADDRESS,INSN,PRIVILEGE,EXCEPTION,ECAUSE,TVAL,INTERRUPT\n\
+                  1,80000000,00000013,3,0,0,0,0\n\
+                  1,80000005,00000013,3,0,0,0,0\n\
+                  1,80000009,00000013,3,0,0,0,0\n",
             ),
         ),
         (
@@ -562,5 +602,66 @@ fn capture_honours_its_time_limits_from_the_start() {
             stderr.contains("no bytes received") && stderr.contains(said),
             "{stderr}"
         );
+    }
+}
+
+/// A failed write to standard output (a full disk) is an error naming `(standard output)`,
+/// exit 2, never a panic: each command that prints its results, with standard output on
+/// `/dev/full`.
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let loops = elf("loops-rv32.elf");
+    let traps = elf("traps-rv32.elf");
+    let out = out_dir().join("full-out").display().to_string();
+    let hw = out_dir().join("full-hw").display().to_string();
+    let lines: [&[&str]; 6] = [
+        &["run", &loops],
+        &["run", &loops, "--protocol", "ntrace"],
+        // Its console output, "traps ok".
+        &["iss", &traps],
+        &[
+            "encode",
+            "--elf",
+            &loops,
+            "--framing",
+            "encap",
+            "-o",
+            &out,
+            "--stats",
+        ],
+        &[
+            "encode",
+            "--elf",
+            &loops,
+            "--protocol",
+            "ntrace",
+            "-o",
+            &out,
+            "--stats",
+        ],
+        &["gen-verilog", "--config", "rv32", "-o", &hw, "--no-check"],
+    ];
+    for args in lines {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_etrace"))
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        let what = args.join(" ");
+        assert_eq!(run.status.code(), Some(2), "{what}: {stderr}");
+        let first = stderr.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with("error: ") && first.ends_with("(standard output)"),
+            "{what}: {first}"
+        );
+        assert!(!stderr.contains("panicked"), "{what}: {stderr}");
     }
 }

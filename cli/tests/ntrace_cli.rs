@@ -233,8 +233,25 @@ const OTHER_PROTOCOL_CASES: &[(&str, &str)] = &[
     ("run {prog} --protocol ntrace --framing encap", "--framing"),
 ];
 
+/// Command lines with an E-Trace option given to N-Trace, which once ignored them, and the
+/// option refused.
+#[rustfmt::skip]
+const ETRACE_OPTION_CASES: &[(&str, &str)] = &[
+    ("encode --elf {prog} --protocol ntrace --implicit-return -o {out}", "--implicit-return"),
+    ("encode --elf {prog} --protocol ntrace --branch-prediction -o {out}", "--branch-prediction"),
+    ("run {prog} --protocol ntrace --full-address", "--full-address"),
+    ("run {prog} --protocol ntrace --implicit-exception", "--implicit-exception"),
+    ("encode --elf {prog} --protocol ntrace --atb-bits 64 -o {out}", "--atb-bits"),
+    ("run {prog} --protocol ntrace --timestamp --timestamp-bytes 4", "--timestamp-bytes"),
+    ("encode --elf {prog} --protocol ntrace --sync-interval 0 -o {out}", "--sync-interval"),
+    ("decode {trace} --elf {prog} --protocol ntrace --timestamp-bytes 4", "--timestamp-bytes"),
+    ("dump {trace} --protocol ntrace --atb-bits 64", "--atb-bits"),
+    ("calltree {trace} --elf {prog} --protocol ntrace --sync-interval 64", "--sync-interval"),
+];
+
 /// Options of one protocol are refused with the other (exit 2 at the option) rather than
-/// ignored: the N-Trace options on E-Trace commands, `--framing` on an N-Trace stream.
+/// ignored: the N-Trace options on E-Trace commands; `--framing`, the E-Trace encoder's
+/// options and those of the framings on N-Trace commands.
 #[test]
 fn options_of_the_other_protocol_are_refused() {
     let program = elf("traps-rv32.elf");
@@ -249,7 +266,22 @@ fn options_of_the_other_protocol_are_refused() {
         "-o",
         &trace,
     ]);
-    for (line, option) in OTHER_PROTOCOL_CASES {
+    let cases = OTHER_PROTOCOL_CASES.iter().map(|&(line, option)| {
+        let what = if option == "--framing" {
+            "an N-Trace stream is MSEO bytes without framing"
+        } else {
+            "an option of the N-Trace encoder (with --protocol ntrace)"
+        };
+        (line, option, what)
+    });
+    let etrace_cases = ETRACE_OPTION_CASES.iter().map(|&(line, option)| {
+        (
+            line,
+            option,
+            "an option of E-Trace (not of --protocol ntrace)",
+        )
+    });
+    for (line, option, what) in cases.chain(etrace_cases) {
         let args: Vec<String> = line
             .split_whitespace()
             .map(|w| {
@@ -259,11 +291,6 @@ fn options_of_the_other_protocol_are_refused() {
             })
             .collect();
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let what = if *option == "--framing" {
-            "an N-Trace stream is MSEO bytes without framing"
-        } else {
-            "an option of the N-Trace encoder (with --protocol ntrace)"
-        };
         assert_input_error(&etrace(&args), &[what, &format!("({option})")]);
     }
 }

@@ -114,7 +114,12 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
     io(writeln!(out, "{:>12} instructions in total", tree.total()))?;
     io(out.flush())?;
 
-    let lines = folded_lines(&tree, args.max_depth);
+    // Folded stacks only when asked for: their lines are as long as the stacks are deep.
+    let lines = if args.folded.is_some() || args.svg.is_some() {
+        folded_lines(&tree, args.max_depth)
+    } else {
+        Vec::new()
+    };
     if let Some(path) = &args.folded {
         let mut f = create_output(path)?;
         for l in &lines {

@@ -36,7 +36,7 @@ use super::decode_output::{Decoding, Sink};
 use super::element_text::OffsetUnit;
 use super::framing_args::setting_error;
 use super::io::{check_distinct, create_output, given_paths, output_or_stdout};
-use super::protocol_args::{Protocol, ProtocolArgs};
+use super::protocol_args::{check_ntrace_src, Protocol, ProtocolArgs};
 use super::protocol_decoder::ProtocolDecoder;
 use super::trace_args::load_image;
 use crate::error::{CliError, InputContext};
@@ -234,6 +234,9 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
             "capture reads encap byte streams only (the framing of the board builds)"
         };
         return Err(CliError::input(reason, "--framing"));
+    }
+    if ntrace {
+        check_ntrace_src(args.src_bits, None)?;
     }
     let settings = FramingSettings {
         src_bits: args.src_bits,

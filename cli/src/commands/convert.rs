@@ -1,7 +1,9 @@
 //! `etrace convert`: spike instruction-trace CSV -> encoder-input CSV, deriving `itype`,
 //! `iretire` and `ilastsize` as the hart's ingress port does.
+//! The output appears only once the whole input is converted (written as `OUT.part`, then
+//! renamed).
 
-use super::io::{check_distinct, create_output, finish_output, load_params};
+use super::io::{check_distinct, create_folder_of, load_params, PartFile};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_spec::formats::convert::{ConvertOptions, SpikeToIngress};
@@ -49,7 +51,9 @@ pub fn run(args: ConvertArgs) -> Result<(), CliError> {
     let input = File::open(&args.spike_csv).at(args.spike_csv.display())?;
     let reader = SpikeReader::new(BufReader::with_capacity(1 << 20, input))
         .with_file_name(args.spike_csv.display().to_string());
-    let out = create_output(&args.encoder_input)?;
+    // Written whole or not at all: a failed conversion leaves an existing file as it was.
+    create_folder_of(&args.encoder_input)?;
+    let out = PartFile::create(&args.encoder_input)?;
     // The reference flow's columns, plus `sijump_0` so that the hart's sequentially
     // inferable jumps survive the file (readers find columns by name).
     let columns = EncoderInputOptions {
@@ -65,7 +69,10 @@ pub fn run(args: ConvertArgs) -> Result<(), CliError> {
             .at(args.encoder_input.display())?;
         count += 1;
     }
-    finish_output(writer.into_inner(), &args.encoder_input)?;
+    writer
+        .into_inner()
+        .at(args.encoder_input.display())?
+        .finish()?;
     eprintln!(
         "{} -> {}: {count} records",
         args.spike_csv.display(),

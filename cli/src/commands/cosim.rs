@@ -35,7 +35,7 @@ use super::cosim_output::{Consumer, TraceFile};
 use super::encoder_args::EncoderArgs;
 use super::hardware_args::{options_text, write_params_files, HardwareArgs};
 use super::hart_args::{add_bootrom_code, HartArgs};
-use super::io::{check_distinct, given_paths, read_elf};
+use super::io::{check_distinct, given_paths, outln, read_elf};
 use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
 
@@ -50,9 +50,9 @@ pub struct CosimArgs {
     #[arg(long, value_name = "CONFIG")]
     pub config: Option<String>,
     /// A specific verilated build instead of the configuration's build of the hardware
-    /// generation options: rv32-ts (4-bit srcID, timestamps, 16-byte FIFO), rv32-smi (smi,
-    /// te_inst_raw), rv32-smi-ts (smi, 8-bit index, timestamps, 16-byte FIFO), rv32-atb,
-    /// rv64-atb16, rv32-fault (a deliberate branch-map fault).
+    /// generation options (docs/cli.md, `cosim`, lists them all): e.g. rv32-ts, rv32-smi-ts,
+    /// rv32-atb, rv32-bp, rv32-ir, rv32-all, and the builds with a deliberate fault such as
+    /// rv32-fault.
     #[arg(
         long,
         value_name = "NAME",
@@ -431,29 +431,30 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
         // Every record of the first run was presented (not a run cut short by an error).
         p.check_run(&presented, Some(p.records))?;
     }
-    println!("cosim: {source} on RTL {variant}");
-    println!("cycles: {}", s.cycles);
-    println!(
+    outln!("cosim: {source} on RTL {variant}")?;
+    outln!("cycles: {}", s.cycles)?;
+    outln!(
         "wall time: {:.3} s (hart model {hart_seconds:.3} s)",
         s.seconds
-    );
-    println!("cycles per second: {:.0}", s.cycles_per_second());
-    println!("instructions checked: {}", s.instructions);
-    println!(
+    )?;
+    outln!("cycles per second: {:.0}", s.cycles_per_second())?;
+    outln!("instructions checked: {}", s.instructions)?;
+    outln!(
         "packets matched: {} ({} dropped by both)",
-        s.packets, s.dropped
-    );
-    println!("bytes matched: {}", s.bytes);
+        s.packets,
+        s.dropped
+    )?;
+    outln!("bytes matched: {}", s.bytes)?;
     if let (Some(path), Some(file)) = (&args.output, consumer.file.take()) {
         file.finish()?;
-        println!("RTL output: {}", path.display());
+        outln!("RTL output: {}", path.display())?;
         let top = variant.top_options();
         let description = format!(
             "parameters of the RTL {variant} that wrote {}",
             path.display()
         );
         for file in write_params_files(variant.config(), &top, &description, path)? {
-            println!("its parameters: {}", file.display());
+            outln!("its parameters: {}", file.display())?;
         }
     }
     if let (Some(p), Some(mut check)) = (&program, consumer.check.take()) {
@@ -466,10 +467,11 @@ pub fn run(args: CosimArgs) -> Result<(), CliError> {
                 &p.name,
             )
         })?;
-        println!(
+        outln!(
             "decoded: {} steps equal the hart's, in {} run(s) of the trace",
-            summary.steps, summary.runs
-        );
+            summary.steps,
+            summary.runs
+        )?;
         if p.exit_code != 0 {
             return Err(CliError::check(
                 format!("the program exited with code {}", p.exit_code),

@@ -18,7 +18,7 @@ use etrace_tb::SocVariant;
 use super::cosim::check_wave_dir;
 use super::cosim_output::TraceFile;
 use super::hardware_args::{frequency_mhz, soc_options_text, write_params_files, HardwareArgs};
-use super::io::read_elf;
+use super::io::{outln, read_elf};
 use crate::error::{CliError, InputContext};
 
 /// The SoC build of the core `name` (`--core`) whose encoder is built with `hardware`
@@ -184,10 +184,10 @@ pub fn run(
         }
         Err(e) => return Err(CliError::check(e, &name)),
     };
-    println!("cosim: {name} on core {}", soc_build_text(variant));
+    outln!("cosim: {name} on core {}", soc_build_text(variant))?;
     if let (Some(path), Some(file)) = (trace, file) {
         file.finish()?;
-        println!("RTL output: {}", path.display());
+        outln!("RTL output: {}", path.display())?;
         let description = format!(
             "parameters of the SoC's encoder, {}, that wrote {}",
             soc_build_text(variant),
@@ -195,33 +195,34 @@ pub fn run(
         );
         let top = variant.encoder().top_options();
         for file in write_params_files(Config::Rv32, &top, &description, path)? {
-            println!("its parameters: {}", file.display());
+            outln!("its parameters: {}", file.display())?;
         }
     }
     if let Some(u) = uart {
-        println!(
+        outln!(
             "output: 8N1 UART at {} baud from a {:.3} MHz clock ({} cycles a bit)",
             u.baud,
             f64::from(u.clock_hz) / 1e6,
             u.cycles_per_bit
-        );
+        )?;
     }
-    println!("cycles: {}", outcome.cycles);
-    println!("wall time: {:.3} s", outcome.seconds);
-    println!("cycles per second: {:.0}", outcome.cycles_per_second());
-    println!("retirements checked: {}", outcome.retired);
-    println!("bytes matched: {}", outcome.bytes);
-    println!(
+    outln!("cycles: {}", outcome.cycles)?;
+    outln!("wall time: {:.3} s", outcome.seconds)?;
+    outln!("cycles per second: {:.0}", outcome.cycles_per_second())?;
+    outln!("retirements checked: {}", outcome.retired)?;
+    outln!("bytes matched: {}", outcome.bytes)?;
+    outln!(
         "trace bits per core cycle: {:.4}, per instruction: {:.4}",
         outcome.bits_per_cycle(),
         outcome.bits_per_instruction()
-    );
-    println!(
+    )?;
+    outln!(
         "decoded: {} steps equal the hart's, in {} run(s) of the trace",
-        outcome.decoded.steps, outcome.decoded.runs
-    );
+        outcome.decoded.steps,
+        outcome.decoded.runs
+    )?;
     match outcome.hart_steps {
-        Some(all) if outcome.losses > 0 => println!(
+        Some(all) if outcome.losses > 0 => outln!(
             "trace lost: {} times ({} cycles; {} of them reported in the trace); decoded {} \
              of the hart's {all} steps ({:.2} % lost)",
             outcome.losses,
@@ -230,12 +231,11 @@ pub fn run(
             outcome.decoded.steps,
             100.0 * outcome.steps_lost() as f64 / all.max(1) as f64
         ),
-        Some(all) => println!(
+        Some(all) => outln!(
             "trace lost: never; the program switched trace off through the trace control \
              registers: decoded {} of the hart's {all} steps",
             outcome.decoded.steps
         ),
-        None => println!("trace lost: never"),
+        None => outln!("trace lost: never"),
     }
-    Ok(())
 }

@@ -5,7 +5,6 @@
 //! with the length of the run. `-o` writes the RTL's MSEO bytes.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,7 +17,7 @@ use etrace_tb::ntrace::{NtraceCosim, NtraceCosimReport, Offer};
 use etrace_tb::NtraceVariant;
 
 use super::cosim::CosimArgs;
-use super::io::read_elf;
+use super::io::{outln, read_elf, PartFile};
 use super::protocol_args::ModeArg;
 use crate::error::{CliError, InputContext};
 
@@ -91,42 +90,6 @@ fn refuse_etrace_options(args: &CosimArgs) -> Result<(), CliError> {
     )
 }
 
-/// The trace file of `-o`: written to `<path>.part` as the bytes come, renamed when the
-/// run passed, removed when it failed.
-struct PartFile {
-    path: PathBuf,
-    part: PathBuf,
-    out: std::io::BufWriter<std::fs::File>,
-}
-
-impl PartFile {
-    fn create(path: &Path) -> Result<PartFile, CliError> {
-        let mut part = path.as_os_str().to_os_string();
-        part.push(".part");
-        let part = PathBuf::from(part);
-        let file = std::fs::File::create(&part).at(part.display())?;
-        Ok(PartFile {
-            path: path.to_path_buf(),
-            part,
-            out: std::io::BufWriter::new(file),
-        })
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> Result<(), CliError> {
-        self.out.write_all(bytes).at(self.part.display())
-    }
-
-    fn finish(mut self) -> Result<(), CliError> {
-        self.out.flush().at(self.part.display())?;
-        std::fs::rename(&self.part, &self.path).at(self.path.display())
-    }
-
-    fn discard(self) {
-        drop(self.out);
-        let _ = std::fs::remove_file(&self.part);
-    }
-}
-
 /// Runs `records` through `cosim`, the RTL's bytes into `file` as they come; a failed
 /// hart run (`tally`) is an error of `source`.
 fn drive(
@@ -139,7 +102,8 @@ fn drive(
     for r in records {
         cosim.push(&r).map_err(|e| CliError::check(e, source))?;
         if let Some(f) = file.as_mut() {
-            f.write(&cosim.take_bytes())?;
+            let bytes = cosim.take_bytes();
+            f.write_all(&bytes).at(f.written().display())?;
         }
     }
     if let Some(e) = tally.error() {
@@ -147,7 +111,7 @@ fn drive(
     }
     let report = cosim.finish().map_err(|e| CliError::check(e, source))?;
     if let Some(f) = file.as_mut() {
-        f.write(&report.stream)?;
+        f.write_all(&report.stream).at(f.written().display())?;
     }
     Ok(report)
 }
@@ -228,41 +192,34 @@ pub fn run(args: &CosimArgs) -> Result<(), CliError> {
             )
         }
     };
-    let report = match drive(cosim, records, &mut file, &tally, &source) {
-        Ok(report) => report,
-        Err(e) => {
-            if let Some(f) = file.take() {
-                f.discard();
-            }
-            return Err(e);
-        }
-    };
+    // A failed run drops `file`, which removes its `.part` file.
+    let report = drive(cosim, records, &mut file, &tally, &source)?;
     let seconds = start.elapsed().as_secs_f64();
-    println!("cosim: {source} on N-Trace RTL {variant}");
-    println!("records: {}", report.records);
-    println!("clocks: {}", report.clocks);
-    println!(
+    outln!("cosim: {source} on N-Trace RTL {variant}")?;
+    outln!("records: {}", report.records)?;
+    outln!("clocks: {}", report.clocks)?;
+    outln!(
         "clocks per record: {:.2}",
         report.clocks as f64 / report.records.max(1) as f64
-    );
-    println!("wall time: {seconds:.3} s");
-    println!("bytes matched: {}", report.bytes);
-    println!(
+    )?;
+    outln!("wall time: {seconds:.3} s")?;
+    outln!("bytes matched: {}", report.bytes)?;
+    outln!(
         "trace (re)starts: {} (at records {:?})",
         report.restarts.len(),
         &report.restarts[..report.restarts.len().min(8)]
-    );
+    )?;
     if let (Some(path), Some(f)) = (&args.output, file.take()) {
         f.finish()?;
-        println!("RTL output: {}", path.display());
+        outln!("RTL output: {}", path.display())?;
         let elf = args
             .elf
             .as_ref()
             .map_or_else(|| "PROG.elf".to_string(), |e| e.display().to_string());
-        println!(
+        outln!(
             "decode it with: etrace decode {} --elf {elf} --protocol ntrace",
             path.display()
-        );
+        )?;
     }
     if report.bytes == 0 {
         return Err(CliError::check("nothing was checked: no byte", &source));

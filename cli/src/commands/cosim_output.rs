@@ -6,7 +6,7 @@
 
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use etrace_decoder::pcs::Step;
 use etrace_encoder::cycle::output_path::OutputPathConfig;
@@ -15,52 +15,25 @@ use etrace_tb::cosim::deframe::atb_config;
 use etrace_tb::cosim::stream_check::StreamCheck;
 use etrace_tb::cosim::{TakenDeframer, TakenItems};
 
+use super::io::PartFile;
 use crate::error::{CliError, InputContext};
 
 /// The RTL's output written as `etrace encode -o` writes its framing, as it comes: the
-/// bytes, or the beat listing (`docs/cli.md`, "File formats").
-///
-/// A regular file (or a new path) is written as `TRACE.part` beside it and renamed to
-/// `TRACE` by [`TraceFile::finish`]; dropped without it (a failed run), the `.part` file is
-/// removed, so that an existing `TRACE` is never truncated or removed by a failed or
-/// interrupted run. Anything else that exists at the path (a device such as `/dev/null`,
-/// a FIFO) is written directly and never removed.
+/// bytes, or the beat listing (`docs/cli.md`, "File formats"). The file appears whole or
+/// not at all ([`PartFile`]): an existing `TRACE` is never truncated or removed by a
+/// failed or interrupted run.
 pub(super) struct TraceFile {
-    path: PathBuf,
-    /// The `.part` file written instead of `path`, until it is renamed.
-    part: Option<PathBuf>,
-    out: std::io::BufWriter<std::fs::File>,
+    file: PartFile,
     atb: AtbConfig,
     /// The first write error.
     error: Option<std::io::Error>,
 }
 
-/// `TRACE.part`: the file written in place of `path` (in its directory) until the run ends.
-fn part_path(path: &Path) -> Result<PathBuf, CliError> {
-    let Some(name) = path.file_name() else {
-        return Err(CliError::input("not a file name", path.display()));
-    };
-    let mut part = name.to_os_string();
-    part.push(".part");
-    Ok(path.with_file_name(part))
-}
-
 impl TraceFile {
-    /// Creates the file for the output `output` at `path` (through `TRACE.part` for a
-    /// regular file or a new path).
+    /// Creates the file for the output `output` at `path`.
     pub(super) fn create(path: &Path, output: &OutputPathConfig) -> Result<TraceFile, CliError> {
-        let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
-        let part = if special {
-            None
-        } else {
-            Some(part_path(path)?)
-        };
-        let target = part.as_deref().unwrap_or(path);
-        let file = std::fs::File::create(target).at(target.display())?;
         Ok(TraceFile {
-            path: path.to_path_buf(),
-            part,
-            out: std::io::BufWriter::new(file),
+            file: PartFile::create(path)?,
             atb: atb_config(output),
             error: None,
         })
@@ -71,10 +44,10 @@ impl TraceFile {
     pub(super) fn write(&mut self, items: TakenItems<'_>) -> ControlFlow<()> {
         if self.error.is_none() {
             let written = match items {
-                TakenItems::Bytes(bytes) => self.out.write_all(bytes),
+                TakenItems::Bytes(bytes) => self.file.write_all(bytes),
                 TakenItems::Beats(beats) => beats
                     .iter()
-                    .try_for_each(|b| writeln!(self.out, "{}", self.atb.format_beat(b))),
+                    .try_for_each(|b| writeln!(self.file, "{}", self.atb.format_beat(b))),
             };
             self.error = written.err();
         }
@@ -93,27 +66,10 @@ impl TraceFile {
     /// Flushes the file and renames `TRACE.part` to `TRACE`; the first write error, naming
     /// the file (the `.part` file is then removed).
     pub(super) fn finish(mut self) -> Result<(), CliError> {
-        let flushed = self.out.flush();
-        if let Err(e) = self.error.take().map_or(flushed, Err) {
-            let written = self.part.as_deref().unwrap_or(&self.path);
-            return Err(e).at(written.display());
+        if let Some(e) = self.error.take() {
+            return Err(e).at(self.file.written().display());
         }
-        if let Some(part) = self.part.take() {
-            if let Err(e) = std::fs::rename(&part, &self.path) {
-                let _ = std::fs::remove_file(&part);
-                return Err(e).at(self.path.display());
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Drop for TraceFile {
-    /// A run that did not finish: its `.part` file is removed (`TRACE` is left as it was).
-    fn drop(&mut self) {
-        if let Some(part) = self.part.take() {
-            let _ = std::fs::remove_file(part);
-        }
+        self.file.finish()
     }
 }
 

@@ -135,7 +135,7 @@ pub fn run(args: DumpArgs) -> Result<(), CliError> {
         run: None,
         out: std::io::BufWriter::new(stdout.lock()),
     };
-    args.framing.refuse_framing_for_ntrace()?;
+    args.framing.check_protocol()?;
     if args.framing.ntrace() {
         let mut stream = MessageStream::new(args.framing.ntrace_fields(), true);
         read_pieces(&args.input, |piece| {

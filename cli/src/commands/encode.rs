@@ -2,12 +2,13 @@
 //! te_inst packets of the golden encoder (`exampleAlgorithm.adoc`, `payload.adoc`) ->
 //! a framed stream (`--framing encap|smi|atb`); with `--protocol ntrace`, N-Trace messages
 //! of the N-Trace encoder (`RISC-V-N-Trace.adoc`) as MSEO bytes. The output is written as
-//! the encoder produces it (every few thousand records), never held whole; a failed
-//! encode removes its partial output.
+//! the encoder produces it (every few thousand records), never held whole, into
+//! `OUT.part`, renamed to `OUT` when the encode succeeded: a failed encode leaves no
+//! partial output and an existing `OUT` as it was.
 
 use super::encoder_args::PipelineArgs;
 use super::fit_check::FitCheck;
-use super::io::{check_distinct, create_output, finish_output, load_params, read_elf};
+use super::io::{check_distinct, create_folder_of, load_params, outln, read_elf, PartFile};
 use super::packet_framer::PacketFramer;
 use crate::error::{CliError, InputContext};
 use clap::Args;
@@ -61,30 +62,23 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
     );
     inputs.extend(args.pipeline.params.as_deref().map(|p| ("--params", p)));
     check_distinct(&[("--output", &args.output)], &inputs)?;
-    if !args.pipeline.framing.ntrace() {
-        // An N-Trace option or a framing problem is reported before the program runs.
-        args.pipeline.ntrace.refuse_for_etrace()?;
-        args.pipeline.framing.config()?;
-    }
-    args.pipeline.framing.refuse_framing_for_ntrace()?;
+    // Options of the other protocol and framing problems are reported before the program
+    // runs.
+    args.pipeline.check_protocol()?;
     let input = load_input(&args)?;
-    let mut out = create_output(&args.output)?;
-    let written = if args.pipeline.framing.ntrace() {
-        encode_ntrace(&args, &input, &mut out)
+    // The output appears only once the encode succeeded: a failed one leaves an existing
+    // file as it was.
+    let encoded = if args.pipeline.framing.ntrace() {
+        encode_ntrace(&args, &input)?
     } else {
-        encode_etrace(&args, &input, &mut out)
+        encode_etrace(&args, &input)?
     };
-    let exit = match written {
-        Ok(exit) => exit,
-        Err(e) => {
-            // A failed encode leaves no partial output behind.
-            drop(out);
-            let _ = std::fs::remove_file(&args.output);
-            return Err(e);
+    if args.stats {
+        for line in &encoded.stats {
+            outln!("{line}")?;
         }
-    };
-    finish_output(Ok(out), &args.output)?;
-    if let Some((code, elf)) = exit {
+    }
+    if let Some((code, elf)) = encoded.exit {
         return Err(CliError::check(
             format!("the program exited with code {code}"),
             elf.display(),
@@ -96,13 +90,24 @@ pub fn run(args: EncodeArgs) -> Result<(), CliError> {
 /// Ingress records between two writes of the encoder's output.
 const RECORDS_PER_PIECE: u64 = 4096;
 
-/// The golden encoder over the input: packets packed, framed and written to `out` as they
-/// are produced (statistics with `--stats`).
-fn encode_etrace(args: &EncodeArgs, input: &Input, out: &mut impl Write) -> Result<Exit, CliError> {
+/// What an encode that succeeded leaves to print.
+struct Encoded {
+    /// The exit of an ELF program that exited non-zero.
+    exit: Exit,
+    /// The statistics lines of `--stats`.
+    stats: Vec<String>,
+}
+
+/// The golden encoder over the input: packets packed, framed and written to `-o` as they
+/// are produced. The encoder and the framing are set up (and refused) before the output
+/// is created.
+fn encode_etrace(args: &EncodeArgs, input: &Input) -> Result<Encoded, CliError> {
     let options = args.pipeline.encoder.options()?;
     let mut enc = Encoder::new(&input.params, options).at("encoder options")?;
     let mut framer = PacketFramer::new(&args.pipeline.framing, &input.params)?;
     let mut fit = FitCheck::new(&input.params);
+    create_folder_of(&args.output)?;
+    let mut out = PartFile::create(&args.output)?;
     let mut by_kind: BTreeMap<&str, u64> = BTreeMap::new();
     let mut bytes = Vec::new();
     let mut failed = None;
@@ -117,8 +122,8 @@ fn encode_etrace(args: &EncodeArgs, input: &Input, out: &mut impl Write) -> Resu
         Ok(())
     };
     let mut records = 0u64;
-    let (retired, exit) = feed(args, input, &mut |rec| {
-        fit.record(rec);
+    let (retired, exit) = feed(args, input, &mut |rec, line| {
+        fit.record(rec, line);
         enc.push(rec);
         records += 1;
         if records % RECORDS_PER_PIECE == 0 && failed.is_none() {
@@ -131,27 +136,28 @@ fn encode_etrace(args: &EncodeArgs, input: &Input, out: &mut impl Write) -> Resu
     }
     enc.finish();
     write(&mut enc, &mut bytes)?;
-    if args.stats {
-        println!("instructions: {retired}");
-        println!("packets: {}", framer.packets);
-        for (kind, n) in &by_kind {
-            println!("  {kind}: {n}");
-        }
-        for line in framer.size_lines(retired) {
-            println!("{line}");
-        }
-    }
-    Ok(exit)
+    out.finish()?;
+    let mut stats = vec![
+        format!("instructions: {retired}"),
+        format!("packets: {}", framer.packets),
+    ];
+    stats.extend(by_kind.iter().map(|(kind, n)| format!("  {kind}: {n}")));
+    stats.extend(framer.size_lines(retired));
+    Ok(Encoded { exit, stats })
 }
 
-/// The N-Trace encoder over the input (`--protocol ntrace`): MSEO bytes written to `out`
-/// as they are produced (statistics with `--stats`).
-fn encode_ntrace(args: &EncodeArgs, input: &Input, out: &mut impl Write) -> Result<Exit, CliError> {
+/// The N-Trace encoder over the input (`--protocol ntrace`): MSEO bytes written to `-o`
+/// as they are produced. The encoder is set up (and its options refused) before the
+/// output is created.
+fn encode_ntrace(args: &EncodeArgs, input: &Input) -> Result<Encoded, CliError> {
     let p = &args.pipeline;
     let options = p
         .ntrace
         .options(&p.encoder, &p.framing, input.params.itype_width())?;
     let mut enc = NtraceEncoder::new(options).map_err(|e| CliError::input(e.reason, e.option))?;
+    let mut fit = FitCheck::ntrace();
+    create_folder_of(&args.output)?;
+    let mut out = PartFile::create(&args.output)?;
     let mut bytes = 0u64;
     let mut write = |enc: &mut NtraceEncoder| -> Result<(), CliError> {
         let piece = enc.take_bytes();
@@ -160,28 +166,31 @@ fn encode_ntrace(args: &EncodeArgs, input: &Input, out: &mut impl Write) -> Resu
     };
     let mut records = 0u64;
     let mut failed = None;
-    let (retired, exit) = feed(args, input, &mut |rec| {
+    let (retired, exit) = feed(args, input, &mut |rec, line| {
+        fit.record(rec, line);
         enc.push(rec);
         records += 1;
         if records % RECORDS_PER_PIECE == 0 && failed.is_none() {
             failed = write(&mut enc).err();
         }
     })?;
+    fit.result(&input.place)?;
     if let Some(e) = failed {
         return Err(e);
     }
     enc.finish();
     write(&mut enc)?;
-    if args.stats {
-        println!("instructions: {retired}");
-        println!("messages: {}", enc.messages());
-        println!("bytes: {bytes}");
-        println!(
+    out.finish()?;
+    let stats = vec![
+        format!("instructions: {retired}"),
+        format!("messages: {}", enc.messages()),
+        format!("bytes: {bytes}"),
+        format!(
             "bits per instruction: {:.4}",
             8.0 * bytes as f64 / retired.max(1) as f64
-        );
-    }
-    Ok(exit)
+        ),
+    ];
+    Ok(Encoded { exit, stats })
 }
 
 /// The exit code of an ELF program that exited non-zero, with the ELF.
@@ -220,35 +229,37 @@ fn load_input(args: &EncodeArgs) -> Result<Input, CliError> {
 }
 
 /// Hands every ingress record of the input (the hart model's run of the ELF, or a CSV) to
-/// `sink`; returns the retired instructions and the exit of an ELF that exited non-zero.
+/// `sink`, with the line of the CSV row it came from; returns the retired instructions
+/// and the exit of an ELF that exited non-zero.
 fn feed(
     args: &EncodeArgs,
     input: &Input,
-    sink: &mut dyn FnMut(&IngressRecord),
+    sink: &mut dyn FnMut(&IngressRecord, Option<u64>),
 ) -> Result<(u64, Exit), CliError> {
     let mut retired = 0u64;
-    let mut push = |rec: &IngressRecord| {
+    let mut push = |rec: &IngressRecord, line: Option<u64>| {
         retired += u64::from(rec.iretire != 0);
-        sink(rec);
+        sink(rec, line);
     };
     if let Some((elf, image)) = &input.elf {
         let config = args.pipeline.hart.config(input.params.itype_width())?;
         let mut hart = Hart::from_image(image, config).at(elf.display())?;
-        let mut hart_sink = |rec: &IngressRecord, _insn: u32| push(rec);
+        let mut hart_sink = |rec: &IngressRecord, _insn: u32| push(rec, None);
         let outcome = hart.run(&mut hart_sink).at(elf.display())?;
         let exit = (outcome.exit_code != 0).then(|| (outcome.exit_code, elf.clone()));
         return Ok((retired, exit));
     }
     if let Some(path) = &args.spike_csv {
         let reader = SpikeReader::new(open(path)?).with_file_name(path.display().to_string());
-        for rec in SpikeToIngress::new(reader, ConvertOptions::from_params(&input.params)) {
-            push(&rec.at(path.display())?);
+        let mut records = SpikeToIngress::new(reader, ConvertOptions::from_params(&input.params));
+        while let Some(rec) = records.next() {
+            push(&rec.at(path.display())?, Some(records.line()));
         }
     } else if let Some(path) = &args.encoder_input {
-        let reader =
+        let mut reader =
             EncoderInputReader::new(open(path)?).with_file_name(path.display().to_string());
-        for rec in reader {
-            push(&rec.at(path.display())?);
+        while let Some(rec) = reader.read_record().at(path.display())? {
+            push(&rec, Some(reader.line()));
         }
     } else {
         return Err(CliError::input(

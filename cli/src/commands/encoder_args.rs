@@ -5,7 +5,7 @@
 
 use super::framing_args::FramingArgs;
 use super::hart_args::HartArgs;
-use super::protocol_args::NtraceArgs;
+use super::protocol_args::{NtraceArgs, ETRACE_ONLY};
 use crate::error::CliError;
 use clap::Args;
 use etrace_encoder::EncoderOptions;
@@ -15,8 +15,8 @@ use std::path::PathBuf;
 /// Options of hart -> encoder -> framing.
 #[derive(Args)]
 pub struct PipelineArgs {
-    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN, RV64
-    /// for CSV input.
+    /// Encoder parameters (TOML or static config); default: those of the ELF's XLEN (RV64
+    /// for `encode`'s CSV input).
     #[arg(long, value_name = "P")]
     pub params: Option<PathBuf>,
     /// Hart model options (ELF input).
@@ -59,6 +59,20 @@ pub fn with_default_sizes(
 }
 
 impl PipelineArgs {
+    /// Checks the options against `--protocol` before anything runs, in one place for
+    /// both protocols: the options of the other protocol are refused rather than ignored
+    /// (with N-Trace the E-Trace encoder's and framings' options, with E-Trace the N-Trace
+    /// encoder's), then the framing (E-Trace) or the SRC field (N-Trace) is checked.
+    pub fn check_protocol(&self) -> Result<(), CliError> {
+        if self.framing.ntrace() {
+            self.encoder.refuse_for_ntrace()?;
+            self.framing.check_protocol()
+        } else {
+            self.ntrace.refuse_for_etrace()?;
+            self.framing.config().map(|_| ())
+        }
+    }
+
     /// The parameters of `--params`; without a file, `base` (the hart's defaults) with the
     /// default sizes of the return stack and the branch predictor that `--implicit-return`
     /// and `--branch-prediction` need.
@@ -97,17 +111,29 @@ pub struct EncoderArgs {
     /// `sec:implicit-exception`: no trap handler address in trap packets.
     #[arg(long)]
     pub implicit_exception: bool,
-    /// `sec:implicit-return`: returns predicted by the return stack are not reported
-    /// (without --params: return_stack_size_p = 3, an 8-entry stack).
+    /// `sec:implicit-return`: returns predicted by the return stack are not reported (its
+    /// size: --params, else return_stack_size_p = 3, an 8-entry stack; cosim: the build's).
     #[arg(long)]
     pub implicit_return: bool,
-    /// `sec:branch-prediction`: correctly predicted branches as a count (without --params:
-    /// bpred_size_p = 6, 64 two-bit counters).
+    /// `sec:branch-prediction`: correctly predicted branches as a count (its size: --params,
+    /// else bpred_size_p = 6, 64 two-bit counters; cosim: the build's).
     #[arg(long)]
     pub branch_prediction: bool,
 }
 
 impl EncoderArgs {
+    /// Refuses the options only the E-Trace encoder has with `--protocol ntrace`, which
+    /// would otherwise ignore them (`--sijump` and `--resync-max` are shared).
+    pub fn refuse_for_ntrace(&self) -> Result<(), CliError> {
+        let given = [
+            (self.full_address, "--full-address"),
+            (self.implicit_exception, "--implicit-exception"),
+            (self.implicit_return, "--implicit-return"),
+            (self.branch_prediction, "--branch-prediction"),
+        ];
+        CliError::refuse_given(&given, ETRACE_ONLY)
+    }
+
     /// The encoder options these flags select.
     pub fn options(&self) -> Result<EncoderOptions, CliError> {
         let resync_max = match self.resync_max_code {

@@ -3,10 +3,18 @@
 //! [`etrace_spec::framing`] (the encapsulation of `e-trace-encap/encapsulation.adoc`, the
 //! Siemens messaging of the reference flow, ATB beats of `fragmentCodeAndTransport.adoc`).
 
-use super::protocol_args::{Protocol, ProtocolArgs};
+use super::protocol_args::{check_ntrace_src, Protocol, ProtocolArgs, ETRACE_ONLY};
 use crate::error::CliError;
 use clap::Args;
+use etrace_spec::framing::smi::SMI_TIMESTAMP_BYTES;
 use etrace_spec::framing::{FramingConfig, FramingKind, FramingSettings, SettingError};
+
+/// Default of `--timestamp-bytes`.
+const DEFAULT_TIMESTAMP_BYTES: u8 = 2;
+/// Default of `--atb-bits`.
+const DEFAULT_ATB_BITS: u32 = 32;
+/// Default of `--sync-interval`.
+const DEFAULT_SYNC_INTERVAL: usize = 4096;
 
 /// Command-line options that select and configure a framing.
 #[derive(Args, Clone, Debug)]
@@ -29,15 +37,16 @@ pub struct FramingArgs {
     /// the cycle it is produced in (encode / run: as if one record entered per cycle).
     #[arg(long)]
     pub timestamp: bool,
-    /// Timestamp length T in bytes of encap / atb packets (1-8).
-    #[arg(long, value_name = "T", default_value_t = 2)]
+    /// Timestamp length T in bytes of encap / atb packets (1-8; smi timestamps are 2
+    /// bytes).
+    #[arg(long, value_name = "T", default_value_t = DEFAULT_TIMESTAMP_BYTES)]
     pub timestamp_bytes: u8,
     /// ATDATA width in bits for atb (8, 16, 32, 64 or 128).
-    #[arg(long, value_name = "BITS", default_value_t = 32)]
+    #[arg(long, value_name = "BITS", default_value_t = DEFAULT_ATB_BITS)]
     pub atb_bits: u32,
     /// encap: insert a synchronisation sequence before the first packet and then after
     /// at least this many bytes (0 = none at all).
-    #[arg(long, value_name = "BYTES", default_value_t = 4096)]
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_SYNC_INTERVAL)]
     pub sync_interval: usize,
 }
 
@@ -55,7 +64,8 @@ impl FramingArgs {
     }
 
     /// The framing with its configuration (from the registry of
-    /// [`etrace_spec::framing`]).
+    /// [`etrace_spec::framing`]); a `--timestamp-bytes` that smi's fixed timestamp
+    /// cannot honour is refused rather than ignored.
     pub fn config(&self) -> Result<FramingConfig, CliError> {
         let kind = self.framing.ok_or_else(|| {
             CliError::input(
@@ -63,19 +73,42 @@ impl FramingArgs {
                 "--framing",
             )
         })?;
+        if kind == FramingKind::Smi && self.timestamp_bytes != SMI_TIMESTAMP_BYTES {
+            return Err(CliError::input(
+                format!("smi timestamps are always {SMI_TIMESTAMP_BYTES} bytes"),
+                "--timestamp-bytes",
+            ));
+        }
         kind.config(&self.settings()).map_err(setting_error)
     }
 
-    /// Refuses `--framing` with `--protocol ntrace`, which would otherwise be ignored: an
-    /// N-Trace stream is MSEO bytes with no further framing (`docs/cli.md`).
-    pub fn refuse_framing_for_ntrace(&self) -> Result<(), CliError> {
-        match (self.ntrace(), self.framing) {
-            (true, Some(_)) => Err(CliError::input(
+    /// Checks these options against `--protocol`: an N-Trace stream is MSEO bytes with
+    /// no further framing (`docs/cli.md`), so `--framing` and the options of the E-Trace
+    /// framings are refused rather than ignored, and its SRC field (`--src-bits`,
+    /// `--src-id`) is checked as the N-Trace encoder checks it.
+    pub fn check_protocol(&self) -> Result<(), CliError> {
+        if !self.ntrace() {
+            return Ok(());
+        }
+        if self.framing.is_some() {
+            return Err(CliError::input(
                 "an N-Trace stream is MSEO bytes without framing",
                 "--framing",
-            )),
-            _ => Ok(()),
+            ));
         }
+        let given = [
+            (
+                self.timestamp_bytes != DEFAULT_TIMESTAMP_BYTES,
+                "--timestamp-bytes",
+            ),
+            (self.atb_bits != DEFAULT_ATB_BITS, "--atb-bits"),
+            (
+                self.sync_interval != DEFAULT_SYNC_INTERVAL,
+                "--sync-interval",
+            ),
+        ];
+        CliError::refuse_given(&given, ETRACE_ONLY)?;
+        check_ntrace_src(self.src_bits, self.src_id)
     }
 
     /// Whether the stream is N-Trace (`--protocol ntrace`).

@@ -5,6 +5,7 @@
 //! `--protocol ntrace`, the N-Trace encoder (`etrace_hdl::ntrace::top`).
 
 use super::hardware_args::{at_option, write_params_files, HardwareArgs};
+use super::io::outln;
 use super::ntrace_hardware_args::NtraceHardwareArgs;
 use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
@@ -109,10 +110,10 @@ pub fn run(args: GenVerilogArgs) -> Result<(), CliError> {
     std::fs::write(&core_path, core).at(core_path.display())?;
     let base = args.out.join(&design.top);
     let files = write_params_files(config, &options, &design.description, &base)?;
-    println!("{}", verilog_path.display());
-    println!("{}", core_path.display());
+    outln!("{}", verilog_path.display())?;
+    outln!("{}", core_path.display())?;
     for path in files {
-        println!("{}", path.display());
+        outln!("{}", path.display())?;
     }
     Ok(())
 }
@@ -224,7 +225,7 @@ fn run_ntrace(args: &GenVerilogArgs, config: Config) -> Result<(), CliError> {
     );
     std::fs::write(&decode_path, decode).at(decode_path.display())?;
     for path in [&verilog_path, &core_path, &decode_path] {
-        println!("{}", path.display());
+        outln!("{}", path.display())?;
     }
     Ok(())
 }

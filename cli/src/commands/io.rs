@@ -1,5 +1,6 @@
-//! File helpers shared by the sub-commands: output files, parameter files, ELF files (read
-//! whole, up to a size limit) and streamed inputs (read in pieces).
+//! File helpers shared by the sub-commands: output files (written whole or not at all),
+//! standard output (a failed write is an error, not a panic), parameter files, ELF files
+//! (read whole, up to a size limit) and streamed inputs (read in pieces).
 
 use crate::error::{CliError, InputContext};
 use etrace_decoder::ProgramImage;
@@ -7,19 +8,134 @@ use etrace_spec::formats::limited::{read_limited, ELF_MAX_BYTES};
 use etrace_spec::formats::params_file::load_params as load_params_file;
 use etrace_spec::isa::Xlen;
 use etrace_spec::params::Params;
+use std::fmt;
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-/// Creates an output file (and its folder), buffered.
-pub fn create_output(path: &Path) -> Result<BufWriter<File>, CliError> {
+/// The place of errors writing standard output.
+pub const STANDARD_OUTPUT: &str = "standard output";
+
+/// Writes `text` to standard output and flushes it: a failed write (a full disk) is bad
+/// input at `(standard output)` (exit 2), not the panic of `print!`.
+pub fn write_stdout(text: fmt::Arguments) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(text)
+        .and_then(|()| out.flush())
+        .at(STANDARD_OUTPUT)
+}
+
+/// `println!` for a command's results, through [`write_stdout`]: evaluates to
+/// `Result<(), CliError>`.
+macro_rules! outln {
+    () => {
+        $crate::commands::io::write_stdout(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::commands::io::write_stdout(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+pub(crate) use outln;
+
+/// Creates the folder of an output file `path` if it does not exist.
+pub fn create_folder_of(path: &Path) -> Result<(), CliError> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).at(dir.display())?;
     }
+    Ok(())
+}
+
+/// Creates an output file (and its folder), buffered.
+pub fn create_output(path: &Path) -> Result<BufWriter<File>, CliError> {
+    create_folder_of(path)?;
     Ok(BufWriter::with_capacity(
         1 << 20,
         File::create(path).at(path.display())?,
     ))
+}
+
+/// An output file that appears whole or not at all: a regular file (or a new path) is
+/// written as `NAME.part` beside it and renamed to `NAME` by [`PartFile::finish`]; dropped
+/// without it (a failed run), the `.part` file is removed, so that an existing file is
+/// never truncated or removed by a failed or interrupted run. Anything else that exists at
+/// the path (a device such as `/dev/null`, a FIFO) is written directly and never removed.
+pub struct PartFile {
+    path: PathBuf,
+    /// The `.part` file written instead of `path`, until it is renamed.
+    part: Option<PathBuf>,
+    out: BufWriter<File>,
+}
+
+/// `NAME.part`: the file written in place of `path` (in its folder) until the run ends.
+fn part_path(path: &Path) -> Result<PathBuf, CliError> {
+    let Some(name) = path.file_name() else {
+        return Err(CliError::input("not a file name", path.display()));
+    };
+    let mut part = name.to_os_string();
+    part.push(".part");
+    Ok(path.with_file_name(part))
+}
+
+impl PartFile {
+    /// Creates the file for the output `path` (in a folder that exists), buffered.
+    pub fn create(path: &Path) -> Result<PartFile, CliError> {
+        let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+        let part = if special {
+            None
+        } else {
+            Some(part_path(path)?)
+        };
+        let target = part.as_deref().unwrap_or(path);
+        let file = File::create(target).at(target.display())?;
+        Ok(PartFile {
+            path: path.to_path_buf(),
+            part,
+            // A small buffer: a write error (a full disk) shows at once and stops a long
+            // run early.
+            out: BufWriter::new(file),
+        })
+    }
+
+    /// The file being written (`NAME.part` until [`PartFile::finish`]), for error places.
+    pub fn written(&self) -> &Path {
+        self.part.as_deref().unwrap_or(&self.path)
+    }
+
+    /// Flushes the file and renames `NAME.part` to `NAME`; on an error the `.part` file is
+    /// removed and `NAME` left as it was.
+    pub fn finish(mut self) -> Result<(), CliError> {
+        self.out.flush().at(self.written().display())?;
+        if let Some(part) = self.part.take() {
+            if let Err(e) = std::fs::rename(&part, &self.path) {
+                let _ = std::fs::remove_file(&part);
+                return Err(e).at(self.path.display());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Write for PartFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.out.write_all(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+impl Drop for PartFile {
+    /// A run that did not finish: its `.part` file is removed (`NAME` is left as it was).
+    fn drop(&mut self) {
+        if let Some(part) = self.part.take() {
+            let _ = std::fs::remove_file(part);
+        }
+    }
 }
 
 /// The output of `-o OUT`, or standard output (buffered) without it; with its name for
@@ -28,7 +144,7 @@ pub fn output_or_stdout(path: Option<&Path>) -> Result<(String, Box<dyn Write>),
     Ok(match path {
         Some(p) => (p.display().to_string(), Box::new(create_output(p)?)),
         None => (
-            "standard output".to_string(),
+            STANDARD_OUTPUT.to_string(),
             Box::new(std::io::BufWriter::new(std::io::stdout())),
         ),
     })

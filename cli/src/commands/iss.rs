@@ -2,7 +2,7 @@
 //! and / or an encoder-input CSV.
 
 use super::hart_args::HartArgs;
-use super::io::{check_distinct, create_output, finish_output, read_elf};
+use super::io::{check_distinct, create_output, finish_output, read_elf, write_stdout};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_hart::{Hart, IngressSink};
@@ -107,10 +107,8 @@ pub fn run(args: IssArgs) -> Result<(), CliError> {
     }
     let console = hart.console();
     if !console.is_empty() {
-        print!("{console}");
-        if !console.ends_with('\n') {
-            println!();
-        }
+        let end = if console.ends_with('\n') { "" } else { "\n" };
+        write_stdout(format_args!("{console}{end}"))?;
     }
     let outcome = outcome.map_err(|e| {
         CliError::input(e, args.elf.display())

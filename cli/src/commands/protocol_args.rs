@@ -9,8 +9,24 @@ use super::encoder_args::EncoderArgs;
 use super::framing_args::FramingArgs;
 use crate::error::CliError;
 use clap::{Args, ValueEnum};
+use etrace_ntrace::encoder::{check_src, OptionError};
 use etrace_ntrace::{NtraceMode, NtraceOptions};
 use etrace_spec::ingress::ItypeWidth;
+
+/// The error of an E-Trace option given with `--protocol ntrace`.
+pub const ETRACE_ONLY: &str = "an option of E-Trace (not of --protocol ntrace)";
+
+/// An N-Trace option that cannot be used, as a command-line error at its option.
+fn option_error(e: OptionError) -> CliError {
+    CliError::input(e.reason, format!("--{}", e.option))
+}
+
+/// Checks an N-Trace SRC field of `src_bits` bits holding `src_id` (default 0) as the
+/// N-Trace encoder does: the one check of `--src-bits` / `--src-id` for every command
+/// that writes or reads N-Trace.
+pub fn check_ntrace_src(src_bits: u8, src_id: Option<u16>) -> Result<(), CliError> {
+    check_src(src_bits, src_id.unwrap_or(0)).map_err(option_error)
+}
 
 /// The trace protocols.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -46,7 +62,8 @@ pub struct NtraceArgs {
     /// messaging (a HIST bit per branch).
     #[arg(long, value_enum, default_value_t = ModeArg::Htm)]
     pub ntrace_mode: ModeArg,
-    /// N-Trace: implicit-return call stack depth (0 = off, at most 32; needs itype width 4).
+    /// N-Trace: implicit-return call stack depth (0 = off; at most 32 in software, 8 in the
+    /// hardware commands; needs itype width 4).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub call_stack: usize,
     /// N-Trace: repeated history (ResourceFull RCODE 2) and repeated branch messages.
@@ -88,9 +105,7 @@ impl NtraceArgs {
             itype_width,
             ..NtraceOptions::default()
         };
-        options
-            .validate()
-            .map_err(|e| CliError::input(e.reason, format!("--{}", e.option)))?;
+        options.validate().map_err(option_error)?;
         Ok(options)
     }
 }

@@ -2,7 +2,7 @@
 //! into the decoder of `decoder.adoc`, or N-Trace messages into the decoder of the N-Trace
 //! decoding guidelines; both give the same trace elements, taken as they are produced.
 
-use etrace_decoder::stream::{feed_payloads, PayloadEvent};
+use etrace_decoder::stream::{feed_payloads, feed_payloads_with, PayloadEvent};
 use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_ntrace::decoder::{feed, StreamItem};
 use etrace_ntrace::NtraceDecoder;
@@ -45,6 +45,27 @@ impl<'a> ProtocolDecoder<'a> {
         if let Kind::Etrace(decoder, params) = &mut self.decoder {
             self.packets = feed_payloads(decoder, params, self.packets, events);
         }
+    }
+
+    /// Decodes E-Trace payload events like [`Self::payloads`], handing the elements of a
+    /// long walk to `elements` as they come (`etrace_decoder::TeDecoder::process_with`):
+    /// one format 0 packet can stand for billions of instructions, so memory holds a
+    /// bounded number of elements (besides those of the events before, which the caller
+    /// takes after).
+    pub fn payloads_each<E>(
+        &mut self,
+        events: &[PayloadEvent],
+        mut elements: impl FnMut(&[TraceElement]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        debug_assert!(matches!(self.decoder, Kind::Etrace(..)));
+        if let Kind::Etrace(decoder, params) = &mut self.decoder {
+            self.packets = feed_payloads_with(decoder, params, self.packets, events, |e| {
+                let done = elements(e);
+                e.clear();
+                done
+            })?;
+        }
+        Ok(())
     }
 
     /// An E-Trace decoder's program image, parameters and configuration (for the

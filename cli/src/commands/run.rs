@@ -25,7 +25,7 @@ use super::element_text::{element_line, OffsetUnit};
 use super::encoder_args::PipelineArgs;
 use super::fit_check::FitCheck;
 use super::hart_args::add_bootrom_code;
-use super::io::{load_params_for, read_elf};
+use super::io::{load_params_for, outln, read_elf};
 use super::packet_framer::PacketFramer;
 use super::protocol_decoder::ProtocolDecoder;
 use super::step_check::{StepCheck, LAG_LIMIT};
@@ -67,12 +67,11 @@ const LISTED_ERRORS: usize = 5;
 
 /// Runs `etrace run`.
 pub fn run(mut args: RunArgs) -> Result<(), CliError> {
-    args.pipeline.framing.refuse_framing_for_ntrace()?;
     if !args.pipeline.framing.ntrace() {
-        args.pipeline.ntrace.refuse_for_etrace()?;
         let framing = &mut args.pipeline.framing.framing;
         framing.get_or_insert(FramingKind::Encap);
     }
+    args.pipeline.check_protocol()?;
     let elf_name = args.elf.display().to_string();
     let bytes = read_elf(&args.elf)?;
     let mut image = load_image(std::slice::from_ref(&args.elf))?;
@@ -108,17 +107,17 @@ pub fn run(mut args: RunArgs) -> Result<(), CliError> {
     let exit = hart.run(&mut |rec: &IngressRecord, _insn: u32| pipeline.record(rec));
     let exit = exit.at(&elf_name)?;
     let summary = pipeline.finish(&elf_name)?;
-    println!("verified: {} steps equal the hart's", summary.steps);
-    println!("instructions: {}", summary.retired);
+    outln!("verified: {} steps equal the hart's", summary.steps)?;
+    outln!("instructions: {}", summary.retired)?;
     for line in &summary.stats {
-        println!("{line}");
+        outln!("{line}")?;
     }
     let decode_time = summary.decode_time.as_secs_f64();
-    println!("decode time (deframe, unpack, decode, expand to PCs): {decode_time:.3} s");
-    println!(
+    outln!("decode time (deframe, unpack, decode, expand to PCs): {decode_time:.3} s")?;
+    outln!(
         "decoded instructions per second: {:.0}",
         summary.decoded as f64 / decode_time.max(1e-9)
-    );
+    )?;
     if exit.exit_code != 0 {
         return Err(CliError::check(
             format!("the program exited with code {}", exit.exit_code),
@@ -153,9 +152,11 @@ enum Encoding {
         framed: Vec<u8>,
         unit: OffsetUnit,
     },
-    /// N-Trace: the N-Trace encoder's MSEO bytes, split into messages.
+    /// N-Trace: the N-Trace encoder's MSEO bytes, split into messages (odd addresses
+    /// refused).
     Ntrace {
         encoder: Box<NtraceEncoder>,
+        fit: FitCheck,
         messages: MessageStream,
         bytes: u64,
         sijump: bool,
@@ -186,6 +187,7 @@ impl Encoding {
             NtraceEncoder::new(options).map_err(|e| CliError::input(e.reason, e.option))?;
         Ok(Encoding::Ntrace {
             encoder: Box::new(encoder),
+            fit: FitCheck::ntrace(),
             messages: MessageStream::new(p.framing.ntrace_fields(), true),
             bytes: 0,
             sijump: options.sijump,
@@ -209,10 +211,13 @@ impl Encoding {
     fn push(&mut self, rec: &IngressRecord) {
         match self {
             Encoding::Etrace { encoder, fit, .. } => {
-                fit.record(rec);
+                fit.record(rec, None);
                 encoder.push(rec);
             }
-            Encoding::Ntrace { encoder, .. } => encoder.push(rec),
+            Encoding::Ntrace { encoder, fit, .. } => {
+                fit.record(rec, None);
+                encoder.push(rec);
+            }
         }
     }
 
@@ -419,9 +424,8 @@ impl<'a> Pipeline<'a> {
     /// the first problem (records the parameters cannot hold, packing or framing, decode
     /// errors, a trace that leaves the program, the first differing step).
     fn finish(mut self, elf_name: &str) -> Result<Summary, CliError> {
-        if let Encoding::Etrace { fit, .. } = &self.encoding {
-            fit.result(elf_name)?;
-        }
+        let (Encoding::Etrace { fit, .. } | Encoding::Ntrace { fit, .. }) = &self.encoding;
+        fit.result(elf_name)?;
         if let Some(e) = self.failed.take() {
             return Err(e);
         }

@@ -39,6 +39,7 @@ use super::hardware_args::{
     write_params_files, HardwareArgs,
 };
 use super::hart_args::memory_map;
+use super::io::{outln, write_stdout};
 use super::ntrace_hardware_args::NtraceHardwareArgs;
 use super::protocol_args::{NtraceArgs, Protocol, ProtocolArgs};
 use crate::error::{CliError, InputContext};
@@ -213,7 +214,7 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     report.seconds_total = started.elapsed().as_secs_f64();
     let report_path = out.join("report.json");
     std::fs::write(&report_path, report.to_json()).at(report_path.display())?;
-    print!("{}", report.summary(&report_path));
+    write_stdout(format_args!("{}", report.summary(&report_path)))?;
     let elf = match &report.source {
         Source::Core { program, .. } | Source::Replay { program, .. } => {
             program.display().to_string()
@@ -224,10 +225,10 @@ pub fn run(args: SynthArgs) -> Result<(), CliError> {
     } else {
         ""
     };
-    println!(
+    outln!(
         "  capture    etrace capture --serial DEV --baud {}{protocol} --elf {elf}{decoding}",
         args.baud,
-    );
+    )?;
     if report.timing_met() {
         Ok(())
     } else {

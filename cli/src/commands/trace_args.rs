@@ -20,6 +20,11 @@ use std::path::PathBuf;
 
 use super::element_text::OffsetUnit;
 
+/// Most decoding threads (`--jobs`): far more than there are cores on any machine the
+/// decoder runs on, and few enough that the system can start them (each thread reserves
+/// its stack).
+pub const MAX_JOBS: usize = 256;
+
 /// A trace and the programs it was made from.
 #[derive(Args)]
 pub struct TraceArgs {
@@ -38,10 +43,12 @@ pub struct TraceArgs {
     /// Protocol and framing options.
     #[command(flatten)]
     pub framing: FramingArgs,
-    /// Decoding threads (E-Trace): the trace is cut at its synchronisation packets and the
-    /// pieces are decoded at once, with the sequential decoder's output; 1: the sequential
-    /// decoder. Default: the number of available cores.
-    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Decoding threads (E-Trace, 1 to 256): the trace is cut at its synchronisation
+    /// packets and the pieces are decoded at once, with the sequential decoder's output;
+    /// no more threads are started than there are pieces, and fewer if the system will
+    /// not start more; 1: the sequential decoder. Default: the number of available cores
+    /// (at most 256).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=MAX_JOBS as i64))]
     pub jobs: Option<u16>,
     /// The trace starts in spike's boot ROM: add its code at 0x1000 to the program image
     /// (with the first ELF's entry point and XLEN).
@@ -51,9 +58,10 @@ pub struct TraceArgs {
 
 impl TraceArgs {
     /// Loads the programs and the parameters (those of the programs' XLEN by default), after
-    /// refusing `--framing` on an N-Trace stream.
+    /// checking the options against the protocol (`--framing` and the E-Trace framings'
+    /// options refused on an N-Trace stream, its SRC field checked).
     pub fn programs(&self) -> Result<(ProgramImage, Params), CliError> {
-        self.framing.refuse_framing_for_ntrace()?;
+        self.framing.check_protocol()?;
         let mut image = load_image(&self.elf)?;
         if let (true, Some(first)) = (self.spike_bootrom, self.elf.first()) {
             let bytes = read_elf(first)?;
@@ -121,17 +129,18 @@ impl TraceArgs {
                 return Ok(());
             }
             self.stream(&framing, |events| {
-                decoder.payloads(events);
+                decoder.payloads_each(events, |e| elements(e, false))?;
                 elements(&decoder.take_elements(false), false)
             })?;
         }
         elements(&decoder.take_elements(true), true)
     }
 
-    /// The decoding threads of `--jobs` (default: the available cores).
+    /// The decoding threads of `--jobs` (default: the available cores, at most
+    /// [`MAX_JOBS`]).
     pub fn jobs(&self) -> usize {
         self.jobs.map_or_else(
-            || std::thread::available_parallelism().map_or(1, usize::from),
+            || std::thread::available_parallelism().map_or(1, |n| usize::from(n).min(MAX_JOBS)),
             usize::from,
         )
     }

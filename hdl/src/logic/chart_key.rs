@@ -1,5 +1,5 @@
 //! `ChartKey`: the part of the packet decision (`exampleAlgorithm.adoc`, figure `fig:algo`
-//! and its "Key to the chart") that depends on the instruction window alone, not on the
+//! and the terms defined before it) that depends on the instruction window alone, not on the
 //! encoder's state (branch map, resync count, reported traps, lost packets).
 //!
 //! Combinational. The ingress port evaluates it on the window as it will be after the
@@ -149,7 +149,7 @@ pub struct ChartKey {
 impl Logic for ChartKey {
     #[hdl_gen]
     fn update(&mut self) {
-        // Slot predicates (`exampleAlgorithm.adoc`, "Key to the chart").
+        // Slot predicates (`exampleAlgorithm.adoc`, the terms defined before `fig:algo`).
         self.pt.next = self.prev_traced.val() && !self.clear.val();
         self.ct.next = self.curr_traced.val() && !self.clear.val();
         self.prev_exception.next = self.pt.val() && self.prev_trap.val();

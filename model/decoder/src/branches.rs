@@ -96,6 +96,28 @@ impl BranchQueue {
         }
     }
 
+    /// The correctly predicted branches at the front of the queue, when the oldest outcome
+    /// is one of a run of them (else `None`).
+    pub fn front_predicted(&self) -> Option<u64> {
+        match self.segments.front() {
+            Some(&Segment::Predicted(n)) if self.head_n == 0 => Some(n),
+            _ => None,
+        }
+    }
+
+    /// Takes `n` outcomes of the run of correctly predicted branches at the front at once;
+    /// false (and nothing taken) when the front run has no more than `n`.
+    pub fn skip_predicted(&mut self, n: u64) -> bool {
+        match self.segments.front_mut() {
+            Some(Segment::Predicted(m)) if self.head_n == 0 && *m > n => {
+                *m -= n;
+                self.total -= n;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Appends one failed prediction.
     pub fn push_mispredicted(&mut self) {
         self.segments.push_back(Segment::Mispredicted);
@@ -172,5 +194,25 @@ mod tests {
             ]
         );
         assert!(q.is_empty());
+    }
+
+    /// A run of predicted branches at the front can be skipped in part, never whole, and
+    /// not from behind a branch map.
+    #[test]
+    fn predicted_runs_are_skipped_from_the_front_only() {
+        let mut q = BranchQueue::default();
+        q.push_map(0b1, 1);
+        q.push_predicted(10);
+        q.push_mispredicted();
+        assert_eq!(q.front_predicted(), None);
+        assert!(!q.skip_predicted(1));
+        assert_eq!(q.take(), Some(Outcome::Known(false)));
+        assert_eq!(q.front_predicted(), Some(10));
+        assert!(!q.skip_predicted(10));
+        assert!(q.skip_predicted(7));
+        assert_eq!((q.front_predicted(), q.len()), (Some(3), 4));
+        let rest: Vec<_> = std::iter::from_fn(|| q.take()).collect();
+        use Outcome::*;
+        assert_eq!(rest, vec![Predicted, Predicted, Predicted, Mispredicted]);
     }
 }

@@ -73,7 +73,8 @@ pub enum DecodeCause {
     /// ([`crate::DecoderConfig::max_steps_per_packet`]) or between two branches
     /// ([`crate::DecoderConfig::max_steps_between_branches`]).
     #[error(
-        "address {address:#x} not reached within {within} instructions, or          {between_branches} without a branch"
+        "address {address:#x} not reached within {within} instructions, or \
+         {between_branches} without a branch"
     )]
     NotReached {
         /// The reported address.

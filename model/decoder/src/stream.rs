@@ -7,7 +7,7 @@ use super::element::TraceElement;
 use super::te_decoder::TeDecoder;
 use etrace_spec::framing::atb::{AtbBeat, AtbConfig, AtbStream};
 use etrace_spec::framing::{Deframer, FrameEvent};
-use etrace_spec::packet::unpack_with;
+use etrace_spec::packet::{unpack_with, TeInst};
 use etrace_spec::params::Params;
 
 /// How the packets of a byte stream are framed: a framing of the registry with its
@@ -125,18 +125,54 @@ pub fn atb_payloads(config: &AtbConfig, beats: &[AtbBeat]) -> Vec<PayloadEvent> 
 }
 
 /// Passes payload events to the decoder, numbering packets from `index`; returns the
-/// index of the next packet.
+/// index of the next packet. The elements are kept in the decoder until taken, however
+/// many (see [`feed_payloads_with`]).
 pub fn feed_payloads(
+    decoder: &mut TeDecoder<'_>,
+    params: &Params,
+    index: u64,
+    events: &[PayloadEvent],
+) -> u64 {
+    let process = |decoder: &mut TeDecoder<'_>, packet: &TeInst, index, offset| {
+        decoder.process(packet, index, offset);
+        Ok::<(), std::convert::Infallible>(())
+    };
+    match feed(decoder, params, index, events, process) {
+        Ok(next) => next,
+        Err(never) => match never {},
+    }
+}
+
+/// [`feed_payloads`], with the elements of long walks handed to `out` as they are
+/// produced ([`TeDecoder::process_with`]): the decoder holds a bounded number of elements
+/// (with those of the packets before, until the caller takes them). The first error of
+/// `out` ends the feeding.
+pub fn feed_payloads_with<E>(
+    decoder: &mut TeDecoder<'_>,
+    params: &Params,
+    index: u64,
+    events: &[PayloadEvent],
+    mut out: impl FnMut(&mut Vec<TraceElement>) -> Result<(), E>,
+) -> Result<u64, E> {
+    let process = |decoder: &mut TeDecoder<'_>, packet: &TeInst, index, offset| {
+        decoder.process_with(packet, index, offset, &mut out)
+    };
+    feed(decoder, params, index, events, process)
+}
+
+/// The payload events to `process`, numbered from `index`; the index of the next packet.
+fn feed<E>(
     decoder: &mut TeDecoder<'_>,
     params: &Params,
     mut index: u64,
     events: &[PayloadEvent],
-) -> u64 {
+    mut process: impl FnMut(&mut TeDecoder<'_>, &TeInst, u64, Option<u64>) -> Result<(), E>,
+) -> Result<u64, E> {
     for event in events {
         match event {
             PayloadEvent::Payload { offset, bytes } => {
                 match unpack_with(bytes, params, &decoder.options()) {
-                    Ok(packet) => decoder.process(&packet, index, Some(*offset)),
+                    Ok(packet) => process(decoder, &packet, index, Some(*offset))?,
                     Err(e) => decoder.fail(index, Some(*offset), e.to_string()),
                 }
                 index += 1;
@@ -146,7 +182,7 @@ pub fn feed_payloads(
             }
         }
     }
-    index
+    Ok(index)
 }
 
 /// Decodes payload events into trace elements.

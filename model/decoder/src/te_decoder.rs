@@ -22,11 +22,13 @@
 //! `next_pc` (`next_pc` and `report_pc`, the one source of those rules), `cursor` (`pc`,
 //! `last_pc` and the open instruction range), `return_stack` (implicit return), `resume` (joining pieces decoded apart), `lookup`
 //! (the program image), `walk_bound` (where a walk that cannot reach its address ends),
+//! `long_walk` (walks longer than a buffer: verified first, then handed out in pieces),
 //! `config`.
 
 mod config;
 mod cursor;
 mod follow;
+mod long_walk;
 mod lookup;
 mod next_pc;
 mod packets;
@@ -47,6 +49,7 @@ use etrace_spec::isa::Xlen;
 use etrace_spec::packet::{IOptions, TeInst};
 use etrace_spec::params::Params;
 use etrace_spec::predictor::BranchPredictor;
+use long_walk::{CycleFinder, Paused};
 use lookup::Lookup;
 use return_stack::ReturnStack;
 
@@ -98,6 +101,15 @@ pub struct TeDecoder<'a> {
     // element output
     place: PacketPlace,
     elements: Vec<TraceElement>,
+    // long walks (see `long_walk`)
+    /// `elements.len()` at which the current walk's buffer is full.
+    buffer_end: usize,
+    /// The current walk was found to reach its address.
+    walk_verified: bool,
+    /// A walk paused with its buffer full.
+    paused: Option<Box<Paused>>,
+    /// Set in a probe: a copy that follows a walk to its end keeping no elements.
+    probe: Option<Box<CycleFinder>>,
 }
 
 impl<'a> TeDecoder<'a> {
@@ -134,6 +146,10 @@ impl<'a> TeDecoder<'a> {
             predictor: BranchPredictor::new(params.bpred_size_p.max(1), params.iaddress_lsb_p),
             place: PacketPlace::default(),
             elements: Vec::new(),
+            buffer_end: usize::MAX,
+            walk_verified: false,
+            paused: None,
+            probe: None,
         }
     }
 
@@ -187,8 +203,40 @@ impl<'a> TeDecoder<'a> {
     }
 
     /// Processes one te_inst packet (`process_te_inst`); `index` and `offset` say where it
-    /// came from, for error elements.
+    /// came from, for error elements. All its elements are kept until they are taken
+    /// ([`Self::take_elements`]), however long its walk: see [`Self::process_with`] for a
+    /// decoding in bounded memory.
     pub fn process(&mut self, packet: &TeInst, index: u64, offset: Option<u64>) {
+        self.begin(packet, index, offset);
+        while let Some(paused) = self.paused.take() {
+            self.go_on(*paused);
+        }
+    }
+
+    /// [`Self::process`], with the elements of a long walk handed to `out` as they are
+    /// produced: each time the walk has added [`DecoderConfig::walk_buffer`] elements,
+    /// once it is known to reach its address, `out` is given the elements produced so far
+    /// (those of earlier packets not yet taken too), to take (drain) or leave. A packet
+    /// whose walk does not reach its address gives at most that many elements before its
+    /// error. The first error of `out` ends the packet's walk where it is.
+    pub fn process_with<E>(
+        &mut self,
+        packet: &TeInst,
+        index: u64,
+        offset: Option<u64>,
+        mut out: impl FnMut(&mut Vec<TraceElement>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.begin(packet, index, offset);
+        while let Some(paused) = self.paused.take() {
+            out(&mut self.elements)?;
+            self.go_on(*paused);
+        }
+        Ok(())
+    }
+
+    /// The start of [`Self::process`]: up to the end of the packet or the first pause of
+    /// its walk.
+    fn begin(&mut self, packet: &TeInst, index: u64, offset: Option<u64>) {
         self.place = PacketPlace { index, offset };
         if self.resyncing && !matches!(packet, TeInst::Start(_) | TeInst::Trap(_)) {
             // Already reported: packets are skipped until the next synchronisation.
@@ -198,6 +246,14 @@ impl<'a> TeDecoder<'a> {
             return;
         }
         if let Err(fail) = self.process_te_inst(packet) {
+            self.fail(index, offset, *fail.0);
+        }
+    }
+
+    /// Goes on with a paused walk, to the end of its packet or its next pause.
+    fn go_on(&mut self, paused: Paused) {
+        if let Err(fail) = self.resume_walk(paused) {
+            let PacketPlace { index, offset } = self.place;
             self.fail(index, offset, *fail.0);
         }
     }

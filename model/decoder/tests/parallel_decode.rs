@@ -266,3 +266,83 @@ fn damage(bytes: &mut Vec<u8>, rng: &mut Rng, case: u32) -> String {
         }
     }
 }
+
+/// Where the crafted loop starts: `c.nop; bne x0, x0, +8; c.j -6` (the branch never
+/// taken, as the predictor predicts it), `c.nop`, and at `LOOP_BASE + 10` (where a failed
+/// prediction of the branch goes) `c.j -10`.
+const LOOP_BASE: u64 = 0x1000;
+const LOOP_CODE: &[u8] = &[
+    0x01, 0x00, 0x63, 0x14, 0x00, 0x00, 0xed, 0xbf, 0x01, 0x00, 0xdd, 0xbf,
+];
+
+/// The crafted loop's image, and the encap-framed payloads of a stream that turns round
+/// it `turns` + 31 times (one format 0 packet, `payload.adoc` "Format 0 packets") between
+/// each two of `syncs` synchronisation packets.
+fn loop_stream(turns: u32, syncs: usize) -> (ProgramImage, Framing, Vec<u8>) {
+    use etrace_spec::packet::{BranchCount, BranchFmt, Start, TeInst};
+    let mut image = ProgramImage::new();
+    image
+        .add_code(LOOP_BASE, LOOP_CODE, etrace_spec::isa::Xlen::X32)
+        .unwrap();
+    let sync = |address: u64| {
+        TeInst::Start(Start {
+            branch: false,
+            privilege: 3,
+            address: address >> 1,
+            ..Start::default()
+        })
+    };
+    let count = TeInst::BranchCount(BranchCount {
+        branch_count: turns,
+        branch_fmt: BranchFmt::NoAddr,
+        address: None,
+    });
+    let params = Params::rv32();
+    let mut packets = vec![sync(LOOP_BASE)];
+    for _ in 1..syncs {
+        packets.extend([count.clone(), sync(LOOP_BASE + 10)]);
+    }
+    let payloads: Vec<Vec<u8>> = packets
+        .iter()
+        .map(|p| pack(p, &params).unwrap().bytes)
+        .collect();
+    let (framing, bytes) = framed(&payloads, true);
+    (image, framing, bytes)
+}
+
+#[test]
+fn a_piece_whose_walk_outgrows_a_worker_is_decoded_in_order() {
+    // More elements in one piece than a worker holds (2^18): the pieces are decoded
+    // again in order, their elements handed out as they come.
+    let turns = (etrace_decoder::parallel::piece::PIECE_ELEMENTS + 5000) as u32;
+    let (image, framing, bytes) = loop_stream(turns, 3);
+    let params = Params::rv32();
+    let s = setup(&image, &params, &framing);
+    let (want, _, _) = sequential(s, &bytes);
+    assert!(want.len() > 2 * turns as usize, "{} elements", want.len());
+    assert!(want.iter().all(|e| e.decode_error().is_none()));
+    let (pieces, redecoded) = compare(s, &bytes, "a loop of 2^18 + 5000 turns");
+    assert!(
+        redecoded >= 3 && pieces >= 3,
+        "{redecoded} of {pieces} decoded again"
+    );
+}
+
+#[test]
+fn threads_are_started_per_piece_up_to_the_jobs() {
+    let params = Params::rv32();
+    // Fewer pieces than jobs; more pieces than jobs.
+    for (syncs, jobs) in [(5, 64), (200, 2)] {
+        let (image, framing, bytes) = loop_stream(10, syncs);
+        let config = ParallelConfig {
+            jobs,
+            piece_bytes: 0,
+            window_per_job: 2,
+        };
+        let (_, summary) = parallel(setup(&image, &params, &framing), config, &bytes);
+        let what = format!("{syncs} syncs, {jobs} jobs: {summary:?}");
+        assert!(summary.pieces >= syncs as u64 - 1, "{what}");
+        let most = (summary.pieces as usize).min(jobs);
+        assert!(summary.threads >= 1 && summary.threads <= most, "{what}");
+    }
+}

@@ -16,4 +16,4 @@ mod options;
 mod spec_examples;
 
 pub use engine::NtraceEncoder;
-pub use options::{NtraceMode, NtraceOptions, OptionError};
+pub use options::{check_src, NtraceMode, NtraceOptions, OptionError, MAX_SRC_BITS};

@@ -9,6 +9,7 @@ use crate::image::InsnKind;
 use crate::pcs::Step;
 use crate::{ProgramImage, TraceElement};
 use etrace_spec::isa::JumpClass;
+use std::collections::HashMap;
 
 /// How control left the previous instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,12 +46,18 @@ struct Frame {
     trap: bool,
 }
 
-/// Builds a [`CallTree`] from executed instructions and traps, one at a time.
+/// Builds a [`CallTree`] from executed instructions and traps, one at a time. The frames
+/// are indexed by return address (and the handler frames listed), so that finding the
+/// frame a return goes back to costs the same at any depth.
 pub struct CallTreeBuilder<'a> {
     image: &'a ProgramImage,
     symbols: &'a SymbolTable,
     tree: CallTree,
     stack: Vec<Frame>,
+    /// The places in `stack` of the frames with each return address, innermost last.
+    by_return: HashMap<u64, Vec<usize>>,
+    /// The places in `stack` of the frames opened by traps, innermost last.
+    traps: Vec<usize>,
     prev: Option<Prev>,
     pending_trap: Option<(u64, bool)>,
     index: u64,
@@ -64,6 +71,8 @@ impl<'a> CallTreeBuilder<'a> {
             symbols,
             tree: CallTree::new(),
             stack: Vec::new(),
+            by_return: HashMap::new(),
+            traps: Vec::new(),
             prev: None,
             pending_trap: None,
             index: 0,
@@ -178,11 +187,8 @@ impl<'a> CallTreeBuilder<'a> {
             Transfer::Return | Transfer::Jump => {
                 // `seeds/004`: search the stack from the top for the frame whose return
                 // address is the target and pop everything down to it.
-                if let Some(i) = self
-                    .stack
-                    .iter()
-                    .rposition(|f| f.return_address == Some(target))
-                {
+                let frame = self.by_return.get(&target).and_then(|at| at.last());
+                if let Some(&i) = frame {
                     self.pop_to(i);
                 } else if self.symbols.entry_at(target).is_some() {
                     self.tail_call(target);
@@ -191,7 +197,7 @@ impl<'a> CallTreeBuilder<'a> {
                 }
             }
             Transfer::TrapReturn => {
-                if let Some(i) = self.stack.iter().rposition(|f| f.trap) {
+                if let Some(&i) = self.traps.last() {
                     self.pop_to(i);
                 } else {
                     self.resume(target);
@@ -214,24 +220,55 @@ impl<'a> CallTreeBuilder<'a> {
             None => (format!("{pc:#x}"), pc),
         };
         let node = self.tree.push(parent, name, address, self.index, kind);
-        self.stack.push(Frame {
+        self.push_frame(Frame {
             node,
             return_address,
             trap,
         });
     }
 
+    /// Pushes `frame` on the stack, indexed.
+    fn push_frame(&mut self, frame: Frame) {
+        let at = self.stack.len();
+        if let Some(r) = frame.return_address {
+            self.by_return.entry(r).or_default().push(at);
+        }
+        if frame.trap {
+            self.traps.push(at);
+        }
+        self.stack.push(frame);
+    }
+
+    /// Pops the innermost frame, and its index entries.
+    fn pop_frame(&mut self) -> Option<Frame> {
+        let frame = self.stack.pop()?;
+        if let Some(r) = frame.return_address {
+            if let Some(at) = self.by_return.get_mut(&r) {
+                at.pop();
+                if at.is_empty() {
+                    self.by_return.remove(&r);
+                }
+            }
+        }
+        if frame.trap {
+            self.traps.pop();
+        }
+        Some(frame)
+    }
+
     /// Pops frames `i..` (the innermost first), marking them returned.
     fn pop_to(&mut self, i: usize) {
-        for f in self.stack.drain(i..) {
-            self.tree.nodes[f.node].ending = Ending::Returned;
+        while self.stack.len() > i {
+            if let Some(f) = self.pop_frame() {
+                self.tree.nodes[f.node].ending = Ending::Returned;
+            }
         }
     }
 
     /// A jump to a function entry: the new function replaces the current frame and will
     /// return where it would have returned (a handler's frame stays a handler's frame).
     fn tail_call(&mut self, target: u64) {
-        let Some(old) = self.stack.pop() else { return };
+        let Some(old) = self.pop_frame() else { return };
         self.tree.nodes[old.node].ending = Ending::Replaced;
         let from = self.tree.nodes[old.node].name.clone();
         let parent = self.tree.nodes[old.node].parent.unwrap_or(0);

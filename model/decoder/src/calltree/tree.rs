@@ -1,10 +1,16 @@
 //! The call tree: one node per function activation, with instruction counts, and its
 //! listing in the style of `seeds/004` (`<FunctionCall N: name(0xaddr)>` when a function
 //! is entered, `N` the index of its first instruction, `<Return: name>` when it returns,
-//! two spaces of indentation per level).
+//! two spaces of indentation per level, up to [`INDENT_LEVELS`] levels: deeper lines say
+//! their level instead, so that a listing stays as wide as a screen however deep the
+//! recursion, or a corrupted trace, goes).
 
 use std::collections::HashMap;
 use std::io::{self, Write};
+
+/// The nesting levels indented in the listing: a line of a deeper call is indented as
+/// one of this level and starts with its level in brackets, `[40] <FunctionCall ...>`.
+pub const INDENT_LEVELS: usize = 32;
 
 /// How a node was entered.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -230,7 +236,10 @@ impl CallTree {
     /// (followed by `(tail call from f)`, `(trap, cause C)`, `(interrupt, cause C)` or
     /// `(resumed after f)` for the other ways in), `<Return: name>` when the activation
     /// returns, nothing when a tail call replaces it. Nodes deeper than `max_depth` are
-    /// left out; at most `limit` lines are written. Returns the number of lines written.
+    /// left out; at most `limit` lines are written. Lines are indented two spaces per level
+    /// up to [`INDENT_LEVELS`] levels; deeper ones are indented as at that level and start
+    /// with their level (1 for the outermost frames) in brackets. Returns the number of
+    /// lines written.
     pub fn write_listing<W: Write>(
         &self,
         out: &mut W,
@@ -253,7 +262,7 @@ impl CallTree {
             if max_depth.is_some_and(|d| n.depth >= d) {
                 continue;
             }
-            let indent = "  ".repeat(n.depth);
+            let indent = indent(n.depth);
             if leaving {
                 if n.ending == Ending::Returned {
                     writeln!(out, "{indent}<Return: {}>", n.name)?;
@@ -289,4 +298,13 @@ impl CallTree {
             .expect("writing to a Vec cannot fail");
         String::from_utf8(out).expect("names are UTF-8")
     }
+}
+
+/// The start of a listing line of a call at `depth` (0 for the outermost frames): two
+/// spaces per level, then from [`INDENT_LEVELS`] levels on the level in brackets.
+fn indent(depth: usize) -> String {
+    if depth < INDENT_LEVELS {
+        return "  ".repeat(depth);
+    }
+    format!("{}[{}] ", "  ".repeat(INDENT_LEVELS - 1), depth + 1)
 }

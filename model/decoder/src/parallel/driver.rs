@@ -1,6 +1,7 @@
 //! The thread that reads the stream: cuts it into pieces (scanning packet boundaries, or
 //! deframing in order where the framing has no boundary scan), hands them to the workers
-//! (at most `window` in flight) and joins their results in order.
+//! (at most `window` in flight; a worker is started for each of the first pieces) and
+//! joins their results in order; pieces no worker took are decoded here.
 
 use super::join::Joiner;
 use super::piece::{decode_piece, Decoded};
@@ -8,40 +9,42 @@ use super::split::{Piece, Splitter};
 use super::split_bytes::ByteSplitter;
 use super::Setup;
 use super::Summary;
+use super::Workers;
 use crate::element::TraceElement;
 use crate::stream::PayloadStream;
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::mpsc::Receiver;
 
 /// The reading, cutting, dispatching and joining thread's state.
-pub(super) struct Driver<'a> {
+pub(super) struct Driver<'a, 'w> {
     setup: Setup<'a>,
     cutter: Cutter,
-    jobs: Option<SyncSender<Piece>>,
+    workers: Workers<'w>,
     results: Receiver<Decoded<'a>>,
     /// Pieces in flight at most.
     window: usize,
-    /// Pieces dispatched and not joined, in stream order.
-    waiting: VecDeque<Piece>,
+    /// Pieces dispatched and not joined, in stream order, each with whether a worker
+    /// took it.
+    waiting: VecDeque<(Piece, bool)>,
     /// Decoded pieces that wait for the ones before them.
     arrived: BTreeMap<u64, Decoded<'a>>,
     joiner: Joiner<'a>,
 }
 
-impl<'a> Driver<'a> {
-    /// A driver that sends pieces of `piece_bytes` to `jobs` and takes the results from
-    /// `results`.
+impl<'a, 'w> Driver<'a, 'w> {
+    /// A driver that sends pieces of `piece_bytes` to `workers` and takes the results
+    /// from `results`.
     pub fn new(
         setup: Setup<'a>,
         piece_bytes: usize,
         window: usize,
-        jobs: SyncSender<Piece>,
+        workers: Workers<'w>,
         results: Receiver<Decoded<'a>>,
-    ) -> Driver<'a> {
+    ) -> Driver<'a, 'w> {
         Driver {
             setup,
             cutter: Cutter::new(setup, piece_bytes),
-            jobs: Some(jobs),
+            workers,
             results,
             window: window.max(1),
             waiting: VecDeque::new(),
@@ -71,7 +74,7 @@ impl<'a> Driver<'a> {
             self.dispatch(piece, out)?;
         }
         let packets = self.cutter.packets();
-        self.jobs = None;
+        self.workers.close();
         while !self.waiting.is_empty() {
             self.join_oldest(out)?;
         }
@@ -80,6 +83,7 @@ impl<'a> Driver<'a> {
             instructions: self.joiner.instructions(),
             pieces: self.joiner.pieces,
             redecoded: self.joiner.redecoded,
+            threads: self.workers.started(),
         })
     }
 
@@ -92,12 +96,9 @@ impl<'a> Driver<'a> {
         while self.waiting.len() >= self.window {
             self.join_oldest(out)?;
         }
-        let sent = self.jobs.as_ref().map(|jobs| jobs.send(piece.clone()));
-        if !matches!(sent, Some(Ok(()))) {
-            // No worker left: the piece is decoded here when its turn comes.
-            self.jobs = None;
-        }
-        self.waiting.push_back(piece);
+        // Without a worker the piece is decoded here when its turn comes.
+        let sent = self.workers.send(&piece, self.waiting.len() + 1);
+        self.waiting.push_back((piece, sent));
         Ok(())
     }
 
@@ -106,26 +107,26 @@ impl<'a> Driver<'a> {
         &mut self,
         out: &mut impl FnMut(Vec<TraceElement>, bool) -> Result<(), E>,
     ) -> Result<(), E> {
-        let Some(piece) = self.waiting.pop_front() else {
+        let Some((piece, sent)) = self.waiting.pop_front() else {
             return Ok(());
         };
         let decoded = loop {
             if let Some(d) = self.arrived.remove(&piece.seq) {
                 break d;
             }
-            match self.results.recv() {
-                Ok(d) => {
+            let received = if sent { self.results.recv().ok() } else { None };
+            match received {
+                Some(d) => {
                     self.arrived.insert(d.seq, d);
                 }
-                // No worker left: decode it here.
-                Err(_) => {
+                // No worker took it, or none is left: decode it here.
+                None => {
                     let s = self.setup;
                     break decode_piece(s.image, s.params, s.config, s.framing, &piece, None);
                 }
             }
         };
-        let elements = self.joiner.join(&piece, decoded);
-        out(elements, piece.last)
+        self.joiner.join(&piece, decoded, out)
     }
 }
 

@@ -5,7 +5,7 @@
 use super::piece::Decoded;
 use super::split::Piece;
 use crate::element::TraceElement;
-use crate::stream::{feed_payloads, Framing};
+use crate::stream::{feed_payloads_with, Framing};
 use crate::te_decoder::TeDecoder;
 use etrace_spec::params::Params;
 
@@ -33,34 +33,52 @@ impl<'a> Joiner<'a> {
         }
     }
 
-    /// Joins the next piece, `decoded` apart: its elements, as the sequential decoder
-    /// gives them.
-    pub fn join(&mut self, piece: &Piece, decoded: Decoded<'a>) -> Vec<TraceElement> {
+    /// Joins the next piece, `decoded` apart: hands its elements, as the sequential
+    /// decoder gives them, to `out` (with `piece.last`; a piece decoded here in order
+    /// hands out the elements of a long walk as they come, with `false`). The first error
+    /// of `out` ends the joining.
+    pub fn join<E>(
+        &mut self,
+        piece: &Piece,
+        decoded: Decoded<'a>,
+        out: &mut impl FnMut(Vec<TraceElement>, bool) -> Result<(), E>,
+    ) -> Result<(), E> {
         self.pieces += 1;
         let Decoded {
             primed,
             mut decoder,
             mut elements,
+            complete,
             ..
         } = decoded;
-        let Some(mut actual) = self.actual.take() else {
-            self.actual = Some(decoder);
-            return elements;
-        };
-        if let Some(primed) = &primed {
-            if actual.continues_into(primed, &mut decoder, &mut elements) {
+        let mut actual = match self.actual.take() {
+            // The first piece: its decoder is the sequential decoder (a fresh one when
+            // the worker left the piece).
+            None if complete => {
                 self.actual = Some(decoder);
-                return elements;
+                return out(elements, piece.last);
             }
-        }
+            None => decoder,
+            Some(actual) => {
+                if let (true, Some(primed)) = (complete, &primed) {
+                    if actual.continues_into(primed, &mut decoder, &mut elements) {
+                        self.actual = Some(decoder);
+                        return out(elements, piece.last);
+                    }
+                }
+                actual
+            }
+        };
         self.redecoded += 1;
         let skip = usize::from(primed.is_some());
         let index = piece.first_index + skip as u64;
         let events = piece.events(&self.framing);
-        feed_payloads(&mut actual, &self.params, index, &events[skip..]);
+        feed_payloads_with(&mut actual, &self.params, index, &events[skip..], |e| {
+            out(std::mem::take(e), false)
+        })?;
         let elements = actual.take_elements(piece.last);
         self.actual = Some(actual);
-        elements
+        out(elements, piece.last)
     }
 
     /// Instructions reconstructed by the pieces joined.

@@ -12,6 +12,12 @@ pub struct DecoderConfig {
     /// (branch maps, branch counts), so a longer branch-free stretch is taken for a
     /// corrupted packet.
     pub max_steps_between_branches: u64,
+    /// Most trace elements a walk keeps while it is not known to reach its address: a walk
+    /// that outgrows them is first followed to its end without keeping what it finds (see
+    /// `walk_bound`), so that a corrupted packet (a format 0 branch count of billions)
+    /// yields at most these elements before its error; a walk that reaches its address is
+    /// then handed out in pieces of this size ([`crate::TeDecoder::process_with`]).
+    pub walk_buffer: usize,
     /// The trap vectors, for implicit exception mode (`sec:implicit-exception`: "the
     /// decoder can infer the address of the trap handler from just the exception cause").
     pub trap_vectors: Option<TrapVectors>,
@@ -22,6 +28,7 @@ impl Default for DecoderConfig {
         DecoderConfig {
             max_steps_per_packet: 1 << 26,
             max_steps_between_branches: 1 << 16,
+            walk_buffer: 1 << 12,
             trap_vectors: None,
         }
     }

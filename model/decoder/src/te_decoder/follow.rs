@@ -12,29 +12,34 @@ use etrace_spec::packet::AddressInfo;
 
 impl<'a> TeDecoder<'a> {
     /// `follow_execution_path`: from the current pc to `self.address`, for packet `te`;
-    /// `format3` is the privilege of a format 3 packet being followed to.
+    /// `format3` is the privilege of a format 3 packet being followed to. A long walk may
+    /// pause on the way (see `long_walk`): `self.paused` then says how it goes on.
     pub(super) fn follow_execution_path(
         &mut self,
         te: &AddressInfo,
         format3: Option<u8>,
     ) -> Result<(), Fail> {
+        let bound = self.walk_bound();
+        self.start_walk();
         let mut cur = self.cursor;
-        let result = self.follow(&mut cur, te, format3);
+        let previous_address = cur.pc;
+        let result = self.follow(&mut cur, te, format3, previous_address, bound);
         self.cursor = cur;
         result
     }
 
-    /// [`Self::follow_execution_path`] on `cur`: after an inferred address, up to the
+    /// [`Self::follow_execution_path`] on `cur` (`previous_address`: `pc` when the walk
+    /// started, `bound`: its bound so far): after an inferred address, up to the
     /// uninferable discontinuity that ends there; then to the reported address.
     #[inline(always)]
-    fn follow(
+    pub(super) fn follow(
         &mut self,
         cur: &mut Cursor,
         te: &AddressInfo,
         format3: Option<u8>,
+        previous_address: u64,
+        mut bound: WalkBound,
     ) -> Result<(), Fail> {
-        let previous_address = cur.pc;
-        let mut bound = self.walk_bound();
         // The instruction at `pc`, once known (saves looking it up twice per step).
         let mut current: Option<&'a Hot> = None;
         while self.inferred_address {
@@ -45,11 +50,34 @@ impl<'a> TeDecoder<'a> {
                 self.inferred_address = false;
             } else {
                 self.bound_step(&mut bound, 1, cur)?;
+                if self.after_step(cur, &mut bound, te, format3, previous_address)? {
+                    return Ok(());
+                }
             }
         }
         // The rest stops under other conditions: a state seen so far may recur.
         bound.forget_states();
-        self.follow_to_address(cur, te, format3, bound, current)
+        self.forget_cycle();
+        self.follow_to_address(cur, te, format3, previous_address, bound, current)
+    }
+
+    /// What a walk checks after each step besides its bound: its element buffer (a walk
+    /// that outgrows it is verified, then pauses: true), and in a probe the periods of
+    /// its path (see `long_walk`; a probe's `buffer_end` is 0). One comparison on the hot
+    /// path, the rest out of line.
+    #[inline(always)]
+    fn after_step(
+        &mut self,
+        cur: &Cursor,
+        bound: &mut WalkBound,
+        te: &AddressInfo,
+        format3: Option<u8>,
+        previous_address: u64,
+    ) -> Result<bool, Fail> {
+        if self.elements.len() < self.buffer_end {
+            return Ok(false);
+        }
+        self.past_buffer_end(cur, bound, te, format3, previous_address)
     }
 
     /// The bound of a walk starting now (see [`WalkBound`]).
@@ -64,7 +92,12 @@ impl<'a> TeDecoder<'a> {
     /// Counts `n` instructions walked to `cur` against `bound`: the error that ends the
     /// walk when it cannot reach the reported address.
     #[inline(always)]
-    fn bound_step(&self, bound: &mut WalkBound, n: u64, cur: &Cursor) -> Result<(), Fail> {
+    pub(super) fn bound_step(
+        &self,
+        bound: &mut WalkBound,
+        n: u64,
+        cur: &Cursor,
+    ) -> Result<(), Fail> {
         bound
             .step(n, cur, self.outcomes.len(), &self.return_stack)
             .map_err(|cut| self.not_reached(cut))
@@ -80,6 +113,7 @@ impl<'a> TeDecoder<'a> {
         cur: &mut Cursor,
         te: &AddressInfo,
         format3: Option<u8>,
+        previous_address: u64,
         mut bound: WalkBound,
         current: Option<&'a Hot>,
     ) -> Result<(), Fail> {
@@ -142,6 +176,9 @@ impl<'a> TeDecoder<'a> {
                 }
             }
             self.bound_step(&mut bound, n, cur)?;
+            if self.after_step(cur, &mut bound, te, format3, previous_address)? {
+                return Ok(());
+            }
             here = insn;
         }
     }
@@ -194,7 +231,7 @@ impl<'a> TeDecoder<'a> {
 
     /// The error of an address not reached: the walk loops, or is longer than its bound.
     #[cold]
-    fn not_reached(&self, cut: Cut) -> Fail {
+    pub(super) fn not_reached(&self, cut: Cut) -> Fail {
         let address = self.address;
         match cut {
             Cut::Loop { pc } => DecodeCause::Loops { address, at: pc },

@@ -141,32 +141,50 @@ impl<'a> TeDecoder<'a> {
         if !trap && !was_start {
             let info = AddressInfo::default();
             self.follow_execution_path(&info, Some(privilege))?;
-            // A format 3 ends with the reported instruction's own branch (if any) still
-            // unprocessed, as after any packet. The reported instruction runs at the
-            // packet's privilege: move it behind the privilege element.
-            if privilege != self.privilege || context != self.context {
-                self.cursor.unreport_last(self.lookup.image());
-                self.note_context(privilege, context);
-                self.report_at_pc()?;
+            match &mut self.paused {
+                // The rest when the walk ends (`resume_walk`).
+                Some(paused) => paused.sync = Some((privilege, context)),
+                None => self.end_sync_walk(privilege, context)?,
             }
-        } else {
-            self.close_range();
-            if was_start {
-                self.elements.push(TraceElement::TraceOn {
-                    address: self.address,
-                    privilege: privilege_of(privilege),
-                });
-            }
-            self.note_context(privilege, context);
-            self.cursor.pc = self.address;
-            self.report_at_pc()?;
-            self.cursor.last_pc = self.cursor.pc;
+            return Ok(());
         }
+        self.close_range();
+        if was_start {
+            self.elements.push(TraceElement::TraceOn {
+                address: self.address,
+                privilege: privilege_of(privilege),
+            });
+        }
+        self.note_context(privilege, context);
+        self.cursor.pc = self.address;
+        self.report_at_pc()?;
+        self.cursor.last_pc = self.cursor.pc;
+        self.synced();
+        Ok(())
+    }
+
+    /// The rest of a format 3 packet (`privilege`, `context`) after the walk to its
+    /// address.
+    pub(super) fn end_sync_walk(&mut self, privilege: u8, context: u64) -> Result<(), Fail> {
+        // A format 3 ends with the reported instruction's own branch (if any) still
+        // unprocessed, as after any packet. The reported instruction runs at the packet's
+        // privilege: move it behind the privilege element.
+        if privilege != self.privilege || context != self.context {
+            self.cursor.unreport_last(self.lookup.image());
+            self.note_context(privilege, context);
+            self.report_at_pc()?;
+        }
+        self.synced();
+        Ok(())
+    }
+
+    /// The end of every synchronisation: the trace is synchronised, and the encoder's
+    /// return stack and branch predictor are reset.
+    fn synced(&mut self) {
         self.start_of_trace = false;
         self.resyncing = false;
         self.return_stack.clear();
         self.predictor.reset();
-        Ok(())
     }
 
     /// `report_pc` of the instruction at the current `pc`.

@@ -12,6 +12,10 @@
 //!   count), so a walk may take at most that many instructions per reported branch.
 //! * In all, at most [`DecoderConfig::max_steps_per_packet`] instructions.
 //!
+//! A walk that cannot reach its address may still be long within these bounds (a format 0
+//! count of billions of predicted branches round a loop): `long_walk` keeps what such a
+//! walk gives bounded, and crosses the turns of such a loop at once.
+//!
 //! [`DecoderConfig::max_steps_between_branches`]: super::DecoderConfig
 //! [`DecoderConfig::max_steps_per_packet`]: super::DecoderConfig
 
@@ -47,7 +51,7 @@ struct Key {
 pub(super) const QUIET_STEPS: u64 = 64;
 
 /// The step count and loop detector of one walk.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(super) struct WalkBound {
     /// Instructions walked.
     steps: u64,
@@ -99,6 +103,23 @@ impl WalkBound {
         if self.steps > self.check_at {
             return self.slow_check(cur, outcomes, stack);
         }
+        Ok(())
+    }
+
+    /// Instructions walked so far.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// Counts `n` instructions crossed without walking them (whole periods of a path that
+    /// repeats while it uses branch outcomes); `Err` when the walk is then too long.
+    pub fn skip(&mut self, n: u64) -> Result<(), Cut> {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > self.max_steps {
+            return Err(Cut::TooLong);
+        }
+        self.stretch_start = self.steps;
+        self.forget_states();
         Ok(())
     }
 

@@ -92,6 +92,28 @@ pub struct OptionError {
     pub reason: String,
 }
 
+/// Widest SRC field ("Maximum Field Sizes": `NTRACE_MAX_SRC`).
+pub const MAX_SRC_BITS: u8 = 12;
+
+/// Checks a SRC field of `src_bits` bits (`trTeSrcBits`) holding `src_id` (`trTeSrcID`)
+/// against "Maximum Field Sizes": the encoder's check, and that of the readers of a
+/// stream with such a field.
+pub fn check_src(src_bits: u8, src_id: u16) -> Result<(), OptionError> {
+    if src_bits > MAX_SRC_BITS {
+        return Err(OptionError {
+            option: "src-bits",
+            reason: format!("{src_bits} is above {MAX_SRC_BITS}"),
+        });
+    }
+    if u32::from(src_id) >> src_bits != 0 {
+        return Err(OptionError {
+            option: "src-id",
+            reason: format!("{src_id} does not fit in {src_bits} bits"),
+        });
+    }
+    Ok(())
+}
+
 impl NtraceOptions {
     /// Checks the options against the limits of "Maximum Field Sizes" and "Implicit
     /// Return Optimization".
@@ -110,15 +132,7 @@ impl NtraceOptions {
                     .to_string(),
             );
         }
-        if self.src_bits > 12 {
-            return err("src-bits", format!("{} is above 12", self.src_bits));
-        }
-        if self.src_bits < 16 && u32::from(self.src_id) >> self.src_bits != 0 {
-            return err(
-                "src-id",
-                format!("{} does not fit in {} bits", self.src_id, self.src_bits),
-            );
-        }
+        check_src(self.src_bits, self.src_id)?;
         if !(3..=22).contains(&self.icnt_bits) {
             return err("icnt-bits", format!("{} is not in 3..=22", self.icnt_bits));
         }

@@ -63,6 +63,8 @@ impl ConvertOptions {
 struct Pending {
     record: IngressRecord,
     is_branch: bool,
+    /// The line of its row.
+    line: u64,
 }
 
 /// Push-style converter: feed rows in order with [`Self::push`], then call
@@ -73,6 +75,8 @@ pub struct SpikeConverter {
     file: Option<Arc<str>>,
     pending: Option<Pending>,
     prev_retired: Option<Decoded>,
+    /// The line of the row of the record returned last.
+    done_line: u64,
 }
 
 impl SpikeConverter {
@@ -83,6 +87,7 @@ impl SpikeConverter {
             file: None,
             pending: None,
             prev_retired: None,
+            done_line: 0,
         }
     }
 
@@ -113,18 +118,31 @@ impl SpikeConverter {
                     Itype::NontakenBranch
                 };
             }
-            p.record
+            p
         });
         self.pending = Some(Pending {
             record,
             is_branch: record.iretire == 1 && record.itype.is_branch(),
+            line,
         });
-        Ok(done)
+        Ok(done.map(|p| self.done(p)))
     }
 
     /// The record of the last row, if any (a branch there counts as not taken).
     pub fn finish(&mut self) -> Option<IngressRecord> {
-        self.pending.take().map(|p| p.record)
+        self.pending.take().map(|p| self.done(p))
+    }
+
+    /// The line of the row of the record [`Self::push`] or [`Self::finish`] returned last
+    /// (0 before the first).
+    pub fn line(&self) -> u64 {
+        self.done_line
+    }
+
+    /// Hands out the record of `pending`, noting its line.
+    fn done(&mut self, pending: Pending) -> IngressRecord {
+        self.done_line = pending.line;
+        pending.record
     }
 
     fn convert(&mut self, row: &SpikeRow, line: u64) -> Result<IngressRecord, FormatError> {
@@ -205,6 +223,11 @@ impl<R: BufRead> SpikeToIngress<R> {
             converter,
             done: false,
         }
+    }
+
+    /// The line of the row of the record returned last (0 before the first).
+    pub fn line(&self) -> u64 {
+        self.converter.line()
     }
 }
 

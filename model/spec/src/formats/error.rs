@@ -98,6 +98,12 @@ pub enum FormatError {
         /// Where the header was expected.
         at: Location,
     },
+    /// The file has no line, or only blank ones (formats whose header is optional).
+    #[error("empty file: no header line and no rows ({at})")]
+    Empty {
+        /// Where the first line was expected.
+        at: Location,
+    },
     /// The header line is not the expected one (fixed-header formats).
     #[error("unexpected header `{found}`, expected `{expected}` ({at})")]
     BadHeader {
@@ -207,6 +213,7 @@ impl FormatError {
             FormatError::File { .. } => None,
             FormatError::Io { at, .. }
             | FormatError::NoHeader { at }
+            | FormatError::Empty { at }
             | FormatError::BadHeader { at, .. }
             | FormatError::MissingColumn { at, .. }
             | FormatError::DuplicateColumn { at, .. }

@@ -98,7 +98,8 @@ impl SpikeRow {
 }
 
 /// The lines of a spike instruction-trace CSV (header optional, see the module
-/// documentation), as a [`LineParser`].
+/// documentation), as a [`LineParser`]. A file with no line (or only blank ones) is an
+/// error: a trace with nothing in it cannot be what was meant.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SpikeParser {
     started: bool,
@@ -123,8 +124,13 @@ impl LineParser for SpikeParser {
         parse_row(line, file, line_no).map(Some)
     }
 
-    fn finish(&self, _: &Option<Arc<str>>, _: u64) -> Result<(), FormatError> {
-        Ok(())
+    fn finish(&self, file: &Option<Arc<str>>, line_no: u64) -> Result<(), FormatError> {
+        if self.started {
+            return Ok(());
+        }
+        Err(FormatError::Empty {
+            at: Location::line(file.clone(), line_no),
+        })
     }
 }
 
@@ -374,7 +380,11 @@ mod tests {
         assert_eq!(got, vec![rows()[0]]);
         let got = read_all("1, 1000 ,297,3,0,0,0,0".as_bytes()).unwrap();
         assert_eq!(got, vec![rows()[0]]);
-        assert_eq!(read_all("".as_bytes()).unwrap(), vec![]);
+        for empty in ["", "\n", " \r\n\n"] {
+            let err = read_all(empty.as_bytes()).unwrap_err();
+            assert!(matches!(err, FormatError::Empty { .. }), "{empty:?}: {err}");
+        }
+        assert_eq!(read_all(SPIKE_HEADER.as_bytes()).unwrap(), vec![]);
     }
 
     #[test]

@@ -600,13 +600,24 @@ impl Framing for AtbConfig {
         Box::new(AtbStream::new(*self, synced))
     }
 
-    /// Checks that `--src-id` fits ATID's 8-bit field.
+    /// Checks that `--src-id` is an ATID that may carry trace.
     fn framer(&self, s: &FramingSettings) -> Result<Box<dyn Framer>, SettingError> {
-        if let Some(id) = s.src_id.filter(|&id| u8::try_from(id).is_err()) {
-            return Err(SettingError::new(
-                "--src-id",
-                format!("ATID {id} is too large"),
-            ));
+        if let Some(id) = s.src_id {
+            match u8::try_from(id) {
+                Err(_) => {
+                    return Err(SettingError::new(
+                        "--src-id",
+                        format!("ATID {id} is too large"),
+                    ))
+                }
+                Ok(atid) if !atid_is_valid(atid) => {
+                    return Err(SettingError::new(
+                        "--src-id",
+                        format!("ATID {atid:#04x} is reserved (trace ATIDs are 0x01-0x6f)"),
+                    ))
+                }
+                Ok(_) => {}
+            }
         }
         Ok(Box::new(AtbWriter { config: *self }))
     }

@@ -20,7 +20,7 @@
 
 use super::byte_stream::{BoundaryScan, ByteDeframer, Hunt, PacketFormat, WholeStream};
 use super::event::{Deframed, Deframer, Framer, Outgoing, PositionUnit};
-use super::registry::{Framing, FramingSettings, SettingError};
+use super::registry::{check_source_fits, Framing, FramingSettings, SettingError};
 use super::FrameError;
 use crate::packet::{significant_bits, tail_bits, BitReader, BitWriter};
 
@@ -461,7 +461,9 @@ impl Framing for EncapConfig {
         Some(Box::new(EncapStream::at_offset(*self, offset)))
     }
 
+    /// Checks that `--src-id` fits `srcID`.
     fn framer(&self, s: &FramingSettings) -> Result<Box<dyn Framer>, SettingError> {
+        check_source_fits(s, self.src_bits, "srcID")?;
         Ok(Box::new(EncapWriter::new(*self, s.sync_interval)))
     }
 

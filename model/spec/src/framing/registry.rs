@@ -53,6 +53,23 @@ impl SettingError {
     }
 }
 
+/// Refuses a `--src-id` that does not fit the `bits` of a framing's source `field`
+/// (encap `srcID`, smi index), so that a framer is refused when it is made rather than at
+/// its first packet.
+pub(super) fn check_source_fits(
+    settings: &FramingSettings,
+    bits: u8,
+    field: &str,
+) -> Result<(), SettingError> {
+    match settings.src_id {
+        Some(id) if bits < 16 && u32::from(id) >> bits != 0 => Err(SettingError::new(
+            "--src-id",
+            format!("{field} {id} does not fit in the {bits} bits of --src-bits"),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// What the registry needs of a framing; implemented by its configuration type.
 pub trait Framing {
     /// The configuration of the command line's settings.

@@ -27,13 +27,15 @@
 
 use super::byte_stream::{BoundaryScan, ByteDeframer, Hunt, PacketFormat, WholeStream};
 use super::event::{Deframed, Deframer, Framer, Outgoing, Position, PositionUnit};
-use super::registry::{Framing, FramingSettings, SettingError};
+use super::registry::{check_source_fits, Framing, FramingSettings, SettingError};
 use super::FrameError;
 
 /// Message type (`flow`) of instruction trace messages (reference flow `msg_type_t`).
 pub const SMI_FLOW_INSTRUCTION: u8 = 0b10;
 /// Message type (`flow`) of data trace messages.
 pub const SMI_FLOW_DATA: u8 = 0b11;
+/// Length of a message's timestamp in bytes: fixed (16 bits).
+pub const SMI_TIMESTAMP_BYTES: u8 = 2;
 
 /// Siemens messaging parameters.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -352,7 +354,9 @@ impl Framing for SmiConfig {
         Some(Box::new(SmiStream::at_offset(*self, offset)))
     }
 
+    /// Checks that `--src-id` fits the index.
     fn framer(&self, s: &FramingSettings) -> Result<Box<dyn Framer>, SettingError> {
+        check_source_fits(s, self.index_bits, "index")?;
         Ok(Box::new(SmiWriter {
             config: *self,
             timestamps: s.timestamp,

@@ -4,6 +4,10 @@
 //! with `iaddress_lsb_p` = 2) would be cut by the ingress port and traced wrongly without
 //! a word; a context wider than the packets' context field (`context_width_p`, none with
 //! `nocontext_p` = 1) cannot be packed. Callers refuse such a run up front instead.
+//!
+//! An odd instruction address is wrong input whatever the parameters (no RISC-V
+//! instruction starts at one): [`check_aligned`] refuses it, for any protocol (N-Trace
+//! address fields drop bit 0 as well).
 
 use super::IngressRecord;
 use crate::params::Params;
@@ -43,6 +47,14 @@ pub enum FitError {
         /// The instruction address of the record.
         address: u64,
     },
+    /// The instruction address is odd: the input is wrong, whatever the parameters.
+    #[error(
+        "instruction address {address:#x} is misaligned: no instruction starts at an odd address"
+    )]
+    Odd {
+        /// The address.
+        address: u64,
+    },
     /// The instruction address has bits below `iaddress_lsb_p` set.
     #[error(
         "instruction address {address:#x} is not a multiple of 2^iaddress_lsb_p = {} \
@@ -71,6 +83,7 @@ pub fn check_fits(params: &Params, record: &IngressRecord) -> Result<(), FitErro
     if record.iretire == 0 && !record.itype.is_trap() {
         return Ok(());
     }
+    check_aligned(record)?;
     let context_width = if params.nocontext_p == 0 {
         params.context_width_p
     } else {
@@ -90,6 +103,18 @@ pub fn check_fits(params: &Params, record: &IngressRecord) -> Result<(), FitErro
     let lsb = params.iaddress_lsb_p;
     if lsb > 0 && address & ((1u64 << lsb) - 1) != 0 {
         return Err(FitError::Alignment { address, lsb });
+    }
+    Ok(())
+}
+
+/// Checks that the instruction address of `record` is even when the record is one the
+/// encoder reports (it retires or traps): no RISC-V instruction starts at an odd address.
+pub fn check_aligned(record: &IngressRecord) -> Result<(), FitError> {
+    let reported = record.iretire != 0 || record.itype.is_trap();
+    if reported && record.iaddr & 1 != 0 {
+        return Err(FitError::Odd {
+            address: record.iaddr,
+        });
     }
     Ok(())
 }
@@ -193,6 +218,31 @@ mod tests {
             (
                 word_aligned.clone(),
                 record(Itype::None, 0x8000_0004, 0),
+                Ok(()),
+            ),
+            (
+                rv32.clone(),
+                record(Itype::None, 0x8000_0001, 0),
+                Err(FitError::Odd {
+                    address: 0x8000_0001,
+                }),
+            ),
+            (
+                Params {
+                    iaddress_lsb_p: 0,
+                    ..Params::rv32()
+                },
+                record(trap, 0x8000_0003, 2),
+                Err(FitError::Odd {
+                    address: 0x8000_0003,
+                }),
+            ),
+            (
+                rv32.clone(),
+                IngressRecord {
+                    iretire: 0,
+                    ..record(Itype::None, 0x8000_0001, 0)
+                },
                 Ok(()),
             ),
             (
