@@ -70,6 +70,11 @@ pub const SCALING_ROUNDS: &str = "scaling_rounds";
 /// rounds, about 2 * 10^4 instructions each, for runs shorter than a round.
 pub const SCALING_STEPS: &str = "scaling_steps";
 
+/// The run-time turn count of the scaling program's last loop (`src/scaling.c`): 5
+/// instructions a turn, one branch taken every turn, so that with branch prediction the
+/// whole loop is one format 0 packet.
+pub const SCALING_SPIN: &str = "scaling_spin";
+
 /// Where [`SCALING_ROUNDS`] lies in an ELF file of the scaling program: its address and
 /// the offset of its four bytes in the file.
 pub fn scaling_rounds_location(elf: &[u8]) -> Result<(u64, usize), ProgramError> {
@@ -114,8 +119,20 @@ pub fn scaling_elf(elf: &[u8], rounds: u32) -> Result<Vec<u8>, ProgramError> {
 /// A copy of a scaling program's ELF file with [`SCALING_ROUNDS`] set to `rounds` and
 /// [`SCALING_STEPS`] to `steps` (about 1.6 * 10^6 and 2 * 10^4 instructions each).
 pub fn scaling_elf_sized(elf: &[u8], rounds: u32, steps: u32) -> Result<Vec<u8>, ProgramError> {
+    patched_elf(elf, &[(SCALING_ROUNDS, rounds), (SCALING_STEPS, steps)])
+}
+
+/// A copy of a scaling program's ELF file with [`SCALING_SPIN`] set to `turns` (after one
+/// round of the workload's parts): a run of about 1.6 * 10^6 + 5 * `turns` instructions
+/// whose last loop, with branch prediction, reaches the decoder only when it ends.
+pub fn scaling_elf_spin(elf: &[u8], turns: u32) -> Result<Vec<u8>, ProgramError> {
+    patched_elf(elf, &[(SCALING_SPIN, turns)])
+}
+
+/// A copy of an ELF file with each 32-bit variable `symbol` set to `value`.
+fn patched_elf(elf: &[u8], values: &[(&'static str, u32)]) -> Result<Vec<u8>, ProgramError> {
     let mut patched = elf.to_vec();
-    for (symbol, value) in [(SCALING_ROUNDS, rounds), (SCALING_STEPS, steps)] {
+    for &(symbol, value) in values {
         let offset = variable_location(elf, symbol)?.1;
         patched[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
     }

@@ -68,28 +68,28 @@ impl CliError {
 
     /// Prints the error and returns the exit code.
     pub fn report(&self) -> ExitCode {
-        let (what, place, context, code) = match self {
-            CliError::Input {
-                what,
-                place,
-                context,
-            } => (what, place, context, 2),
-            CliError::Check {
-                what,
-                place,
-                context,
-            } => (what, place, context, 1),
+        let (context, code) = match self {
+            CliError::Input { context, .. } => (context, 2),
+            CliError::Check { context, .. } => (context, 1),
         };
-        // Model errors often name their place already ("... (t.csv line 3, column 2)").
-        if place.is_empty() || what.contains(place.as_str()) {
-            eprintln!("error: {what}");
-        } else {
-            eprintln!("error: {what} ({place})");
-        }
+        eprintln!("error: {self}");
         for line in context {
             eprintln!("  {line}");
         }
         ExitCode::from(code)
+    }
+}
+
+impl Display for CliError {
+    /// The error line (without its context lines): what is wrong, and where.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (CliError::Input { what, place, .. } | CliError::Check { what, place, .. }) = self;
+        // Model errors often name their place already ("... (t.csv line 3, column 2)").
+        if place.is_empty() || what.contains(place.as_str()) {
+            write!(f, "{what}")
+        } else {
+            write!(f, "{what} ({place})")
+        }
     }
 }
 

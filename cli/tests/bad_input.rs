@@ -159,3 +159,39 @@ fn a_missing_required_argument_is_one_error_line_naming_it() {
     );
     assert!(stderr.contains("Usage:"), "{stderr}");
 }
+
+/// `--mtvec` / `--stvec` hold what the CSR can (privileged ISA, "Machine Trap-Vector
+/// Base-Address Register"): XLEN bits, MODE 0 or 1. Refused before the trace is read.
+#[test]
+fn trap_vectors_the_csr_cannot_hold_are_refused() {
+    let f = tmp("vectors.encap", b"\x00");
+    let rv32 = elf("traps-rv32.elf");
+    let rv64 = elf("traps-rv64.elf");
+    for (prog, option, value, needles) in [
+        (
+            &rv32,
+            "--mtvec",
+            "0x100000000",
+            &["0x100000000", "32 bits", "--mtvec"][..],
+        ),
+        (
+            &rv32,
+            "--stvec",
+            "0x80000002",
+            &["MODE 2", "reserved", "--stvec"],
+        ),
+        (&rv64, "--mtvec", "0x80000003", &["MODE 3", "--mtvec"]),
+    ] {
+        let out = etrace(&[
+            "decode",
+            &f,
+            "--elf",
+            prog,
+            "--framing",
+            "encap",
+            option,
+            value,
+        ]);
+        assert_input_error(&out, needles);
+    }
+}

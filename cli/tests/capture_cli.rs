@@ -392,3 +392,38 @@ fn capture_of_a_running_core_through_a_slow_uart_reports_the_losses() {
     assert_code(&dec, 0, "decode");
     assert_eq!(out.stdout, dec.stdout, "capture and decode agree");
 }
+
+/// A read error ends the capture as bad input at the device (exit 2), after the raw file
+/// and the decoded output have been written with what was received (a capture is a
+/// recording; here nothing, as a directory fails at its first read), not left as `.part`
+/// files.
+#[test]
+fn a_read_error_keeps_what_was_received() {
+    let dir = out_dir().join("capture-read-error");
+    let device = dir.join("not-a-tty");
+    std::fs::create_dir_all(&device).unwrap();
+    let raw = dir.join("raw.bin");
+    let decoded = dir.join("decoded.txt");
+    std::fs::write(&raw, "old").unwrap();
+    let out = etrace(&[
+        "capture",
+        "--serial",
+        device.to_str().unwrap(),
+        "--elf",
+        &elf(),
+        "--raw",
+        raw.to_str().unwrap(),
+        "-o",
+        decoded.to_str().unwrap(),
+    ]);
+    assert_input_error(&out, &["directory", "not-a-tty"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("the outputs hold what was received before the error (0 bytes)"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&raw).unwrap(), b"");
+    assert_eq!(std::fs::read(&decoded).unwrap(), b"");
+    assert!(!dir.join("raw.bin.part").exists());
+    assert!(!dir.join("decoded.txt.part").exists());
+}

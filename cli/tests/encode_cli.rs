@@ -158,7 +158,8 @@ fn encoder_input_csv_encodes_like_the_elf() {
 /// record has an odd address, so that the whole stream is written before the refusal;
 /// {header}: a CSV with a bad header; {out}: the existing output) and a failed convert
 /// (an empty spike CSV): each exits 2 and leaves the existing output as it was, without
-/// a `.part` file.
+/// a `.part` file. So does every command that writes an output file (`create_output` in
+/// `io.rs`), such as a decode of an empty trace with `-o`.
 #[rustfmt::skip]
 const FAILING_WRITES: &[(&str, &str)] = &[
     ("encode --elf {prog} --framing encap --src-bits 4 --src-id 16 -o {out}", "srcID 16 does not fit"),
@@ -169,6 +170,7 @@ const FAILING_WRITES: &[(&str, &str)] = &[
     ("encode --encoder-input {csv} --framing encap -o {out}", "misaligned"),
     ("encode --encoder-input {csv} --protocol ntrace -o {out}", "misaligned"),
     ("convert --spike-csv {empty} --encoder-input {out}", "empty file"),
+    ("decode {empty} --elf {prog} --framing encap -o {out}", "empty trace"),
 ];
 
 #[test]

@@ -104,7 +104,12 @@ const CASES: &[(&str, i32, &str, usize)] = &[
     ("encode --elf {traps} --protocol ntrace --src-bits 13 -o {out}", 2, "13 is above 12|--src-bits", 0),
     // smi timestamps are 16 bits: another length was once ignored.
     ("encode --elf {traps} --framing smi --timestamp --timestamp-bytes 4 -o {out}", 2, "smi timestamps are always 2 bytes|--timestamp-bytes", 0),
-    ("decode {capin} --elf {traps} --framing smi --timestamp-bytes 1", 2, "smi timestamps are always 2 bytes|--timestamp-bytes", 0),
+    ("decode {capin} --elf {traps} --framing smi --timestamp --timestamp-bytes 1", 2, "smi timestamps are always 2 bytes|--timestamp-bytes", 0),
+    // Framing options the framing does not use were once ignored.
+    ("encode --elf {traps} --framing encap --timestamp-bytes 4 -o {out}", 2, "only --timestamp adds|--timestamp-bytes", 0),
+    ("decode {capin} --elf {traps} --framing encap --atb-bits 64", 2, "encap has no ATDATA width|--atb-bits", 0),
+    ("run {traps} --framing smi --atb-bits 64", 2, "smi has no ATDATA width|--atb-bits", 0),
+    ("encode --elf {traps} --framing atb --sync-interval 64 -o {out}", 2, "atb has no synchronisation sequences|--sync-interval", 0),
     // One path for two outputs, an output over an input.
     ("iss {traps} --spike-csv {same} --encoder-input {same}", 2, "refusing to overwrite|--encoder-input", 0),
     ("convert --spike-csv {binary} --encoder-input {binary}", 2, "refusing to overwrite", 0),

@@ -194,3 +194,32 @@ fn jobs_are_at_most_256() {
         "257",
     );
 }
+
+/// A sound trace whose one packet stands for millions of instructions: the scaling
+/// program with a spin loop of 1.2 million turns (6 million instructions, one branch
+/// taken every turn), traced with branch prediction, is one format 0 packet for the whole
+/// loop. `etrace run` holds the hart's steps while the decoder waits for that packet
+/// (past the check's 4,194,304 steps one by one, as digests) and decodes the packet's
+/// walk in pieces: it verifies every step, in bounded memory (a run once stopped with
+/// "the hart ran more than 4194304 steps ahead").
+#[test]
+fn run_verifies_a_loop_that_is_one_format_0_packet() {
+    let base = std::fs::read(etrace_programs::elf_path("scaling-rv32")).unwrap();
+    let elf = out_dir().join("scaling-spin.elf");
+    std::fs::write(
+        &elf,
+        etrace_programs::scaling_elf_spin(&base, 1_200_000).unwrap(),
+    )
+    .unwrap();
+    let stdout = out_dir().join("scaling-spin.out");
+    let run = measured(
+        &["run", elf.to_str().unwrap(), "--branch-prediction"],
+        &stdout,
+        Duration::from_secs(120),
+    );
+    let text = std::fs::read_to_string(&stdout).unwrap();
+    assert_eq!(run.code, Some(0), "{text}");
+    let steps = common::stat(&text, "verified");
+    assert!(steps > 7_500_000, "{text}");
+    assert!(run.max_rss_kib < 200 << 10, "{} KiB", run.max_rss_kib);
+}

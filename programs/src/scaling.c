@@ -9,7 +9,11 @@
  *   - `scaling_steps` (0 in the ELF): after the rounds, small steps of the same kinds
  *     of code (a recursive quicksort of 64 numbers, CRC-32 of 256 bytes bitwise and by
  *     table, a string copy and compare), about 2 * 10^4 instructions each, for runs
- *     shorter than a round (10^5 instructions and up).
+ *     shorter than a round (10^5 instructions and up);
+ *   - `scaling_spin` (0 in the ELF): last, a loop of that many turns of 5 instructions
+ *     whose one branch is always taken until the end: with branch prediction, one
+ *     format 0 packet for the whole loop, however long (the decoder sees none of its
+ *     instructions until the loop ends).
  *
  * Exit code: 0 when every result matches, else the number of the failed check.
  */
@@ -20,6 +24,9 @@
 /* Both in .data (not .bss), so that a copy of the ELF file can set them. */
 volatile uint32_t scaling_rounds = 1;
 volatile uint32_t scaling_steps __attribute__((section(".data"))) = 0;
+volatile uint32_t scaling_spin __attribute__((section(".data"))) = 0;
+/* The spin loop's result, kept so that the loop is. */
+volatile uint32_t spin_result;
 
 #define STEP_N 64
 static uint32_t step_data[STEP_N];
@@ -53,6 +60,10 @@ int main(void)
 		crc32_init_table();
 	for (uint32_t s = 0; s < steps; s++)
 		scaling_step(s);
+	uint32_t turns = scaling_spin, x = 0;
+	for (uint32_t i = 0; i < turns; i++)
+		x += i ^ (x >> 3);
+	spin_result = x;
 	puts("scaling ok");
 	return 0;
 }

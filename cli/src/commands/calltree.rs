@@ -11,7 +11,7 @@
 //! where they were); 2 for bad input or usage. With `--protocol ntrace` the trace is
 //! decoded by the N-Trace decoder into the same elements.
 
-use super::io::{check_distinct, create_output, finish_output, given_paths, read_elf};
+use super::io::{check_distinct, create_output, given_paths, read_elf};
 use super::trace_args::TraceArgs;
 use crate::error::{CliError, InputContext};
 use clap::Args;
@@ -125,7 +125,7 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
         for l in &lines {
             writeln!(f, "{l}").at(path.display())?;
         }
-        finish_output(Ok(f), path)?;
+        f.finish()?;
     }
     if let Some(path) = &args.svg {
         let title = args
@@ -138,7 +138,7 @@ pub fn run(args: CalltreeArgs) -> Result<(), CliError> {
             });
         let mut f = create_output(path)?;
         write_flamegraph(&lines, &title, &mut f).at(path.display())?;
-        finish_output(Ok(f), path)?;
+        f.finish()?;
     }
 
     if error_count == 0 {

@@ -35,7 +35,7 @@ use super::decode::{decoder_config, parse_address, DecodeFormat};
 use super::decode_output::{Decoding, Sink};
 use super::element_text::OffsetUnit;
 use super::framing_args::setting_error;
-use super::io::{check_distinct, create_output, given_paths, output_or_stdout};
+use super::io::{check_distinct, create_output, given_paths, Output, PartFile};
 use super::protocol_args::{check_ntrace_src, Protocol, ProtocolArgs};
 use super::protocol_decoder::ProtocolDecoder;
 use super::trace_args::load_image;
@@ -145,6 +145,29 @@ impl Stop {
     }
 }
 
+/// The error `e` that ended a capture after `total` bytes, once the raw file and the
+/// decoded output hold what was received before it (a capture is a recording: a device
+/// that fails after an hour keeps the hour). Errors finishing them are added to `e`.
+fn keep_received(
+    e: CliError,
+    raw: Option<PartFile>,
+    decoding: Decoding,
+    device: &str,
+    total: u64,
+) -> CliError {
+    let mut e = e.with_context(format!(
+        "the outputs hold what was received before the error ({total} bytes)"
+    ));
+    if let Some(Err(kept)) = raw.map(PartFile::finish) {
+        e = e.with_context(kept);
+    }
+    // Decode errors are not the cause here; an error writing the output is.
+    if let Err(kept @ CliError::Input { .. }) = decoding.finish(device) {
+        e = e.with_context(kept);
+    }
+    e
+}
+
 /// A duration option in seconds.
 fn seconds(value: Option<f64>, option: &str) -> Result<Option<Duration>, CliError> {
     value
@@ -184,7 +207,7 @@ impl Reader {
     ) -> Result<(), CliError> {
         match self {
             Reader::Etrace(r) => {
-                decoder.payloads(&r.push(bytes));
+                decoder.payloads_each(&r.push(bytes), &mut elements)?;
                 elements(&decoder.take_elements(false))
             }
             Reader::Ntrace(r) => decoder.messages_each(r.push(bytes), elements),
@@ -200,13 +223,25 @@ impl Reader {
     }
 
     /// The end of the stream (`at_end`: the stream ended, so a packet begun is cut off;
-    /// else reading stopped and it is dropped) into `decoder`.
-    fn end(&mut self, decoder: &mut ProtocolDecoder, at_end: bool) {
-        match (self, at_end) {
-            (Reader::Etrace(r), true) => decoder.payloads(&r.finish()),
-            (Reader::Etrace(r), false) => decoder.payloads(&r.stop()),
-            (Reader::Ntrace(r), true) => decoder.messages(r.finish()),
-            (Reader::Ntrace(r), false) => decoder.messages(r.stop()),
+    /// else reading stopped and it is dropped) into `decoder`, its elements handed to
+    /// `elements` as [`Reader::push`] hands them (the open instruction range stays in the
+    /// decoder).
+    fn end(
+        &mut self,
+        decoder: &mut ProtocolDecoder,
+        at_end: bool,
+        mut elements: impl FnMut(&[TraceElement]) -> Result<(), CliError>,
+    ) -> Result<(), CliError> {
+        match self {
+            Reader::Etrace(r) => {
+                let events = if at_end { r.finish() } else { r.stop() };
+                decoder.payloads_each(&events, &mut elements)?;
+                elements(&decoder.take_elements(false))
+            }
+            Reader::Ntrace(r) => {
+                let items = if at_end { r.finish() } else { r.stop() };
+                decoder.messages_each(items, elements)
+            }
         }
     }
 }
@@ -251,6 +286,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     let duration = seconds(args.duration, "--duration")?;
     let image = load_image(&args.elf)?;
     let params = super::io::decoder_params_for(args.params.as_deref(), &image)?;
+    let config = decoder_config(args.mtvec, args.stvec, &image)?;
     check_distinct(&outputs(&args), &inputs(&args))?;
     let device = args.serial.display().to_string();
     let mut source = Source::open(&args.serial, args.baud).map_err(|e| {
@@ -265,7 +301,8 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         Some(p) => Some(create_output(p)?),
         None => None,
     };
-    let (out_name, out) = output_or_stdout(args.output.as_deref())?;
+    let out = Output::open(args.output.as_deref())?;
+    let out_name = out.name();
     let (mut decoder, mut reader) = if ntrace {
         let fields = FieldConfig {
             src_bits: args.src_bits,
@@ -282,10 +319,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
         )
     } else {
         (
-            ProtocolDecoder::etrace(
-                TeDecoder::new(&image, &params, decoder_config(args.mtvec, args.stvec)),
-                &params,
-            ),
+            ProtocolDecoder::etrace(TeDecoder::new(&image, &params, config), &params),
             Reader::Etrace(PayloadStream::new(&framing, args.synced)),
         )
     };
@@ -313,37 +347,48 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     let mut total = 0u64;
     let mut losses = 0u64;
     let mut buf = vec![0u8; 1 << 16];
-    let stop = loop {
+    // A failed read or write ends the capture as an error (below), after what was received
+    // has been written out.
+    let stop: Result<Stop, CliError> = loop {
         if INTERRUPTED.load(Ordering::SeqCst) {
-            break Stop::Interrupted;
+            break Ok(Stop::Interrupted);
         }
         let now = Instant::now();
         if duration.is_some_and(|d| now - started >= d) {
-            break Stop::Duration;
+            break Ok(Stop::Duration);
         }
         if timeout.is_some_and(|t| now - last_byte >= t) {
-            break Stop::Timeout;
+            break Ok(Stop::Timeout);
         }
         let room = match args.max_bytes {
-            Some(max) if total >= max => break Stop::MaxBytes,
+            Some(max) if total >= max => break Ok(Stop::MaxBytes),
             Some(max) => buf.len().min((max - total) as usize),
             None => buf.len(),
         };
-        let outcome = source
+        let outcome = match source
             .read(&mut buf[..room], Duration::from_millis(100))
-            .at(&device)?;
+            .at(&device)
+        {
+            Ok(outcome) => outcome,
+            Err(e) => break Err(e),
+        };
         match outcome {
             ReadOutcome::Bytes(n) => {
                 let bytes = &buf[..n];
                 total += n as u64;
                 last_byte = Instant::now();
                 if let (Some(file), Some(path)) = (raw.as_mut(), &args.raw) {
-                    file.write_all(bytes).at(path.display())?;
+                    if let Err(e) = file.write_all(bytes).at(path.display()) {
+                        break Err(e);
+                    }
                 }
-                reader.push(&mut decoder, bytes, |elements| {
+                let pushed = reader.push(&mut decoder, bytes, |elements| {
                     losses += trace_losses(elements);
                     decoding.write(elements, false)
-                })?;
+                });
+                if let Err(e) = pushed {
+                    break Err(e);
+                }
                 bar.set_message(format!(
                     "{device}: {total} bytes, {} {}, {} instructions, {losses} trace \
                      losses, {} decode errors",
@@ -355,26 +400,43 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
                 bar.tick();
             }
             ReadOutcome::Idle => bar.tick(),
-            ReadOutcome::End => break Stop::End,
+            ReadOutcome::End => break Ok(Stop::End),
         }
     };
     // SAFETY: restores the default action.
     unsafe {
         libc::signal(libc::SIGINT, libc::SIG_DFL);
     }
+    let stop = match stop {
+        Ok(stop) => stop,
+        Err(e) => {
+            bar.abandon();
+            return Err(keep_received(e, raw, decoding, &device, total));
+        }
+    };
     let pending = reader.pending();
-    reader.end(&mut decoder, stop == Stop::End);
-    let elements = decoder.take_elements(true);
-    losses += trace_losses(&elements);
-    decoding.write(&elements, true)?;
+    let ended = reader
+        .end(&mut decoder, stop == Stop::End, |elements| {
+            losses += trace_losses(elements);
+            decoding.write(elements, false)
+        })
+        .and_then(|()| {
+            let elements = decoder.take_elements(true);
+            losses += trace_losses(&elements);
+            decoding.write(&elements, true)
+        });
+    if let Err(e) = ended {
+        bar.abandon();
+        return Err(keep_received(e, raw, decoding, &device, total));
+    }
     let (packets, instructions, error_count) = (
         decoder.packets,
         decoder.instructions(),
         decoding.error_count,
     );
     let checked = decoding.finish(&device);
-    if let (Some(file), Some(path)) = (raw.as_mut(), &args.raw) {
-        file.flush().at(path.display())?;
+    if let Some(file) = raw {
+        file.finish()?;
     }
     let undecoded = if stop != Stop::End && pending > 0 {
         format!(", {pending} bytes of an incomplete last packet not decoded")

@@ -12,11 +12,11 @@
 //! usage (unreadable files, options).
 
 use super::decode_output::{Decoding, Sink};
-use super::io::{check_distinct, output_or_stdout};
+use super::io::{check_distinct, Output};
 use super::trace_args::TraceArgs;
 use crate::error::{CliError, InputContext};
 use clap::{Args, ValueEnum};
-use etrace_decoder::{DecoderConfig, TrapVectors};
+use etrace_decoder::{DecoderConfig, ProgramImage, TrapVectors};
 use std::path::PathBuf;
 
 /// The output formats of `etrace decode`.
@@ -63,15 +63,42 @@ pub(super) fn parse_address(text: &str) -> Result<u64, String> {
     .map_err(|e| format!("`{text}` is not an address: {e}"))
 }
 
-/// The decoder configuration of `--mtvec` / `--stvec` (trap vectors given when either is).
-pub(super) fn decoder_config(mtvec: Option<u64>, stvec: Option<u64>) -> DecoderConfig {
-    DecoderConfig {
+/// The decoder configuration of `--mtvec` / `--stvec` (trap vectors given when either is),
+/// for programs of `image`: each must be a value the CSR can hold (privileged ISA,
+/// "Machine Trap-Vector Base-Address Register"): XLEN bits, MODE (bits 1:0) direct (0) or
+/// vectored (1); 2 and 3 are reserved.
+pub(super) fn decoder_config(
+    mtvec: Option<u64>,
+    stvec: Option<u64>,
+    image: &ProgramImage,
+) -> Result<DecoderConfig, CliError> {
+    let xlen = image.xlen().unwrap_or_default().bits();
+    for (option, value) in [("--mtvec", mtvec), ("--stvec", stvec)] {
+        let Some(value) = value else { continue };
+        if !etrace_spec::bitfield::fits(value, xlen) {
+            return Err(CliError::input(
+                format!("{value:#x} does not fit in the {xlen} bits of the program's XLEN"),
+                option,
+            ));
+        }
+        if value & 3 > 1 {
+            return Err(CliError::input(
+                format!(
+                    "{value:#x} has MODE {} (bits 1:0), which is reserved: 0 is direct, 1 \
+                     vectored",
+                    value & 3
+                ),
+                option,
+            ));
+        }
+    }
+    Ok(DecoderConfig {
         trap_vectors: (mtvec.is_some() || stvec.is_some()).then(|| TrapVectors {
             mtvec: mtvec.unwrap_or(0),
             stvec: stvec.unwrap_or(0),
         }),
         ..DecoderConfig::default()
-    }
+    })
 }
 
 /// Runs `etrace decode`: the trace is read in pieces and the output written as it is
@@ -82,8 +109,9 @@ pub fn run(args: DecodeArgs) -> Result<(), CliError> {
     if let Some(out) = &args.output {
         check_distinct(&[("--output", out)], &args.trace.inputs())?;
     }
-    let (out_name, out) = output_or_stdout(args.output.as_deref())?;
-    let config = decoder_config(args.mtvec, args.stvec);
+    let config = decoder_config(args.mtvec, args.stvec, &image)?;
+    let out = Output::open(args.output.as_deref())?;
+    let out_name = out.name();
     let mut decoder = args.trace.decoder(&image, &params, config);
     let sink = Sink::new(args.format, unit, &image, out).at(&out_name)?;
     let mut decoding = Decoding::new(sink, out_name, unit);

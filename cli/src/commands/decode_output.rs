@@ -12,6 +12,7 @@ use super::decode::DecodeFormat;
 use super::element_text::{
     element_json, element_line, for_each_insn, ExpandError, OffsetUnit, SpikeRows,
 };
+use super::io::Output;
 use crate::error::CliError;
 use etrace_decoder::{ProgramImage, TraceElement};
 use std::io::Write;
@@ -22,9 +23,9 @@ pub const ERRORS_KEPT: usize = 20;
 /// Writes trace elements as they come, in `etrace decode`'s formats.
 pub enum Sink<'a> {
     /// `elements`, `pcs` or `json`: one line per element or instruction.
-    Lines(DecodeFormat, OffsetUnit, &'a ProgramImage, Box<dyn Write>),
+    Lines(DecodeFormat, OffsetUnit, &'a ProgramImage, Output),
     /// `spike-csv`.
-    Spike(SpikeRows<'a, Box<dyn Write>>),
+    Spike(SpikeRows<'a, Output>),
 }
 
 impl<'a> Sink<'a> {
@@ -33,7 +34,7 @@ impl<'a> Sink<'a> {
         format: DecodeFormat,
         unit: OffsetUnit,
         image: &'a ProgramImage,
-        out: Box<dyn Write>,
+        out: Output,
     ) -> std::io::Result<Self> {
         Ok(match format {
             DecodeFormat::SpikeCsv => Sink::Spike(SpikeRows::new(image, out)?),
@@ -63,11 +64,11 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// Writes what is held back and flushes.
-    pub fn finish(self) -> std::io::Result<()> {
+    /// Writes what is held back and flushes; the output, to be finished.
+    pub fn finish(self) -> std::io::Result<Output> {
         match self {
-            Sink::Lines(_, _, _, mut out) => out.flush(),
-            Sink::Spike(rows) => rows.finish()?.flush(),
+            Sink::Lines(_, _, _, mut out) => out.flush().map(|()| out),
+            Sink::Spike(rows) => rows.finish(),
         }
     }
 }
@@ -214,13 +215,14 @@ impl<'a> Decoding<'a> {
         }
     }
 
-    /// Flushes the output; the failed check of the decode errors, if there were any
-    /// (`place` the trace's name).
+    /// Finishes the output (a file is renamed into place, [`Output::finish`]); the failed
+    /// check of the decode errors, if there were any (`place` the trace's name).
     pub fn finish(mut self, place: &str) -> Result<(), CliError> {
         self.end_run()?;
         self.sink
             .finish()
-            .map_err(|e| CliError::input(e, &self.out_name))?;
+            .map_err(|e| CliError::input(e, &self.out_name))?
+            .finish()?;
         check_errors(self.error_count, &self.errors, place)
     }
 }

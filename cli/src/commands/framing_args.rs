@@ -37,17 +37,17 @@ pub struct FramingArgs {
     /// the cycle it is produced in (encode / run: as if one record entered per cycle).
     #[arg(long)]
     pub timestamp: bool,
-    /// Timestamp length T in bytes of encap / atb packets (1-8; smi timestamps are 2
-    /// bytes).
-    #[arg(long, value_name = "T", default_value_t = DEFAULT_TIMESTAMP_BYTES)]
-    pub timestamp_bytes: u8,
-    /// ATDATA width in bits for atb (8, 16, 32, 64 or 128).
-    #[arg(long, value_name = "BITS", default_value_t = DEFAULT_ATB_BITS)]
-    pub atb_bits: u32,
+    /// Timestamp length T in bytes of encap / atb packets with --timestamp (1-8, default
+    /// 2; smi timestamps are 2 bytes).
+    #[arg(long, value_name = "T")]
+    pub timestamp_bytes: Option<u8>,
+    /// ATDATA width in bits for atb: 8, 16, 32, 64 or 128 (default 32).
+    #[arg(long, value_name = "BITS")]
+    pub atb_bits: Option<u32>,
     /// encap: insert a synchronisation sequence before the first packet and then after
-    /// at least this many bytes (0 = none at all).
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_SYNC_INTERVAL)]
-    pub sync_interval: usize,
+    /// at least this many bytes (0 = none at all; default 4096).
+    #[arg(long, value_name = "BYTES")]
+    pub sync_interval: Option<usize>,
 }
 
 impl FramingArgs {
@@ -57,15 +57,17 @@ impl FramingArgs {
             src_bits: self.src_bits,
             src_id: self.src_id,
             timestamp: self.timestamp,
-            timestamp_bytes: self.timestamp_bytes,
-            atb_bits: self.atb_bits,
-            sync_interval: self.sync_interval,
+            timestamp_bytes: self.timestamp_bytes.unwrap_or(DEFAULT_TIMESTAMP_BYTES),
+            atb_bits: self.atb_bits.unwrap_or(DEFAULT_ATB_BITS),
+            sync_interval: self.sync_interval.unwrap_or(DEFAULT_SYNC_INTERVAL),
         }
     }
 
     /// The framing with its configuration (from the registry of
-    /// [`etrace_spec::framing`]); a `--timestamp-bytes` that smi's fixed timestamp
-    /// cannot honour is refused rather than ignored.
+    /// [`etrace_spec::framing`]). An option the framing would not use is refused rather
+    /// than ignored: `--atb-bits` without atb, `--sync-interval` without encap,
+    /// `--timestamp-bytes` without `--timestamp` or with a length smi's fixed timestamp
+    /// cannot honour.
     pub fn config(&self) -> Result<FramingConfig, CliError> {
         let kind = self.framing.ok_or_else(|| {
             CliError::input(
@@ -73,11 +75,32 @@ impl FramingArgs {
                 "--framing",
             )
         })?;
-        if kind == FramingKind::Smi && self.timestamp_bytes != SMI_TIMESTAMP_BYTES {
-            return Err(CliError::input(
-                format!("smi timestamps are always {SMI_TIMESTAMP_BYTES} bytes"),
-                "--timestamp-bytes",
-            ));
+        let refuse = |what: String, option: &str| Err(CliError::input(what, option));
+        if kind != FramingKind::Atb && self.atb_bits.is_some() {
+            return refuse(
+                format!("{kind} has no ATDATA width (atb only)"),
+                "--atb-bits",
+            );
+        }
+        if kind != FramingKind::Encap && self.sync_interval.is_some() {
+            return refuse(
+                format!("{kind} has no synchronisation sequences (encap only)"),
+                "--sync-interval",
+            );
+        }
+        if let Some(bytes) = self.timestamp_bytes {
+            if !self.timestamp {
+                return refuse(
+                    "the length of timestamps, which only --timestamp adds".to_string(),
+                    "--timestamp-bytes",
+                );
+            }
+            if kind == FramingKind::Smi && bytes != SMI_TIMESTAMP_BYTES {
+                return refuse(
+                    format!("smi timestamps are always {SMI_TIMESTAMP_BYTES} bytes"),
+                    "--timestamp-bytes",
+                );
+            }
         }
         kind.config(&self.settings()).map_err(setting_error)
     }
@@ -97,15 +120,9 @@ impl FramingArgs {
             ));
         }
         let given = [
-            (
-                self.timestamp_bytes != DEFAULT_TIMESTAMP_BYTES,
-                "--timestamp-bytes",
-            ),
-            (self.atb_bits != DEFAULT_ATB_BITS, "--atb-bits"),
-            (
-                self.sync_interval != DEFAULT_SYNC_INTERVAL,
-                "--sync-interval",
-            ),
+            (self.timestamp_bytes.is_some(), "--timestamp-bytes"),
+            (self.atb_bits.is_some(), "--atb-bits"),
+            (self.sync_interval.is_some(), "--sync-interval"),
         ];
         CliError::refuse_given(&given, ETRACE_ONLY)?;
         check_ntrace_src(self.src_bits, self.src_id)

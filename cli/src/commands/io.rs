@@ -45,13 +45,12 @@ pub fn create_folder_of(path: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
-/// Creates an output file (and its folder), buffered.
-pub fn create_output(path: &Path) -> Result<BufWriter<File>, CliError> {
+/// Creates an output file (and its folder) that appears whole or not at all
+/// ([`PartFile`]): finished with [`PartFile::finish`], an existing file at `path` is
+/// replaced only by a run that completed.
+pub fn create_output(path: &Path) -> Result<PartFile, CliError> {
     create_folder_of(path)?;
-    Ok(BufWriter::with_capacity(
-        1 << 20,
-        File::create(path).at(path.display())?,
-    ))
+    PartFile::create(path)
 }
 
 /// An output file that appears whole or not at all: a regular file (or a new path) is
@@ -138,21 +137,68 @@ impl Drop for PartFile {
     }
 }
 
-/// The output of `-o OUT`, or standard output (buffered) without it; with its name for
-/// error places.
-pub fn output_or_stdout(path: Option<&Path>) -> Result<(String, Box<dyn Write>), CliError> {
-    Ok(match path {
-        Some(p) => (p.display().to_string(), Box::new(create_output(p)?)),
-        None => (
-            STANDARD_OUTPUT.to_string(),
-            Box::new(std::io::BufWriter::new(std::io::stdout())),
-        ),
-    })
+/// The output of `-o OUT` ([`create_output`]: whole or not at all), or standard output
+/// (buffered) without it.
+pub enum Output {
+    /// `-o OUT`.
+    File(PartFile),
+    /// No `-o`.
+    Stdout(BufWriter<std::io::Stdout>),
 }
 
-/// Flushes an output file taken back from a writer.
-pub fn finish_output(inner: std::io::Result<BufWriter<File>>, path: &Path) -> Result<(), CliError> {
-    inner.and_then(|mut f| f.flush()).at(path.display())
+impl Output {
+    /// The file of `path` (and its folder), or standard output without one.
+    pub fn open(path: Option<&Path>) -> Result<Output, CliError> {
+        Ok(match path {
+            Some(p) => Output::File(create_output(p)?),
+            None => Output::Stdout(BufWriter::new(std::io::stdout())),
+        })
+    }
+
+    /// The output's name, for error places.
+    pub fn name(&self) -> String {
+        match self {
+            Output::File(f) => f.path.display().to_string(),
+            Output::Stdout(_) => STANDARD_OUTPUT.to_string(),
+        }
+    }
+
+    /// Flushes the output; a file is then renamed into place ([`PartFile::finish`]).
+    pub fn finish(self) -> Result<(), CliError> {
+        match self {
+            Output::File(f) => f.finish(),
+            Output::Stdout(mut out) => out.flush().at(STANDARD_OUTPUT),
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self {
+            Output::File(f) => f.write(buf),
+            Output::Stdout(out) => out.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        match self {
+            Output::File(f) => f.write_all(buf),
+            Output::Stdout(out) => out.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match self {
+            Output::File(f) => f.flush(),
+            Output::Stdout(out) => out.flush(),
+        }
+    }
+}
+
+/// Finishes an output file taken back from a writer (flushed, renamed into place): the
+/// writer's error, or [`PartFile::finish`]'s.
+pub fn finish_output(inner: std::io::Result<PartFile>, path: &Path) -> Result<(), CliError> {
+    inner.at(path.display())?.finish()
 }
 
 /// The parameters of `--params`, or the defaults of the XLEN of the programs in `image`.

@@ -2,7 +2,7 @@
 //! and / or an encoder-input CSV.
 
 use super::hart_args::HartArgs;
-use super::io::{check_distinct, create_output, finish_output, read_elf, write_stdout};
+use super::io::{check_distinct, create_output, finish_output, read_elf, write_stdout, PartFile};
 use crate::error::{CliError, InputContext};
 use clap::Args;
 use etrace_hart::{Hart, IngressSink};
@@ -10,8 +10,6 @@ use etrace_spec::formats::encoder_input::{EncoderInputOptions, EncoderInputWrite
 use etrace_spec::formats::spike_csv::{SpikeRow, SpikeWriter};
 use etrace_spec::ingress::{IngressRecord, ItypeWidth};
 use etrace_spec::isa::Xlen;
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -36,8 +34,8 @@ pub struct IssArgs {
 
 /// Writes every record to the requested files.
 struct FileSinks {
-    spike: Option<SpikeWriter<BufWriter<File>>>,
-    encoder_input: Option<EncoderInputWriter<BufWriter<File>>>,
+    spike: Option<SpikeWriter<PartFile>>,
+    encoder_input: Option<EncoderInputWriter<PartFile>>,
     error: Option<std::io::Error>,
 }
 

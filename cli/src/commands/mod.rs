@@ -26,5 +26,6 @@ mod protocol_args;
 mod protocol_decoder;
 pub mod run;
 mod step_check;
+mod step_digest;
 pub mod synth;
 mod trace_args;

@@ -2,7 +2,7 @@
 //! into the decoder of `decoder.adoc`, or N-Trace messages into the decoder of the N-Trace
 //! decoding guidelines; both give the same trace elements, taken as they are produced.
 
-use etrace_decoder::stream::{feed_payloads, feed_payloads_with, PayloadEvent};
+use etrace_decoder::stream::{feed_payloads_with, PayloadEvent};
 use etrace_decoder::{DecoderConfig, ProgramImage, TeDecoder, TraceElement};
 use etrace_ntrace::decoder::{feed, StreamItem};
 use etrace_ntrace::NtraceDecoder;
@@ -39,19 +39,10 @@ impl<'a> ProtocolDecoder<'a> {
     }
 
     /// Decodes E-Trace payload events (an N-Trace decoder is given none: the caller reads
-    /// the stream as its protocol says).
-    pub fn payloads(&mut self, events: &[PayloadEvent]) {
-        debug_assert!(matches!(self.decoder, Kind::Etrace(..)));
-        if let Kind::Etrace(decoder, params) = &mut self.decoder {
-            self.packets = feed_payloads(decoder, params, self.packets, events);
-        }
-    }
-
-    /// Decodes E-Trace payload events like [`Self::payloads`], handing the elements of a
-    /// long walk to `elements` as they come (`etrace_decoder::TeDecoder::process_with`):
-    /// one format 0 packet can stand for billions of instructions, so memory holds a
-    /// bounded number of elements (besides those of the events before, which the caller
-    /// takes after).
+    /// the stream as its protocol says), handing the elements of a long walk to `elements`
+    /// as they come (`etrace_decoder::TeDecoder::process_with`): one format 0 packet can
+    /// stand for billions of instructions, so memory holds a bounded number of elements
+    /// (besides those of the events before, which the caller takes after).
     pub fn payloads_each<E>(
         &mut self,
         events: &[PayloadEvent],

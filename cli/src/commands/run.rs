@@ -28,7 +28,7 @@ use super::hart_args::add_bootrom_code;
 use super::io::{load_params_for, outln, read_elf};
 use super::packet_framer::PacketFramer;
 use super::protocol_decoder::ProtocolDecoder;
-use super::step_check::{StepCheck, LAG_LIMIT};
+use super::step_check::{Replay, StepCheck, LAG_LIMIT};
 use super::trace_args::{framing_of, load_image, ntrace_decoder};
 use crate::error::{CliError, InputContext};
 use clap::Args;
@@ -99,6 +99,10 @@ pub fn run(mut args: RunArgs) -> Result<(), CliError> {
         };
         let config = DecoderConfig {
             trap_vectors,
+            // The encoder's own trace: a format 0 packet may stand for billions of
+            // instructions (a loop whose branches are all predicted), and no corrupted count
+            // needs cutting short.
+            max_steps_per_packet: u64::MAX,
             ..DecoderConfig::default()
         };
         ProtocolDecoder::etrace(TeDecoder::new(&image, &params, config), &params)
@@ -106,7 +110,12 @@ pub fn run(mut args: RunArgs) -> Result<(), CliError> {
     let mut pipeline = Pipeline::new(encoding, decoder, &image);
     let exit = hart.run(&mut |rec: &IngressRecord, _insn: u32| pipeline.record(rec));
     let exit = exit.at(&elf_name)?;
-    let summary = pipeline.finish(&elf_name)?;
+    let summary = pipeline.finish(&elf_name, |record| {
+        let mut again = Hart::from_elf(&bytes, config).at(&elf_name)?;
+        // Run to its end as the first run did (the check ignores what it does not need).
+        let _ = again.run(&mut |rec: &IngressRecord, _insn: u32| record(rec));
+        Ok(())
+    })?;
     outln!("verified: {} steps equal the hart's", summary.steps)?;
     outln!("instructions: {}", summary.retired)?;
     for line in &summary.stats {
@@ -125,6 +134,24 @@ pub fn run(mut args: RunArgs) -> Result<(), CliError> {
         ));
     }
     Ok(())
+}
+
+/// The steps of the check for one ingress record: its instruction, then its trap (with
+/// `ntrace`, as an N-Trace decoder can reproduce them).
+fn record_steps(rec: &IngressRecord, ntrace: bool, mut step: impl FnMut(Step)) {
+    let mut expect = |s: Step| step(if ntrace { reproducible_step(s) } else { s });
+    if rec.iretire != 0 {
+        expect(Step::Instruction {
+            pc: rec.iaddr,
+            privilege: rec.privilege,
+        });
+    }
+    if rec.itype.is_trap() {
+        expect(Step::Trap {
+            ecause: rec.cause,
+            interrupt: rec.interrupt,
+        });
+    }
 }
 
 /// The trap vectors of the program (`mtvec` / `stvec` as a whole run of the hart model,
@@ -227,6 +254,7 @@ impl Encoding {
         &mut self,
         decoder: &mut ProtocolDecoder,
         last: bool,
+        mut elements: impl FnMut(&[TraceElement]) -> Result<(), CliError>,
     ) -> Result<Duration, CliError> {
         match self {
             Encoding::Etrace {
@@ -246,7 +274,7 @@ impl Encoding {
                     events.extend(deframer.finish());
                 }
                 framed.clear();
-                decoder.payloads(&events);
+                decoder.payloads_each(&events, &mut elements)?;
                 Ok(start.elapsed())
             }
             Encoding::Ntrace {
@@ -261,9 +289,9 @@ impl Encoding {
                 let out = encoder.take_bytes();
                 *bytes += out.len() as u64;
                 let start = Instant::now();
-                decoder.messages(messages.push(&out));
+                decoder.messages_each(messages.push(&out), &mut elements)?;
                 if last {
-                    decoder.messages(messages.finish());
+                    decoder.messages_each(messages.finish(), &mut elements)?;
                 }
                 Ok(start.elapsed())
             }
@@ -303,18 +331,47 @@ struct DecodeErrors {
 struct Pipeline<'a> {
     encoding: Encoding,
     decoder: ProtocolDecoder<'a>,
+    consumer: Consumer<'a>,
+    /// The first error of the encoder side (packing, framing) or of the check's bound.
+    failed: Option<CliError>,
+    records: u64,
+    retired: u64,
+    decode_time: Duration,
+}
+
+/// The decoder's side of the check: decoded elements -> steps -> the check.
+struct Consumer<'a> {
     image: &'a ProgramImage,
+    /// The unit of the offsets decode errors name.
+    unit: OffsetUnit,
     walker: StepWalker,
     check: StepCheck,
     errors: DecodeErrors,
     /// The address where the decoded trace left the program, once it has.
     left_at: Option<u64>,
-    /// The first error of the encoder side (packing, framing) or of the check's bound.
-    failed: Option<CliError>,
-    records: u64,
-    retired: u64,
     decoded_steps: u64,
-    decode_time: Duration,
+}
+
+impl Consumer<'_> {
+    /// The steps of the next decoded elements into the check; decode errors counted.
+    fn consume(&mut self, elements: &[TraceElement]) {
+        for e in elements {
+            if matches!(e, TraceElement::DecodeError { .. }) {
+                self.errors.count += 1;
+                if self.errors.listed.len() < LISTED_ERRORS {
+                    self.errors.listed.push(element_line(e, self.unit));
+                }
+            }
+        }
+        if self.left_at.is_some() {
+            return;
+        }
+        let check = &mut self.check;
+        match self.walker.walk(elements, self.image, |s| check.decoded(s)) {
+            Ok(n) => self.decoded_steps += n,
+            Err(address) => self.left_at = Some(address),
+        }
+    }
 }
 
 /// What a verified run prints.
@@ -333,18 +390,22 @@ impl<'a> Pipeline<'a> {
         decoder: ProtocolDecoder<'a>,
         image: &'a ProgramImage,
     ) -> Pipeline<'a> {
-        Pipeline {
-            encoding,
-            decoder,
+        let consumer = Consumer {
             image,
+            unit: encoding.unit(),
             walker: StepWalker::new(),
             check: StepCheck::new(LAG_LIMIT),
             errors: DecodeErrors::default(),
             left_at: None,
+            decoded_steps: 0,
+        };
+        Pipeline {
+            encoding,
+            decoder,
+            consumer,
             failed: None,
             records: 0,
             retired: 0,
-            decoded_steps: 0,
             decode_time: Duration::ZERO,
         }
     }
@@ -357,25 +418,7 @@ impl<'a> Pipeline<'a> {
         }
         self.retired += u64::from(rec.iretire != 0);
         let ntrace = matches!(self.encoding, Encoding::Ntrace { .. });
-        let mut expect = |step: Step| {
-            self.check.expected(if ntrace {
-                reproducible_step(step)
-            } else {
-                step
-            })
-        };
-        if rec.iretire != 0 {
-            expect(Step::Instruction {
-                pc: rec.iaddr,
-                privilege: rec.privilege,
-            });
-        }
-        if rec.itype.is_trap() {
-            expect(Step::Trap {
-                ecause: rec.cause,
-                interrupt: rec.interrupt,
-            });
-        }
+        record_steps(rec, ntrace, |step| self.consumer.check.expected(step));
         self.encoding.push(rec);
         self.records += 1;
         if self.records % RECORDS_PER_PIECE == 0 {
@@ -386,73 +429,86 @@ impl<'a> Pipeline<'a> {
     }
 
     /// Moves the encoder's output through the decoder and the decoded steps into the
-    /// check.
+    /// check (the elements of a long walk as they come, so that memory stays bounded).
     fn hand_over(&mut self, last: bool) -> Result<(), CliError> {
-        self.decode_time += self.encoding.hand_over(&mut self.decoder, last)?;
+        let consumer = &mut self.consumer;
+        self.decode_time += self
+            .encoding
+            .hand_over(&mut self.decoder, last, |elements| {
+                consumer.consume(elements);
+                Ok(())
+            })?;
         let start = Instant::now();
         let elements = self.decoder.take_elements(last);
-        self.consume(&elements);
+        self.consumer.consume(&elements);
         self.decode_time += start.elapsed();
-        match self.check.lag_error("the decoded trace") {
+        match self.consumer.check.lag_error("the decoded trace") {
             Some(e) => Err(e),
             None => Ok(()),
         }
     }
 
-    /// The steps of the next decoded elements into the check; decode errors counted.
-    fn consume(&mut self, elements: &[TraceElement]) {
-        let unit = self.encoding.unit();
-        for e in elements {
-            if matches!(e, TraceElement::DecodeError { .. }) {
-                self.errors.count += 1;
-                if self.errors.listed.len() < LISTED_ERRORS {
-                    self.errors.listed.push(element_line(e, unit));
-                }
-            }
-        }
-        if self.left_at.is_some() {
-            return;
-        }
-        let check = &mut self.check;
-        match self.walker.walk(elements, self.image, |s| check.decoded(s)) {
-            Ok(n) => self.decoded_steps += n,
-            Err(address) => self.left_at = Some(address),
-        }
-    }
-
     /// The end of the run: the rest of the trace decoded and checked; what to print, or
     /// the first problem (records the parameters cannot hold, packing or framing, decode
-    /// errors, a trace that leaves the program, the first differing step).
-    fn finish(mut self, elf_name: &str) -> Result<Summary, CliError> {
+    /// errors, a trace that leaves the program, the first differing step). `replay` runs
+    /// the hart again, handing it its records, when a difference was located only to a
+    /// block of steps kept as a digest ([`StepCheck::replay`]).
+    fn finish(
+        mut self,
+        elf_name: &str,
+        replay: impl FnOnce(&mut dyn FnMut(&IngressRecord)) -> Result<(), CliError>,
+    ) -> Result<Summary, CliError> {
         let (Encoding::Etrace { fit, .. } | Encoding::Ntrace { fit, .. }) = &self.encoding;
         fit.result(elf_name)?;
         if let Some(e) = self.failed.take() {
             return Err(e);
         }
         self.hand_over(true)?;
-        if self.errors.count > 0 {
+        if self.consumer.errors.count > 0 {
             let mut err = CliError::check(
                 format!(
                     "{} decode errors in the trace of the hart",
-                    self.errors.count
+                    self.consumer.errors.count
                 ),
                 elf_name,
             );
-            for line in &self.errors.listed {
+            for line in &self.consumer.errors.listed {
                 err = err.with_context(line);
             }
             return Err(err);
         }
-        if let Some(a) = self.left_at {
+        if let Some(a) = self.consumer.left_at {
             return Err(CliError::check(
                 format!("decoded trace leaves the program at {a:#x}"),
                 elf_name,
             ));
         }
-        let steps = self.check.finish(elf_name)?;
+        let steps = match self.consumer.check.replay() {
+            None => self.consumer.check.finish(elf_name)?,
+            Some(Replay { from, mut check }) => {
+                let ntrace = matches!(self.encoding, Encoding::Ntrace { .. });
+                let mut index = 0u64;
+                replay(&mut |rec| {
+                    record_steps(rec, ntrace, |step| {
+                        if index >= from {
+                            check.expected(step);
+                        }
+                        index += 1;
+                    })
+                })?;
+                check.finish(elf_name)?;
+                return Err(CliError::check(
+                    format!(
+                        "decoded trace differs from the hart in the steps from step {from} (by \
+                         their digest), but a second run of the hart gave the decoded steps"
+                    ),
+                    elf_name,
+                ));
+            }
+        };
         let decoded = match self.encoding {
             Encoding::Etrace { .. } => self.decoder.instructions(),
-            Encoding::Ntrace { .. } => self.decoded_steps,
+            Encoding::Ntrace { .. } => self.consumer.decoded_steps,
         };
         Ok(Summary {
             steps,

@@ -14,6 +14,12 @@ pub fn low_bits(value: u64, width: u32) -> u64 {
     value & mask(width)
 }
 
+/// True when `value` fits in `width` bits (an index or source ID in its field): nothing is
+/// set above them.
+pub fn fits(value: u64, width: u32) -> bool {
+    low_bits(value, width) == value
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -27,6 +33,12 @@ mod tests {
             assert_eq!(
                 low_bits(0xdead_beef_0123_4567, width),
                 0xdead_beef_0123_4567 & expected
+            );
+            let top = 1u64.checked_shl(width).map_or(u64::MAX, |t| t - 1);
+            assert!(fits(top, width), "width {width}");
+            assert_eq!(
+                fits(top.wrapping_add(1), width),
+                width >= 64 || top == u64::MAX
             );
         }
     }

@@ -123,7 +123,7 @@ impl OutputPathConfig {
             _ => return Err(CycleError::Framing(format!("{} bytes", self.framing))),
         }
         self.framing_config()?;
-        if u32::from(self.src_id) >> self.src_bits != 0 {
+        if !etrace_spec::bitfield::fits(u64::from(self.src_id), u32::from(self.src_bits)) {
             return bad("srcID wider than src_bits", u64::from(self.src_id));
         }
         if !self.fifo_depth.is_power_of_two() {

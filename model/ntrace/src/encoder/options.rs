@@ -105,7 +105,7 @@ pub fn check_src(src_bits: u8, src_id: u16) -> Result<(), OptionError> {
             reason: format!("{src_bits} is above {MAX_SRC_BITS}"),
         });
     }
-    if u32::from(src_id) >> src_bits != 0 {
+    if !etrace_spec::bitfield::fits(u64::from(src_id), u32::from(src_bits)) {
         return Err(OptionError {
             option: "src-id",
             reason: format!("{src_id} does not fit in {src_bits} bits"),

@@ -180,15 +180,21 @@ pub fn parse_static_config(
                 at: Location::at(file.clone(), line_no, col(first)),
             });
         };
-        let name: String = content[..eq]
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect();
+        let name = content[..eq].trim().to_string();
         let value_part = &content[eq + 1..];
-        let value: String = value_part.chars().filter(|c| !c.is_whitespace()).collect();
+        let value = value_part.trim().to_string();
         let value_start = eq + 1 + (value_part.len() - value_part.trim_start().len());
         let name_at = Location::at(file.clone(), line_no, col(first));
         let value_at = Location::at(file.clone(), line_no, col(value_start));
+        // `bpred size_p=6` or `bpred_size_p=1 0` is one token broken, not two joined.
+        for (token, at, what) in [(&name, &name_at, "name"), (&value, &value_at, "value")] {
+            if token.contains(char::is_whitespace) {
+                return Err(FormatError::Syntax {
+                    message: format!("blank inside the {what} `{token}`"),
+                    at: at.clone(),
+                });
+            }
+        }
         if name.is_empty() {
             return Err(FormatError::Syntax {
                 message: "missing parameter name before `=`".into(),
@@ -387,6 +393,36 @@ mod tests {
             let params = parse_params(&same, syntax, Params::rv32(), None).unwrap();
             assert_eq!(params.iaddress_width_p, 32, "{syntax:?}");
         }
+    }
+
+    /// A blank inside a name or a value of the static-config syntax is refused at the
+    /// token (its column), not joined into another token; blanks around `=` are fine.
+    #[test]
+    fn a_blank_inside_a_static_config_token_is_refused() {
+        for (text, message, col) in [
+            (
+                "bpred size_p=6\n",
+                "blank inside the name `bpred size_p`",
+                1,
+            ),
+            ("  bpred_size_p = 1 0\n", "blank inside the value `1 0`", 18),
+        ] {
+            let err =
+                parse_params(text, ParamsSyntax::StaticConfig, Params::rv32(), None).unwrap_err();
+            assert!(
+                matches!(&err, FormatError::Syntax { message: m, at }
+                    if m == message && at.line == 1 && at.column == Some(col)),
+                "{text:?}: {err}"
+            );
+        }
+        let params = parse_params(
+            "  bpred_size_p = 6  # comment\n",
+            ParamsSyntax::StaticConfig,
+            Params::rv32(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(params.bpred_size_p, 6);
     }
 
     #[test]

@@ -169,15 +169,29 @@ impl AtbConfig {
                 None => value.parse::<u128>(),
             }
             .map_err(|_| bad("value is not a number"))?;
-            match key {
-                "ATID" => atid = Some(u8::try_from(number).map_err(|_| bad("ATID too large"))?),
-                "ATBYTES" => {
-                    atbytes = Some(u8::try_from(number).map_err(|_| bad("ATBYTES too large"))?)
+            let slot = match key {
+                "ATID" => {
+                    u8::try_from(number).map_err(|_| bad("ATID too large"))?;
+                    &mut atid
                 }
-                "ATDATA" => atdata = Some(number),
+                "ATBYTES" => {
+                    u8::try_from(number).map_err(|_| bad("ATBYTES too large"))?;
+                    &mut atbytes
+                }
+                "ATDATA" => {
+                    if self.data_bytes < 16 && number >> (8 * u32::from(self.data_bytes)) != 0 {
+                        return Err(bad("ATDATA wider than the bus (--atb-bits)"));
+                    }
+                    &mut atdata
+                }
                 _ => return Err(bad("unknown key (expected ATID, ATBYTES, ATDATA)")),
+            };
+            if slot.replace(number).is_some() {
+                return Err(bad("a key given twice"));
             }
         }
+        // Each fits its field (checked above).
+        let (atid, atbytes) = (atid.map(|v| v as u8), atbytes.map(|v| v as u8));
         Ok(AtbBeat {
             atid: atid.ok_or_else(|| bad("missing ATID"))?,
             atbytes: atbytes.ok_or_else(|| bad("missing ATBYTES"))?,

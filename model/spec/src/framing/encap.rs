@@ -150,7 +150,7 @@ impl EncapConfig {
         if payload.is_empty() {
             return Err(FrameError::EmptyInput);
         }
-        if u32::from(src_id) >> self.src_bits != 0 {
+        if !crate::bitfield::fits(u64::from(src_id), u32::from(self.src_bits)) {
             return Err(FrameError::ValueTooWide {
                 field: "srcID",
                 value: u64::from(src_id),

@@ -62,10 +62,12 @@ pub(super) fn check_source_fits(
     field: &str,
 ) -> Result<(), SettingError> {
     match settings.src_id {
-        Some(id) if bits < 16 && u32::from(id) >> bits != 0 => Err(SettingError::new(
-            "--src-id",
-            format!("{field} {id} does not fit in the {bits} bits of --src-bits"),
-        )),
+        Some(id) if !crate::bitfield::fits(u64::from(id), u32::from(bits)) => {
+            Err(SettingError::new(
+                "--src-id",
+                format!("{field} {id} does not fit in the {bits} bits of --src-bits"),
+            ))
+        }
         _ => Ok(()),
     }
 }

@@ -109,13 +109,28 @@ fn fragment_atb_transport_examples() {
             .unwrap(),
         beat(5, 3, 0x7309)
     );
-    assert!(matches!(
-        cfg.parse_beat("ATID=5 ATDATA=1"),
-        Err(FrameError::BadBeatText {
-            what: "missing ATBYTES",
-            ..
-        })
-    ));
+    // Each malformed line with what is said of it: a key twice, ATDATA past the bus
+    // (32 bits here), a missing key.
+    for (line, said) in [
+        ("ATID=5 ATDATA=1", "missing ATBYTES"),
+        ("ATID=5 ATBYTES=0 ATID=6 ATDATA=1", "a key given twice"),
+        (
+            "ATID=5 ATBYTES=3 ATDATA=0x100000000",
+            "ATDATA wider than the bus (--atb-bits)",
+        ),
+        ("ATID=0x100 ATBYTES=0 ATDATA=1", "ATID too large"),
+    ] {
+        assert!(
+            matches!(cfg.parse_beat(line), Err(FrameError::BadBeatText { what, .. }) if what == said),
+            "{line}: {:?}",
+            cfg.parse_beat(line)
+        );
+    }
+    assert_eq!(
+        cfg.parse_beat("ATID=5 ATBYTES=3 ATDATA=0xffffffff")
+            .unwrap(),
+        beat(5, 3, 0xffff_ffff)
+    );
 }
 
 #[test]
