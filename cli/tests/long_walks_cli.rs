@@ -73,9 +73,15 @@ fn a_corrupted_branch_count_gives_a_bounded_listing_and_its_error() {
              instructions, or 65536 without a branch",
         ];
         let lines: Vec<&str> = stderr.lines().collect();
-        assert!(lines.len() == 2, "{what}: {stderr}");
+        assert!(lines.len() == 3, "{what}: {stderr}");
         assert!(lines[0].starts_with(want[0]), "{what}: {stderr}");
         assert_eq!(lines[1], want[1], "{what}");
+        // The bound named with the option that raises it.
+        assert!(
+            lines[2].starts_with("  a walk not reached within 67108864 instructions may be")
+                && lines[2].ends_with("(--max-walk raises the bound)"),
+            "{what}: {stderr}"
+        );
     }
 }
 
@@ -204,13 +210,7 @@ fn jobs_are_at_most_256() {
 /// "the hart ran more than 4194304 steps ahead").
 #[test]
 fn run_verifies_a_loop_that_is_one_format_0_packet() {
-    let base = std::fs::read(etrace_programs::elf_path("scaling-rv32")).unwrap();
-    let elf = out_dir().join("scaling-spin.elf");
-    std::fs::write(
-        &elf,
-        etrace_programs::scaling_elf_spin(&base, 1_200_000).unwrap(),
-    )
-    .unwrap();
+    let elf = spin_elf("scaling-spin.elf");
     let stdout = out_dir().join("scaling-spin.out");
     let run = measured(
         &["run", elf.to_str().unwrap(), "--branch-prediction"],
@@ -222,4 +222,76 @@ fn run_verifies_a_loop_that_is_one_format_0_packet() {
     let steps = common::stat(&text, "verified");
     assert!(steps > 7_500_000, "{text}");
     assert!(run.max_rss_kib < 200 << 10, "{} KiB", run.max_rss_kib);
+}
+
+/// The scaling program with a spin loop of 1.2 million turns (6 million instructions),
+/// written to `name` in the test's folder.
+fn spin_elf(name: &str) -> PathBuf {
+    let base = std::fs::read(etrace_programs::elf_path("scaling-rv32")).unwrap();
+    let elf = out_dir().join(name);
+    std::fs::write(
+        &elf,
+        etrace_programs::scaling_elf_spin(&base, 1_200_000).unwrap(),
+    )
+    .unwrap();
+    elf
+}
+
+/// `--max-walk N` is the decoder's bound of instructions for one packet (`docs/cli.md`,
+/// `etrace decode`): the spin loop's format 0 packet (6 million instructions) decodes
+/// under the default bound (2^26) and is a decode error under a bound of 10^6, naming it
+/// and the option; 0 and N-Trace are refused.
+#[test]
+fn decode_follows_one_packet_up_to_max_walk() {
+    let elf = spin_elf("scaling-spin-decode.elf");
+    let elf = elf.to_str().unwrap();
+    let trace = out_dir().join("scaling-spin.encap");
+    let trace = trace.to_str().unwrap();
+    let encode = etrace(&[
+        "encode",
+        "--elf",
+        elf,
+        "--branch-prediction",
+        "--framing",
+        "encap",
+        "-o",
+        trace,
+    ]);
+    assert_eq!(encode.status.code(), Some(0), "{encode:?}");
+    // The arguments of a command line, `{trace}` and `{elf}` replaced.
+    let words = |line: &str| -> Vec<String> {
+        line.replace("{trace}", trace)
+            .replace("{elf}", elf)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    };
+    let decode = |extra: &str| {
+        let args = words(&format!(
+            "decode {{trace}} --elf {{elf}} --framing encap --format pcs {extra}"
+        ));
+        etrace(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let whole = decode("");
+    assert_eq!(whole.status.code(), Some(0), "{whole:?}");
+    let pcs = whole.stdout.iter().filter(|&&b| b == b'\n').count();
+    assert!(pcs > 7_500_000, "{pcs}");
+    let cut = decode("--max-walk 1000000");
+    assert_eq!(cut.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&cut.stderr);
+    assert!(
+        stderr.contains("not reached within 1000000 instructions"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("(--max-walk raises the bound)"), "{stderr}");
+    for line in [
+        "decode {trace} --elf {elf} --framing encap --max-walk 0",
+        "decode {trace} --elf {elf} --protocol ntrace --max-walk 9",
+    ] {
+        let args = words(line);
+        check_usage_error(
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+            "--max-walk",
+        );
+    }
 }

@@ -36,7 +36,7 @@ use super::decode_output::{Decoding, Sink};
 use super::element_text::OffsetUnit;
 use super::framing_args::setting_error;
 use super::io::{check_distinct, create_output, given_paths, Output, PartFile};
-use super::protocol_args::{check_ntrace_src, Protocol, ProtocolArgs};
+use super::protocol_args::{check_ntrace_src, Protocol, ProtocolArgs, ETRACE_ONLY};
 use super::protocol_decoder::ProtocolDecoder;
 use super::trace_args::load_image;
 use crate::error::{CliError, InputContext};
@@ -92,6 +92,10 @@ pub struct CaptureArgs {
     /// `mtvec` of the traced program (implicit exception mode).
     #[arg(long, value_name = "ADDR", value_parser = parse_address)]
     pub mtvec: Option<u64>,
+    /// Most instructions the decoder follows for one packet, as for `decode` (E-Trace;
+    /// default 67108864 = 2^26).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_walk: Option<u64>,
     /// `stvec` of the traced program (implicit exception mode, traps into S-mode).
     #[arg(long, value_name = "ADDR", value_parser = parse_address)]
     pub stvec: Option<u64>,
@@ -272,6 +276,7 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     }
     if ntrace {
         check_ntrace_src(args.src_bits, None)?;
+        CliError::refuse_given(&[(args.max_walk.is_some(), "--max-walk")], ETRACE_ONLY)?;
     }
     let settings = FramingSettings {
         src_bits: args.src_bits,
@@ -286,7 +291,10 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     let duration = seconds(args.duration, "--duration")?;
     let image = load_image(&args.elf)?;
     let params = super::io::decoder_params_for(args.params.as_deref(), &image)?;
-    let config = decoder_config(args.mtvec, args.stvec, &image)?;
+    let mut config = decoder_config(args.mtvec, args.stvec, &image)?;
+    if let Some(max) = args.max_walk {
+        config.max_steps_per_packet = max;
+    }
     check_distinct(&outputs(&args), &inputs(&args))?;
     let device = args.serial.display().to_string();
     let mut source = Source::open(&args.serial, args.baud).map_err(|e| {

@@ -14,7 +14,7 @@ use super::element_text::{
 };
 use super::io::Output;
 use crate::error::CliError;
-use etrace_decoder::{ProgramImage, TraceElement};
+use etrace_decoder::{DecodeCause, DecodeError, ProgramImage, TraceElement};
 use std::io::Write;
 
 /// Decode errors listed below the error line (the rest are counted).
@@ -91,6 +91,8 @@ pub struct Decoding<'a> {
     /// The run of decode errors being gathered: its first error, and the last one when
     /// there are more.
     run: Option<ErrorRun>,
+    /// The bound of instructions per packet, once a walk was cut at it.
+    walk_bound_hit: Option<u64>,
 }
 
 /// A run of decode errors with nothing decoded between them.
@@ -128,6 +130,7 @@ impl<'a> Decoding<'a> {
             errors: Vec::new(),
             output_stopped: false,
             run: None,
+            walk_bound_hit: None,
         }
     }
 
@@ -169,6 +172,13 @@ impl<'a> Decoding<'a> {
             return Ok(());
         };
         let extent = run.extent(self.unit);
+        if let Some(DecodeError {
+            cause: DecodeCause::NotReached { within, .. },
+            ..
+        }) = run.first.decode_error()
+        {
+            self.walk_bound_hit = Some(*within);
+        }
         self.error(format!("{}{extent}", element_line(&run.first, self.unit)));
         if self.output_stopped {
             return Ok(());
@@ -223,7 +233,17 @@ impl<'a> Decoding<'a> {
             .finish()
             .map_err(|e| CliError::input(e, &self.out_name))?
             .finish()?;
-        check_errors(self.error_count, &self.errors, place)
+        let checked = check_errors(self.error_count, &self.errors, place);
+        match self.walk_bound_hit {
+            Some(within) => checked.map_err(|e| {
+                e.with_context(format!(
+                    "a walk not reached within {within} instructions may be a sound packet: a \
+                     loop that runs longer with every branch predicted is one format 0 packet \
+                     (--max-walk raises the bound)"
+                ))
+            }),
+            None => checked,
+        }
     }
 }
 

@@ -223,14 +223,15 @@ impl StepCheck {
     /// Compares the steps both sides have; records the first difference.
     fn settle(&mut self) {
         loop {
-            if !self.expected.is_empty() && !self.decoded.is_empty() {
-                let (e, d) = (self.expected.pop_front(), self.decoded.pop_front());
+            if let (Some(&e), Some(&d)) = (self.expected.front(), self.decoded.front()) {
+                self.expected.pop_front();
+                self.decoded.pop_front();
                 if e != d {
-                    self.diverge(e, d);
+                    self.diverge(Some(e), Some(d));
                     return;
                 }
                 self.matched += 1;
-                self.remember(e.into_iter());
+                self.remember(&[e]);
                 continue;
             }
             if !self.expected.is_empty() {
@@ -261,7 +262,7 @@ impl StepCheck {
             self.digest_steps -= u64::from(front.count);
             self.matched += u64::from(front.count);
             let block = std::mem::take(&mut self.block);
-            self.remember(block.iter().copied());
+            self.remember(&block);
             self.block = block;
             self.block.clear();
             self.block_digest = Digest::default();
@@ -284,9 +285,9 @@ impl StepCheck {
     }
 
     /// Keeps the last [`BEFORE`] of the matched `steps` as the context of a difference.
-    fn remember(&mut self, steps: impl DoubleEndedIterator<Item = Step>) {
-        let last: Vec<Step> = steps.rev().take(BEFORE).collect();
-        for step in last.into_iter().rev() {
+    #[inline]
+    fn remember(&mut self, steps: &[Step]) {
+        for &step in &steps[steps.len().saturating_sub(BEFORE)..] {
             if self.recent.len() == BEFORE {
                 self.recent.pop_front();
             }

@@ -5,6 +5,7 @@
 use super::framing_args::FramingArgs;
 use super::hart_args::add_bootrom_code;
 use super::io::{read_elf, read_pieces};
+use super::protocol_args::ETRACE_ONLY;
 use super::protocol_decoder::ProtocolDecoder;
 use crate::error::{CliError, InputContext};
 use clap::Args;
@@ -54,6 +55,11 @@ pub struct TraceArgs {
     /// (with the first ELF's entry point and XLEN).
     #[arg(long)]
     pub spike_bootrom: bool,
+    /// Most instructions the decoder follows for one packet before it takes the packet
+    /// for a corrupted one (E-Trace; default 67108864 = 2^26). Raise it for a trace of a
+    /// loop that runs longer with every branch predicted: one format 0 packet.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_walk: Option<u64>,
 }
 
 impl TraceArgs {
@@ -62,6 +68,9 @@ impl TraceArgs {
     /// options refused on an N-Trace stream, its SRC field checked).
     pub fn programs(&self) -> Result<(ProgramImage, Params), CliError> {
         self.framing.check_protocol()?;
+        if self.framing.ntrace() {
+            CliError::refuse_given(&[(self.max_walk.is_some(), "--max-walk")], ETRACE_ONLY)?;
+        }
         let mut image = load_image(&self.elf)?;
         if let (true, Some(first)) = (self.spike_bootrom, self.elf.first()) {
             let bytes = read_elf(first)?;
@@ -80,8 +89,9 @@ impl TraceArgs {
         Ok(framing_of(&self.framing)?.1)
     }
 
-    /// The decoder of `--protocol` for `image`: E-Trace with `params` and `config`; N-Trace
-    /// following the SRC of `--src-id` (sequentially inferable jumps may be unreported).
+    /// The decoder of `--protocol` for `image`: E-Trace with `params` and `config` (its walk
+    /// bound that of `--max-walk` when given); N-Trace following the SRC of `--src-id`
+    /// (sequentially inferable jumps may be unreported).
     pub fn decoder<'a>(
         &self,
         image: &'a ProgramImage,
@@ -91,6 +101,10 @@ impl TraceArgs {
         if self.framing.ntrace() {
             ProtocolDecoder::ntrace(ntrace_decoder(image, &self.framing, true))
         } else {
+            let config = DecoderConfig {
+                max_steps_per_packet: self.max_walk.unwrap_or(config.max_steps_per_packet),
+                ..config
+            };
             ProtocolDecoder::etrace(TeDecoder::new(image, params, config), params)
         }
     }

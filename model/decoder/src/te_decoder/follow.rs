@@ -4,6 +4,7 @@
 //! and the follow-on to the end of a trace after an inferred address (`process_support`).
 
 use super::cursor::Cursor;
+use super::long_walk::WalkTarget;
 use super::walk_bound::{Cut, WalkBound};
 use super::{Fail, TeDecoder};
 use crate::error::DecodeCause;
@@ -22,35 +23,37 @@ impl<'a> TeDecoder<'a> {
         let bound = self.walk_bound();
         self.start_walk();
         let mut cur = self.cursor;
-        let previous_address = cur.pc;
-        let result = self.follow(&mut cur, te, format3, previous_address, bound);
+        let target = WalkTarget {
+            te: *te,
+            format3,
+            previous_address: cur.pc,
+        };
+        let result = self.follow(&mut cur, &target, bound);
         self.cursor = cur;
         result
     }
 
-    /// [`Self::follow_execution_path`] on `cur` (`previous_address`: `pc` when the walk
-    /// started, `bound`: its bound so far): after an inferred address, up to the
-    /// uninferable discontinuity that ends there; then to the reported address.
+    /// [`Self::follow_execution_path`] on `cur` to `target` (`bound`: the walk's bound so
+    /// far): after an inferred address, up to the uninferable discontinuity that ends
+    /// there; then to the reported address.
     #[inline(always)]
     pub(super) fn follow(
         &mut self,
         cur: &mut Cursor,
-        te: &AddressInfo,
-        format3: Option<u8>,
-        previous_address: u64,
+        target: &WalkTarget,
         mut bound: WalkBound,
     ) -> Result<(), Fail> {
         // The instruction at `pc`, once known (saves looking it up twice per step).
         let mut current: Option<&'a Hot> = None;
         while self.inferred_address {
             let here = self.lookup.seek(cur.pc)?;
-            let stop_here = self.next_pc(cur, here, previous_address, Some(te))?;
+            let stop_here = self.next_pc(cur, here, target.previous_address, Some(&target.te))?;
             current = Some(self.report_pc(cur)?);
             if stop_here {
                 self.inferred_address = false;
             } else {
                 self.bound_step(&mut bound, 1, cur)?;
-                if self.after_step(cur, &mut bound, te, format3, previous_address)? {
+                if self.after_step(cur, &mut bound, target)? {
                     return Ok(());
                 }
             }
@@ -58,7 +61,7 @@ impl<'a> TeDecoder<'a> {
         // The rest stops under other conditions: a state seen so far may recur.
         bound.forget_states();
         self.forget_cycle();
-        self.follow_to_address(cur, te, format3, previous_address, bound, current)
+        self.follow_to_address(cur, target, bound, current)
     }
 
     /// What a walk checks after each step besides its bound: its element buffer (a walk
@@ -70,14 +73,12 @@ impl<'a> TeDecoder<'a> {
         &mut self,
         cur: &Cursor,
         bound: &mut WalkBound,
-        te: &AddressInfo,
-        format3: Option<u8>,
-        previous_address: u64,
+        target: &WalkTarget,
     ) -> Result<bool, Fail> {
         if self.elements.len() < self.buffer_end {
             return Ok(false);
         }
-        self.past_buffer_end(cur, bound, te, format3, previous_address)
+        self.past_buffer_end(cur, bound, target)
     }
 
     /// The bound of a walk starting now (see [`WalkBound`]).
@@ -111,12 +112,11 @@ impl<'a> TeDecoder<'a> {
     fn follow_to_address(
         &mut self,
         cur: &mut Cursor,
-        te: &AddressInfo,
-        format3: Option<u8>,
-        previous_address: u64,
+        target: &WalkTarget,
         mut bound: WalkBound,
         current: Option<&'a Hot>,
     ) -> Result<(), Fail> {
+        let (te, format3) = (&target.te, target.format3);
         let address = self.address;
         // The instruction at `pc`.
         let mut here: &'a Hot = match current {
@@ -176,7 +176,7 @@ impl<'a> TeDecoder<'a> {
                 }
             }
             self.bound_step(&mut bound, n, cur)?;
-            if self.after_step(cur, &mut bound, te, format3, previous_address)? {
+            if self.after_step(cur, &mut bound, target)? {
                 return Ok(());
             }
             here = insn;

@@ -42,18 +42,27 @@ use super::{Fail, TeDecoder};
 use etrace_spec::packet::AddressInfo;
 use etrace_spec::predictor::BranchPredictor;
 
+/// Where a walk of `follow_execution_path` goes: what it is given when it starts, the same
+/// at every step.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct WalkTarget {
+    /// The packet followed.
+    pub te: AddressInfo,
+    /// A format 3 packet's privilege (its walk stops under format 3's conditions).
+    pub format3: Option<u8>,
+    /// `pc` when the walk started.
+    pub previous_address: u64,
+}
+
 /// A walk paused with its buffer full, and what it needs to go on.
 #[derive(Debug, Clone)]
 pub(super) struct Paused {
     /// The walk's bound so far.
     bound: WalkBound,
-    /// The packet followed.
-    te: AddressInfo,
-    /// `pc` when the walk started.
-    previous_address: u64,
-    /// A format 3 packet's privilege and context (its walk is followed by the rest of the
-    /// packet).
-    pub sync: Option<(u8, u64)>,
+    /// Where it goes.
+    target: WalkTarget,
+    /// A format 3 packet's context (its walk is followed by the rest of the packet).
+    pub context: u64,
 }
 
 /// Brent's cycle finding over the states of a probe's walk while it uses a run of
@@ -99,18 +108,16 @@ impl<'a> TeDecoder<'a> {
         self.buffer_end = self.elements.len().saturating_add(self.config.walk_buffer);
         let Paused {
             bound,
-            te,
-            previous_address,
-            sync,
+            target,
+            context,
         } = paused;
         let mut cur = self.cursor;
-        let format3 = sync.map(|(privilege, _)| privilege);
-        let result = self.follow(&mut cur, &te, format3, previous_address, bound);
+        let result = self.follow(&mut cur, &target, bound);
         self.cursor = cur;
         result?;
-        match (&mut self.paused, sync) {
-            (Some(again), sync) => again.sync = sync,
-            (None, Some((privilege, context))) => self.end_sync_walk(privilege, context)?,
+        match (&mut self.paused, target.format3) {
+            (Some(again), _) => again.context = context,
+            (None, Some(privilege)) => self.end_sync_walk(privilege, context)?,
             (None, None) => {}
         }
         Ok(())
@@ -125,9 +132,7 @@ impl<'a> TeDecoder<'a> {
         &mut self,
         cur: &Cursor,
         bound: &mut WalkBound,
-        te: &AddressInfo,
-        format3: Option<u8>,
-        previous_address: u64,
+        target: &WalkTarget,
     ) -> Result<bool, Fail> {
         if self.probe.is_some() {
             if self.elements.len() >= self.config.walk_buffer {
@@ -137,14 +142,13 @@ impl<'a> TeDecoder<'a> {
             return Ok(false);
         }
         if !self.walk_verified {
-            self.verify_walk(cur, bound, te, format3, previous_address)?;
+            self.verify_walk(cur, bound, target)?;
             self.walk_verified = true;
         }
         self.paused = Some(Box::new(Paused {
             bound: bound.clone(),
-            te: *te,
-            previous_address,
-            sync: format3.map(|privilege| (privilege, 0)),
+            target: *target,
+            context: 0,
         }));
         Ok(true)
     }
@@ -155,9 +159,7 @@ impl<'a> TeDecoder<'a> {
         &mut self,
         cur: &Cursor,
         bound: &WalkBound,
-        te: &AddressInfo,
-        format3: Option<u8>,
-        previous_address: u64,
+        target: &WalkTarget,
     ) -> Result<(), Fail> {
         let elements = std::mem::take(&mut self.elements);
         let mut probe = self.clone();
@@ -166,7 +168,7 @@ impl<'a> TeDecoder<'a> {
         // Every step of a probe goes to `past_buffer_end`.
         probe.buffer_end = 0;
         let mut cur = *cur;
-        probe.follow(&mut cur, te, format3, previous_address, bound.clone())
+        probe.follow(&mut cur, target, bound.clone())
     }
 
     /// A probe's walk enters its next phase: the states seen so far do not recur.

@@ -143,7 +143,7 @@ impl<'a> TeDecoder<'a> {
             self.follow_execution_path(&info, Some(privilege))?;
             match &mut self.paused {
                 // The rest when the walk ends (`resume_walk`).
-                Some(paused) => paused.sync = Some((privilege, context)),
+                Some(paused) => paused.context = context,
                 None => self.end_sync_walk(privilege, context)?,
             }
             return Ok(());
