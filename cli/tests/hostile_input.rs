@@ -107,6 +107,8 @@ const CASES: &[(&str, i32, &str, usize)] = &[
     ("decode {capin} --elf {traps} --framing smi --timestamp --timestamp-bytes 1", 2, "smi timestamps are always 2 bytes|--timestamp-bytes", 0),
     // Framing options the framing does not use were once ignored.
     ("encode --elf {traps} --framing encap --timestamp-bytes 4 -o {out}", 2, "only --timestamp adds|--timestamp-bytes", 0),
+    ("capture --serial {capin} --elf {traps} --timestamp-bytes 4", 2, "only --timestamp adds|--timestamp-bytes", 0),
+    ("capture --serial {capin} --elf {traps} --protocol ntrace --timestamp --timestamp-bytes 4", 2, "an option of E-Trace|--timestamp-bytes", 0),
     ("decode {capin} --elf {traps} --framing encap --atb-bits 64", 2, "encap has no ATDATA width|--atb-bits", 0),
     ("run {traps} --framing smi --atb-bits 64", 2, "smi has no ATDATA width|--atb-bits", 0),
     ("encode --elf {traps} --framing atb --sync-interval 64 -o {out}", 2, "atb has no synchronisation sequences|--sync-interval", 0),

@@ -72,9 +72,9 @@ pub struct CaptureArgs {
     /// The packets carry a timestamp of `--timestamp-bytes` bytes.
     #[arg(long)]
     pub timestamp: bool,
-    /// Timestamp length T in bytes (1-8).
-    #[arg(long, value_name = "T", default_value_t = 2)]
-    pub timestamp_bytes: u8,
+    /// Timestamp length T in bytes with --timestamp (1-8, default 2).
+    #[arg(long, value_name = "T")]
+    pub timestamp_bytes: Option<u8>,
     /// The first byte read is a packet header (a stream read from its start, as
     /// `etrace decode` reads a file); by default decoding starts after the first
     /// synchronisation sequence.
@@ -276,13 +276,22 @@ pub fn run(args: CaptureArgs) -> Result<(), CliError> {
     }
     if ntrace {
         check_ntrace_src(args.src_bits, None)?;
-        CliError::refuse_given(&[(args.max_walk.is_some(), "--max-walk")], ETRACE_ONLY)?;
+        let given = [
+            (args.max_walk.is_some(), "--max-walk"),
+            (args.timestamp_bytes.is_some(), "--timestamp-bytes"),
+        ];
+        CliError::refuse_given(&given, ETRACE_ONLY)?;
+    } else if args.timestamp_bytes.is_some() && !args.timestamp {
+        return Err(CliError::input(
+            "the length of timestamps, which only --timestamp adds",
+            "--timestamp-bytes",
+        ));
     }
     let settings = FramingSettings {
         src_bits: args.src_bits,
         src_id: None,
         timestamp: args.timestamp,
-        timestamp_bytes: args.timestamp_bytes,
+        timestamp_bytes: args.timestamp_bytes.unwrap_or(2),
         atb_bits: 32,
         sync_interval: 0,
     };
